@@ -1,0 +1,101 @@
+/* metrics.c - expands mib/metrics.def into the metrics table. */
+#include "metrics.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const struct metric metrics[] = {
+#define M(arc, name, kind, ev0, ev1, rev, perf, match, simrate)                \
+	{arc,       name,      METRIC_##kind, ev0, ev1, REV_##rev, perf,       \
+	 MATCH_##match, simrate},
+#include "metrics.def"
+#undef M
+};
+
+const size_t metrics_count = sizeof(metrics) / sizeof(metrics[0]);
+
+/* Counters are the metrics of kind COUNTER, in table order. */
+#define IS_COUNTER_STATE 0
+#define IS_COUNTER_CPUREV 0
+#define IS_COUNTER_COUNTER 1
+enum {
+	counters_in_table = 0
+#define M(arc, name, kind, ev0, ev1, rev, perf, match, simrate)                \
+	+IS_COUNTER_##kind
+#include "metrics.def"
+#undef M
+};
+_Static_assert(counters_in_table == COUNTER_COUNT,
+	       "COUNTER_COUNT disagrees with mib/metrics.def");
+
+/* Non-counter metrics come first in the table (arcs 1 and 2). */
+enum { first_counter = sizeof(metrics) / sizeof(metrics[0]) - COUNTER_COUNT };
+
+const struct metric *const counters[COUNTER_COUNT] = {
+#define C(i) &metrics[first_counter + (i)]
+	C(0),  C(1),  C(2),  C(3),  C(4),  C(5),  C(6),  C(7),
+	C(8),  C(9),  C(10), C(11), C(12), C(13), C(14), C(15),
+	C(16), C(17), C(18), C(19), C(20), C(21), C(22), C(23),
+	C(24), C(25), C(26), C(27), C(28), C(29), C(30),
+#undef C
+};
+
+const struct metric *metric_by_name(const char *fullname)
+{
+	size_t plen = strlen(METRIC_PREFIX);
+
+	if (!fullname || strncmp(fullname, METRIC_PREFIX, plen) != 0)
+		return NULL;
+	for (size_t i = 0; i < metrics_count; i++)
+		if (strcmp(fullname + plen, metrics[i].name) == 0)
+			return &metrics[i];
+	return NULL;
+}
+
+int counter_index_of(const struct metric *m)
+{
+	if (!m || m->kind != METRIC_COUNTER)
+		return -1;
+	return (int)(m - metrics) - first_counter;
+}
+
+int counter_index_by_name(const char *fullname)
+{
+	return counter_index_of(metric_by_name(fullname));
+}
+
+void metric_fullname(const struct metric *m, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s", METRIC_PREFIX, m->name);
+}
+
+void metric_descriptor(const struct metric *m, const char *prefix, char *buf,
+		       size_t len)
+{
+	size_t n = (size_t)snprintf(buf, len, "%s", prefix);
+	bool upper = true;
+
+	for (const char *p = m->name; *p && n + 1 < len; p++) {
+		if (*p == '.') {
+			upper = true;
+			continue;
+		}
+		buf[n++] = upper ? (char)toupper((unsigned char)*p) : *p;
+		upper = false;
+	}
+	if (n < len)
+		buf[n] = '\0';
+}
+
+bool metric_in_revision(const struct metric *m, const char *cpurev)
+{
+	unsigned major, minor;
+
+	if (m->rev == REV_ALL || !cpurev ||
+	    sscanf(cpurev, "%u.%u", &major, &minor) != 2)
+		return true;
+	bool from_3_1 = major > 3 || (major == 3 && minor >= 1);
+	return m->rev == REV_FROM_3_1 ? from_3_1 : !from_3_1;
+}

@@ -1,0 +1,59 @@
+/*
+ * genmib - generates HW-R10KEVCTR-MIB.txt and the agent's object table
+ * (objects.c) from mib/hw.help and mib/metrics.def.
+ *
+ * usage: genmib HW.HELP MIB-OUT C-OUT
+ * Any error in the help file is reported as FILE:LINE and exits 1 without
+ * leaving partial output behind.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "helpfile.h"
+#include "mibmodel.h"
+
+typedef void (*writer)(const struct mibmodel *, FILE *);
+
+static int write_file(const char *path, const struct mibmodel *mm, writer w)
+{
+	FILE *out = fopen(path, "w");
+	if (!out) {
+		perror(path);
+		return 1;
+	}
+	w(mm, out);
+	if (ferror(out) | fclose(out)) {
+		perror(path);
+		remove(path);
+		return 1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct helpfile hf;
+	struct mibmodel mm;
+
+	if (argc != 4) {
+		fprintf(stderr, "usage: %s HW.HELP MIB-OUT C-OUT\n", argv[0]);
+		return 2;
+	}
+	int errors = helpfile_load(argv[1], &hf, stderr);
+	if (!errors)
+		errors = mibmodel_build(&mm, &hf, stderr);
+	else
+		mm = (struct mibmodel){0};
+	if (errors) {
+		fprintf(stderr, "%s: %d error(s); nothing generated\n", argv[1],
+			errors);
+		mibmodel_free(&mm);
+		helpfile_free(&hf);
+		return 1;
+	}
+	int rc = write_file(argv[2], &mm, mibmodel_write_mib) ||
+		 write_file(argv[3], &mm, mibmodel_write_c);
+	mibmodel_free(&mm);
+	helpfile_free(&hf);
+	return rc;
+}
