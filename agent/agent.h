@@ -1,0 +1,50 @@
+/*
+ * agent.h - the one agent context: everything the daemon changes at run
+ * time lives here, nowhere else.
+ */
+#ifndef HWR10K_AGENT_H
+#define HWR10K_AGENT_H
+
+#include <signal.h>
+#include <stdbool.h>
+
+#include "backend.h"
+#include "cache.h"
+#include "config.h"
+
+#define AGENT_NAME "hw-r10kevctr" /* config file type: hw-r10kevctr.conf */
+
+struct agent {
+	struct config cfg;      /* the running, validated config */
+	struct backend backend; /* open backend of cfg */
+	struct cache cache;
+	struct sample sample;   /* reading buffer, reused */
+	unsigned poll_alarm;    /* net-snmp alarm id, 0 = none */
+	const char *xaddr;      /* -x, overrides agentXSocket */
+	volatile sig_atomic_t reload_requested, stop_requested;
+};
+
+/* poll.c */
+int poll_start(struct agent *a, char *err, size_t errlen);
+void poll_now(struct agent *a);
+void poll_stop(struct agent *a);
+/* Apply a new validated config (SIGHUP); keeps the old one on failure. */
+int poll_reconfigure(struct agent *a, struct config *newcfg);
+
+/* handler.c */
+int handler_register(struct agent *a);
+void handler_unregister(void);
+
+/* notify.c */
+void notify_discontinuity(const struct cache *c);
+
+/* confload.c: net-snmp config handlers -> struct config */
+void confload_register(void);
+/* Start collecting lines into cfg (set to defaults). */
+void confload_begin(struct config *cfg);
+/* Stop collecting; returns the number of bad lines seen. */
+int confload_end(void);
+/* Re-read the config files (SIGHUP) into cfg; returns bad lines. */
+int confload_reread(struct config *cfg);
+
+#endif

@@ -1,0 +1,99 @@
+/*
+ * confload.c - the agent's config tokens on net-snmp's config machinery.
+ *
+ * Each token is registered for the application type "hw-r10kevctr", so the
+ * lines are read from hw-r10kevctr.conf on SNMPCONFPATH and from the -c
+ * file.  A handler checks its line with config_apply() into a staging
+ * config and reports errors with config_perror(), which names the file and
+ * line.  Every "FILE: line N: Error/Warning" that net-snmp logs while the
+ * files are read (our errors, and its own, such as an unknown token) is
+ * counted, and any such line makes the whole load fail: the daemon refuses
+ * to start, and a SIGHUP reload keeps the running config.
+ */
+#include <net-snmp/net-snmp-config.h>
+#include <net-snmp/net-snmp-includes.h>
+#include <net-snmp/agent/net-snmp-agent-includes.h>
+
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agent.h"
+
+static struct config *staging;
+static int bad_lines;
+static regex_t config_diag;
+static bool registered;
+
+static void on_line(const char *token, char *line)
+{
+	char err[256];
+
+	if (!staging)
+		return; /* read outside a load (cannot happen): ignore */
+	if (config_apply(staging, token, line, err, sizeof(err)) != 0)
+		config_perror(err); /* logs FILE: line N: Error: err */
+}
+
+static int on_log(int major, int minor, void *server, void *client)
+{
+	const struct snmp_log_message *m = server;
+
+	if (staging && m->priority <= LOG_WARNING &&
+	    regexec(&config_diag, m->msg, 0, NULL, 0) == 0)
+		bad_lines++;
+	return SNMPERR_SUCCESS;
+}
+
+void confload_register(void)
+{
+	if (registered)
+		return;
+	regcomp(&config_diag, ": line [0-9]+: (Error|Warning):",
+		REG_EXTENDED | REG_NOSUB);
+	for (const struct config_token *t = config_tokens; t->token; t++)
+		register_app_config_handler(t->token, on_line, NULL, t->usage);
+	netsnmp_register_loghandler(NETSNMP_LOGHANDLER_CALLBACK, LOG_WARNING);
+	snmp_register_callback(SNMP_CALLBACK_LIBRARY, SNMP_CALLBACK_LOGGING,
+			       on_log, NULL);
+	registered = true;
+}
+
+void confload_begin(struct config *cfg)
+{
+	config_defaults(cfg);
+	staging = cfg;
+	bad_lines = 0;
+}
+
+int confload_end(void)
+{
+	char err[256];
+
+	if (staging && bad_lines == 0 &&
+	    config_validate(staging, err, sizeof(err)) != 0) {
+		snmp_log(LOG_ERR, "config: %s\n", err);
+		bad_lines++;
+	}
+	staging = NULL;
+	return bad_lines;
+}
+
+int confload_reread(struct config *cfg)
+{
+	const char *optional = netsnmp_ds_get_string(
+		NETSNMP_DS_LIBRARY_ID, NETSNMP_DS_LIB_OPTIONALCONFIG);
+
+	confload_begin(cfg);
+	if (!netsnmp_ds_get_boolean(NETSNMP_DS_LIBRARY_ID,
+				    NETSNMP_DS_LIB_DONT_READ_CONFIGS))
+		read_config_files(NORMAL_CONFIG);
+	if (optional) { /* as read_configs() does: comma-separated files */
+		char *list = strdup(optional), *save = NULL;
+		for (char *f = list ? strtok_r(list, ",", &save) : NULL; f;
+		     f = strtok_r(NULL, ",", &save))
+			read_config_with_type(f, AGENT_NAME);
+		free(list);
+	}
+	return confload_end();
+}

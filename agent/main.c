@@ -1,0 +1,244 @@
+/*
+ * main.c - hw-r10kevctr-agent: command line, AgentX session, signals, and
+ * the main loop.  See hw-r10kevctr-agent(8) in README.md.
+ */
+#include "hwr-config.h"
+
+#include <net-snmp/net-snmp-config.h>
+#include <net-snmp/net-snmp-includes.h>
+#include <net-snmp/agent/net-snmp-agent-includes.h>
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "agent.h"
+
+static struct agent agent_ctx; /* the agent's one mutable context */
+
+static void usage(FILE *out, const char *prog)
+{
+	fprintf(out,
+		"usage: %s [-f] [-C] [-c FILE] [-x ADDRESS] [-L LOGOPTS] "
+		"[-D TOKENS] [-p PIDFILE]\n"
+		"       %s -h | -v\n"
+		"AgentX subagent exporting HW-R10KEVCTR-MIB (CPU event counters).\n"
+		"  -f           stay in the foreground\n"
+		"  -C           do not read the default config files, only -c\n"
+		"  -c FILE      read FILE as a " AGENT_NAME ".conf too\n"
+		"  -x ADDRESS   master agent's AgentX address (unix:/path, "
+		"tcp:127.0.0.1:705)\n"
+		"  -L LOGOPTS   log as net-snmp's -L: -Le, -Lo, -Lf FILE, -Ls "
+		"FACILITY, -LS PRI FACILITY...\n"
+		"  -D TOKENS    debug output for these tokens (e.g. hwr10k,agentx)\n"
+		"  -p PIDFILE   write the process id here\n"
+		"  -h           this help;  -v  version\n"
+		"Backends built in: %s\n",
+		prog, prog, backend_names());
+}
+
+static void on_signal(int sig)
+{
+	if (sig == SIGHUP)
+		agent_ctx.reload_requested = 1;
+	else
+		agent_ctx.stop_requested = 1;
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal; /* no SA_RESTART: wake up select() */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/* -x wins over agentXSocket in the config: applied right before the
+ * subagent connects (POST_READ_CONFIG, ahead of the subagent's own). */
+static int apply_xaddr(int major, int minor, void *server, void *client)
+{
+	if (agent_ctx.xaddr)
+		netsnmp_ds_set_string(NETSNMP_DS_APPLICATION_ID,
+				      NETSNMP_DS_AGENT_X_SOCKET,
+				      agent_ctx.xaddr);
+	return SNMPERR_SUCCESS;
+}
+
+struct options {
+	bool foreground, logging_set;
+	const char *pidfile;
+};
+
+static int parse_args(int argc, char **argv, struct options *o)
+{
+	int ch;
+
+	opterr = 0;
+	while ((ch = getopt(argc, argv, ":fCc:x:L:D:p:hv")) != -1) {
+		switch (ch) {
+		case 'f':
+			o->foreground = true;
+			break;
+		case 'C':
+			netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID,
+					       NETSNMP_DS_LIB_DONT_READ_CONFIGS,
+					       1);
+			break;
+		case 'c':
+			netsnmp_ds_set_string(NETSNMP_DS_LIBRARY_ID,
+					      NETSNMP_DS_LIB_OPTIONALCONFIG,
+					      optarg);
+			break;
+		case 'x':
+			agent_ctx.xaddr = optarg;
+			break;
+		case 'L':
+			if (snmp_log_options(optarg, argc, argv) < 0) {
+				fprintf(stderr, "%s: bad -L option '%s'\n",
+					argv[0], optarg);
+				return -1;
+			}
+			o->logging_set = true;
+			break;
+		case 'D':
+			debug_register_tokens(optarg);
+			snmp_set_do_debugging(1);
+			break;
+		case 'p':
+			o->pidfile = optarg;
+			break;
+		case 'h':
+			usage(stdout, argv[0]);
+			exit(0);
+		case 'v':
+			printf("%s %s (net-snmp %s)\n", AGENT_NAME, PACKAGE_VERSION,
+			       netsnmp_get_version());
+			exit(0);
+		case ':':
+			fprintf(stderr, "%s: option -%c needs a value\n",
+				argv[0], optopt);
+			return -1;
+		default:
+			fprintf(stderr, "%s: unknown option -%c\n", argv[0],
+				optopt);
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "%s: unexpected argument '%s'\n", argv[0],
+			argv[optind]);
+		return -1;
+	}
+	return 0;
+}
+
+static int write_pidfile(const char *path)
+{
+	FILE *f = fopen(path, "w");
+	if (!f || fprintf(f, "%ld\n", (long)getpid()) < 0 || fclose(f)) {
+		snmp_log(LOG_ERR, "%s: cannot write pid file: %s\n", path,
+			 strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void reload(struct agent *a)
+{
+	struct config next;
+	int bad = confload_reread(&next);
+
+	if (bad) {
+		snmp_log(LOG_ERR, "reload: %d bad config line(s); keeping the "
+				  "running config\n",
+			 bad);
+		config_free(&next);
+		return;
+	}
+	if (poll_reconfigure(a, &next) != 0)
+		config_free(&next);
+}
+
+static void run(struct agent *a)
+{
+	while (!a->stop_requested) {
+		agent_check_and_process(1);
+		if (a->reload_requested) {
+			a->reload_requested = 0;
+			snmp_log(LOG_INFO, "SIGHUP: reloading the config\n");
+			reload(a);
+		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct options opt = {0};
+	struct agent *a = &agent_ctx;
+	char err[256];
+
+	if (parse_args(argc, argv, &opt) != 0) {
+		usage(stderr, argv[0]);
+		return 1;
+	}
+	if (!opt.logging_set)
+		snmp_enable_stderrlog();
+	/* The subagent works with numeric OIDs only: load no MIB modules
+	 * (Debian's default list would only log errors about missing ones). */
+	setenv("MIBS", "", 1);
+	setenv("MIBDIRS", "", 1);
+	netsnmp_ds_set_boolean(NETSNMP_DS_APPLICATION_ID, NETSNMP_DS_AGENT_ROLE,
+			       1);
+	/* Notice a restarted master and reconnect on our own (keepalived
+	 * does the same); agentxPingInterval in the config overrides it. */
+	netsnmp_ds_set_int(NETSNMP_DS_APPLICATION_ID,
+			   NETSNMP_DS_AGENT_AGENTX_PING_INTERVAL, 2);
+	netsnmp_register_callback(SNMP_CALLBACK_LIBRARY,
+				  SNMP_CALLBACK_POST_READ_CONFIG, apply_xaddr,
+				  NULL, NETSNMP_CALLBACK_HIGHEST_PRIORITY);
+	install_signals();
+	cache_init(&a->cache);
+
+	init_agent(AGENT_NAME);
+	confload_register();
+	confload_begin(&a->cfg);
+	init_snmp(AGENT_NAME);
+	int bad = confload_end();
+	if (bad) {
+		snmp_log(LOG_ERR, "%d bad config line(s); not starting\n", bad);
+		config_free(&a->cfg);
+		snmp_shutdown(AGENT_NAME);
+		return 1;
+	}
+	if (handler_register(a) != 0 || poll_start(a, err, sizeof(err)) != 0) {
+		if (err[0])
+			snmp_log(LOG_ERR, "%s\n", err);
+		snmp_shutdown(AGENT_NAME);
+		return 1;
+	}
+	if (!opt.foreground && netsnmp_daemonize(1, snmp_stderrlog_status()))
+		return 1;
+	if (opt.pidfile && write_pidfile(opt.pidfile) != 0)
+		return 1;
+	snmp_log(LOG_INFO, "%s %s started\n", AGENT_NAME, PACKAGE_VERSION);
+
+	run(a);
+
+	snmp_log(LOG_INFO, "%s stopping\n", AGENT_NAME);
+	poll_stop(a);
+	handler_unregister();
+	snmp_shutdown(AGENT_NAME);
+	cache_free(&a->cache);
+	sample_free(&a->sample);
+	config_free(&a->cfg);
+	if (opt.pidfile)
+		unlink(opt.pidfile);
+	return 0;
+}

@@ -1,0 +1,124 @@
+/*
+ * poll.c - the poll loop on net-snmp's alarms: once per interval, read the
+ * backend, fold the reading into the cache (sums in the same pass), and
+ * send a notification on a counter discontinuity.  Requests never call the
+ * backend.
+ */
+#include <net-snmp/net-snmp-config.h>
+#include <net-snmp/net-snmp-includes.h>
+#include <net-snmp/agent/net-snmp-agent-includes.h>
+
+#include <string.h>
+
+#include "agent.h"
+
+/* Our TimeStamps are sysUpTime values: net-snmp keeps the subagent's
+ * uptime in step with the master's at every AgentX response. */
+static uint32_t uptime_ticks(void)
+{
+	return (uint32_t)netsnmp_get_agent_uptime();
+}
+
+void poll_now(struct agent *a)
+{
+	uint32_t now = uptime_ticks();
+	struct cache *c = &a->cache;
+
+	/* A restarted master restarts sysUpTime; TimeStamps after it reset
+	 * too (RFC 2579). */
+	if (now < c->last_poll_time) {
+		c->discontinuity_time = 0;
+		c->last_poll_time = 0;
+	}
+	if (backend_read(&a->backend, &a->sample) != 0) {
+		c->poll_errors++;
+		snmp_log(LOG_ERR, "poll: backend %s: read failed; serving the "
+				  "values of the last poll\n",
+			 a->cfg.backend);
+		return;
+	}
+	if (sample_sort(&a->sample) != 0) {
+		c->poll_errors++;
+		snmp_log(LOG_ERR, "poll: backend %s reported a CPU twice; "
+				  "reading dropped\n",
+			 a->cfg.backend);
+		return;
+	}
+	bool first = c->polls == 0;
+	int disc = cache_update(c, &a->sample, now);
+	if (disc < 0) {
+		c->poll_errors++;
+		snmp_log(LOG_ERR, "poll: out of memory; reading dropped\n");
+		return;
+	}
+	DEBUGMSGTL(("hwr10k/poll", "poll %u: %zu CPUs, state %d\n", c->polls,
+		    c->nrows, c->state));
+	if (disc && !first) {
+		snmp_log(LOG_NOTICE, "counter discontinuity: %s\n",
+			 c->last_discontinuity);
+		notify_discontinuity(c);
+	}
+}
+
+static void on_alarm(unsigned int reg, void *arg)
+{
+	poll_now(arg);
+}
+
+static void schedule(struct agent *a)
+{
+	if (a->poll_alarm)
+		snmp_alarm_unregister(a->poll_alarm);
+	a->poll_alarm = snmp_alarm_register(a->cfg.poll_interval, SA_REPEAT,
+					    on_alarm, a);
+}
+
+static void describe_cache(struct agent *a)
+{
+	struct cache *c = &a->cache;
+	snprintf(c->backend, sizeof(c->backend), "%s", a->cfg.backend);
+	c->poll_interval = a->cfg.poll_interval;
+}
+
+int poll_start(struct agent *a, char *err, size_t errlen)
+{
+	if (backend_open(&a->backend, &a->cfg, err, errlen) != 0)
+		return -1;
+	describe_cache(a);
+	poll_now(a);
+	schedule(a);
+	snmp_log(LOG_INFO, "polling backend %s every %u s\n", a->cfg.backend,
+		 a->cfg.poll_interval);
+	return 0;
+}
+
+int poll_reconfigure(struct agent *a, struct config *newcfg)
+{
+	struct backend nb = {.clock_ns = a->backend.clock_ns};
+	char err[256];
+
+	/* Open the new backend first: if it fails, the old one keeps on. */
+	if (backend_open(&nb, newcfg, err, sizeof(err)) != 0) {
+		snmp_log(LOG_ERR, "reload: %s; keeping the running config\n",
+			 err);
+		return -1;
+	}
+	backend_close(&a->backend);
+	a->backend = nb;
+	config_free(&a->cfg);
+	a->cfg = *newcfg; /* takes ownership */
+	describe_cache(a);
+	poll_now(a);
+	schedule(a);
+	snmp_log(LOG_INFO, "reload: polling backend %s every %u s\n",
+		 a->cfg.backend, a->cfg.poll_interval);
+	return 0;
+}
+
+void poll_stop(struct agent *a)
+{
+	if (a->poll_alarm)
+		snmp_alarm_unregister(a->poll_alarm);
+	a->poll_alarm = 0;
+	backend_close(&a->backend);
+}

@@ -1,0 +1,84 @@
+/* backend.c - the registry of built-in backends. */
+#include "hwr-config.h"
+
+#include "backend.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+static const struct backend_ops *const registry[] = {
+	&backend_sim,
+#ifdef HAVE_PERF_BACKEND
+	&backend_perf,
+#endif
+};
+#define NREG (sizeof(registry) / sizeof(registry[0]))
+
+const struct backend_ops *backend_find(const char *name)
+{
+	for (size_t i = 0; name && i < NREG; i++)
+		if (strcmp(registry[i]->name, name) == 0)
+			return registry[i];
+	return NULL;
+}
+
+const char *backend_names(void)
+{
+	static char names[64];
+	if (!names[0]) {
+		for (size_t i = 0; i < NREG; i++) {
+			strcat(names, i ? ", " : "");
+			strcat(names, registry[i]->name);
+		}
+	}
+	return names;
+}
+
+uint64_t backend_monotonic_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+uint32_t backend_new_epoch(void)
+{
+	static uint32_t epoch;
+	return ++epoch;
+}
+
+int backend_open(struct backend *b, const struct config *cfg, char *err,
+		 size_t errlen)
+{
+	const struct backend_ops *ops = backend_find(cfg->backend);
+	if (!b->clock_ns)
+		b->clock_ns = backend_monotonic_ns;
+	if (!ops) {
+		snprintf(err, errlen, "backend '%s' is not built in",
+			 cfg->backend);
+		return -1;
+	}
+	b->ops = ops;
+	b->priv = NULL;
+	return ops->open(b, cfg, err, errlen);
+}
+
+int backend_read(struct backend *b, struct sample *s)
+{
+	s->ncpus = 0;
+	s->counted = 0;
+	s->errors = 0;
+	s->state = -1;
+	snprintf(s->cpurev, sizeof(s->cpurev), "unknown");
+	return b->ops->read(b, s);
+}
+
+void backend_close(struct backend *b)
+{
+	if (b->ops && b->ops->close)
+		b->ops->close(b);
+	b->ops = NULL;
+	b->priv = NULL;
+}

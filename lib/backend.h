@@ -1,0 +1,64 @@
+/*
+ * backend.h - the counter backend interface.
+ *
+ * A backend is an ops table (data + callbacks, no state) and an instance
+ * (struct backend) that holds the state.  The registry in backend.c lists
+ * the backends built into this binary.  A NULL slot means "not supported".
+ */
+#ifndef HWR10K_BACKEND_H
+#define HWR10K_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "sample.h"
+
+struct backend;
+
+struct backend_ops {
+	const char *name;
+	/* Check the config for this backend; message in err. */
+	int (*validate)(const struct config *cfg, char *err, size_t errlen);
+	/* Allocate b->priv and start counting; -1 with a message in err. */
+	int (*open)(struct backend *b, const struct config *cfg, char *err,
+		    size_t errlen);
+	/*
+	 * Fill s with the current counts (s->ncpus etc. are reset by the
+	 * caller).  Problems with single CPUs or records are reported in the
+	 * sample (counting = false, s->errors) and logged; -1 only if nothing
+	 * could be read.
+	 */
+	int (*read)(struct backend *b, struct sample *s);
+	void (*close)(struct backend *b);
+};
+
+struct backend {
+	const struct backend_ops *ops;
+	void *priv;
+	/* Monotonic clock in nanoseconds; tests replace it. */
+	uint64_t (*clock_ns)(void);
+};
+
+const struct backend_ops *backend_find(const char *name);
+/* "sim, perf, replay" (those built in), for messages. */
+const char *backend_names(void);
+
+/* Open the configured backend into b; -1 with a message. */
+int backend_open(struct backend *b, const struct config *cfg, char *err,
+		 size_t errlen);
+int backend_read(struct backend *b, struct sample *s);
+void backend_close(struct backend *b);
+
+/* A new counting epoch, unique in this process (see sample.h). */
+uint32_t backend_new_epoch(void);
+uint64_t backend_monotonic_ns(void);
+
+/* The backends (each in its own file). */
+extern const struct backend_ops backend_sim;
+extern const struct backend_ops backend_replay;
+#ifdef HAVE_PERF_BACKEND
+extern const struct backend_ops backend_perf;
+#endif
+
+#endif

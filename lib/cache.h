@@ -1,0 +1,81 @@
+/*
+ * cache.h - the values the agent serves: per-CPU and summed Counter64s.
+ *
+ * Only the poll fills it (cache_update); requests only read it, so every
+ * request sees one consistent poll.  Counters are the cache's own 64-bit
+ * accumulators of the backend's deltas, so they never go backwards:
+ *  - a CPU row accumulates its deltas while it is counting; a stopped CPU
+ *    keeps its values;
+ *  - a total accumulates the deltas of all CPUs in the same pass, so it
+ *    equals the sum of the rows unless a CPU left the table (its counts
+ *    stay in the total) or joined it (its row starts at zero);
+ *  - a reading that restarted from zero (new epoch, or a value lower than
+ *    the last one) adds the new reading as the delta.
+ * Every such event (CPU set change, restart, stop/resume, change of the
+ * counted set) sets the discontinuity time and the last deltas become
+ * invalid, so rates and alarms skip that interval.
+ */
+#ifndef HWR10K_CACHE_H
+#define HWR10K_CACHE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sample.h"
+
+enum cpu_status { CPU_COUNTING = 1, CPU_STOPPED = 2 };
+
+struct cpu_row {
+	unsigned cpu;
+	enum cpu_status status;
+	uint32_t epoch;
+	bool have_raw;
+	uint64_t value[COUNTER_COUNT];   /* served */
+	uint64_t raw[COUNTER_COUNT];     /* last backend reading */
+	uint64_t delta[COUNTER_COUNT];   /* last interval's delta */
+	bool delta_valid;
+	uint64_t time_enabled, time_running;     /* served, accumulated */
+	uint64_t raw_enabled, raw_running;
+	unsigned duty_cycle;                     /* percent, last interval */
+};
+
+struct cache {
+	struct cpu_row *rows; /* sorted by cpu */
+	size_t nrows;
+	uint64_t total[COUNTER_COUNT];
+	uint64_t total_delta[COUNTER_COUNT];
+	bool total_delta_valid;
+	counter_mask counted;
+	int32_t state;
+	char cpurev[CPUREV_MAX + 1];
+	char backend[33];
+	unsigned poll_interval;  /* seconds */
+	uint32_t last_poll_time; /* TimeTicks; 0 = never */
+	uint32_t discontinuity_time;
+	uint32_t polls, poll_errors;
+	uint32_t discontinuities; /* how many since start */
+	char last_discontinuity[128]; /* why, for the log */
+};
+
+void cache_init(struct cache *c);
+void cache_free(struct cache *c);
+
+/*
+ * Fold one backend sample (sorted by CPU) into the cache at uptime `now`
+ * (TimeTicks).  Returns true when a discontinuity was recorded, with the
+ * reason in c->last_discontinuity.  Returns -1 only when out of memory, in
+ * which case the cache is unchanged.
+ */
+int cache_update(struct cache *c, const struct sample *s, uint32_t now);
+
+/* Row of a CPU, by binary search; NULL if absent. */
+const struct cpu_row *cache_row(const struct cache *c, unsigned cpu);
+/* Index of the first row whose CPU number is > cpu (== nrows if none). */
+size_t cache_row_after(const struct cache *c, unsigned long cpu);
+
+static inline bool cache_counted(const struct cache *c, int counter)
+{
+	return (c->counted & COUNTER_BIT(counter)) != 0;
+}
+
+#endif

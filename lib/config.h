@@ -1,0 +1,71 @@
+/*
+ * config.h - the agent's validated configuration.
+ *
+ * Lines come from net-snmp's config machinery (agent/confload.c registers
+ * each token); config_apply() checks one line and fills a staging config,
+ * so a bad line never touches the running one.  Token reference:
+ * conf/hw-r10kevctr.conf.
+ */
+#ifndef HWR10K_CONFIG_H
+#define HWR10K_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "metrics.h"
+#include "sample.h"
+
+#define CONFIG_BACKEND_MAX 16
+#define POLL_INTERVAL_DEFAULT 5
+#define POLL_INTERVAL_MAX 3600
+#define SIM_CPUS_DEFAULT 4
+#define SIM_CPUS_MAX 4096
+#define SIM_CPUREV_DEFAULT "3.4"
+
+struct sim_config {
+	unsigned cpus;
+	uint64_t rate[COUNTER_COUNT]; /* events per second on CPU 0 */
+	counter_mask off;             /* counters the sim does not count */
+	uint64_t seed;
+	char cpurev[CPUREV_MAX + 1];
+};
+
+struct replay_config {
+	char *file;
+	bool loop;
+	unsigned width; /* counter width in bits; 64 = no wrap */
+};
+
+struct config {
+	char backend[CONFIG_BACKEND_MAX];
+	unsigned poll_interval;
+	struct sim_config sim;
+	char *perf_event[COUNTER_COUNT]; /* per-counter override, NULL = table */
+	struct replay_config replay;
+};
+
+void config_defaults(struct config *c);
+void config_free(struct config *c);
+/* Deep copy; returns -1 when out of memory. */
+int config_copy(struct config *dst, const struct config *src);
+
+/*
+ * Apply one config line: token and the rest of the line.  Returns 0, or -1
+ * with a message (no file/line: the caller's config machinery adds them).
+ */
+int config_apply(struct config *c, const char *token, const char *args,
+		 char *err, size_t errlen);
+/* Checks across lines, after the whole file was read. */
+int config_validate(const struct config *c, char *err, size_t errlen);
+
+/* The tokens config_apply() knows, NULL-terminated, with usage strings. */
+struct config_token {
+	const char *token, *usage;
+};
+extern const struct config_token config_tokens[];
+
+/* Strict unsigned decimal parse of a whole word; -1 on junk or overflow. */
+int parse_u64(const char *s, uint64_t max, uint64_t *out);
+
+#endif

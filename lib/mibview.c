@@ -1,0 +1,262 @@
+/* mibview.c - GET/GETNEXT lookups by binary search, never by scanning. */
+#include "mibview.h"
+
+#include <string.h>
+
+static void set_u64(struct mib_value *v, uint64_t x)
+{
+	v->type = SYN_COUNTER64;
+	v->v.u64 = x;
+}
+
+static void set_u32(struct mib_value *v, enum obj_syntax t, uint32_t x)
+{
+	v->type = t;
+	v->v.u32 = x;
+}
+
+static void set_str(struct mib_value *v, const char *s)
+{
+	v->type = SYN_OCTETS;
+	v->v.str.ptr = s;
+	v->v.str.len = strlen(s);
+}
+
+static enum mibview_result cpu_value(const struct cache *c,
+				     const struct mib_object *o,
+				     const struct cpu_row *r,
+				     struct mib_value *v)
+{
+	switch (o->tag) {
+	case TAG_CPU_COUNTER:
+		if (!cache_counted(c, o->counter))
+			return MV_NO_SUCH_INSTANCE;
+		set_u64(v, r->value[o->counter]);
+		return MV_OK;
+	case TAG_CPU_TIME_ENABLED:
+		set_u64(v, r->time_enabled);
+		return MV_OK;
+	case TAG_CPU_TIME_RUNNING:
+		set_u64(v, r->time_running);
+		return MV_OK;
+	case TAG_CPU_DUTY_CYCLE:
+		set_u32(v, SYN_UNSIGNED32, r->duty_cycle);
+		return MV_OK;
+	case TAG_CPU_STATUS:
+		v->type = SYN_INTEGER32;
+		v->v.i32 = (int32_t)r->status;
+		return MV_OK;
+	default:
+		return MV_NO_SUCH_INSTANCE;
+	}
+}
+
+static enum mibview_result scalar_value(const struct cache *c,
+					const struct mib_object *o,
+					struct mib_value *v)
+{
+	switch (o->tag) {
+	case TAG_STATE:
+		v->type = SYN_INTEGER32;
+		v->v.i32 = c->state;
+		return MV_OK;
+	case TAG_CPUREV:
+		set_str(v, c->cpurev);
+		return MV_OK;
+	case TAG_TOTAL:
+		if (!cache_counted(c, o->counter))
+			return MV_NO_SUCH_INSTANCE;
+		set_u64(v, c->total[o->counter]);
+		return MV_OK;
+	case TAG_POLL_INTERVAL:
+		set_u32(v, SYN_UNSIGNED32, c->poll_interval);
+		return MV_OK;
+	case TAG_LAST_POLL_TIME:
+		set_u32(v, SYN_TIMETICKS, c->last_poll_time);
+		return MV_OK;
+	case TAG_BACKEND:
+		set_str(v, c->backend);
+		return MV_OK;
+	case TAG_NUM_CPUS:
+		set_u32(v, SYN_UNSIGNED32, (uint32_t)c->nrows);
+		return MV_OK;
+	case TAG_DISCONTINUITY_TIME:
+		set_u32(v, SYN_TIMETICKS, c->discontinuity_time);
+		return MV_OK;
+	case TAG_POLLS:
+		set_u32(v, SYN_COUNTER32, c->polls);
+		return MV_OK;
+	case TAG_POLL_ERRORS:
+		set_u32(v, SYN_COUNTER32, c->poll_errors);
+		return MV_OK;
+	default:
+		return MV_NO_SUCH_INSTANCE;
+	}
+}
+
+enum mibview_result mibview_value(const struct cache *c,
+				  const struct mib_object *o,
+				  unsigned long instance, struct mib_value *val)
+{
+	if (o->table == TBL_SCALAR)
+		return instance == 0 ? scalar_value(c, o, val)
+				     : MV_NO_SUCH_INSTANCE;
+	if (instance > UINT32_MAX)
+		return MV_NO_SUCH_INSTANCE;
+	const struct cpu_row *r = cache_row(c, (unsigned)instance);
+	return r ? cpu_value(c, o, r, val) : MV_NO_SUCH_INSTANCE;
+}
+
+/*
+ * Compare object o (root + arcs) with the request `rel` (the request with
+ * the root removed, rlen arcs): <0 if every instance of o sorts before the
+ * request, 0 if the request lies inside o's subtree, >0 if o sorts after.
+ */
+static int cmp_object(const struct mib_object *o, const unsigned long *rel,
+		      size_t rlen)
+{
+	for (unsigned i = 0; i < o->len; i++) {
+		if (i >= rlen)
+			return 1; /* the request is a prefix of o */
+		if (o->arcs[i] != rel[i])
+			return o->arcs[i] < rel[i] ? -1 : 1;
+	}
+	return 0;
+}
+
+/* First object that is not entirely before the request. */
+static size_t lower_bound(const unsigned long *rel, size_t rlen)
+{
+	size_t lo = 0, hi = mib_objects_count;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (cmp_object(&mib_objects[mid], rel, rlen) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Request relative to the module root: <0 before it, >0 after, 0 inside. */
+static int strip_root(const unsigned long *name, size_t len,
+		      const unsigned long **rel, size_t *rlen)
+{
+	for (unsigned i = 0; i < mib_root_len; i++) {
+		if (i >= len)
+			return -1;
+		if (name[i] != mib_root[i])
+			return name[i] < mib_root[i] ? -1 : 1;
+	}
+	*rel = name + mib_root_len;
+	*rlen = len - mib_root_len;
+	return 0;
+}
+
+size_t mibview_oid(const struct mib_object *o, unsigned long instance,
+		   unsigned long *out)
+{
+	size_t n = 0;
+	for (unsigned i = 0; i < mib_root_len; i++)
+		out[n++] = mib_root[i];
+	for (unsigned i = 0; i < o->len; i++)
+		out[n++] = o->arcs[i];
+	out[n++] = instance;
+	return n;
+}
+
+enum mibview_result mibview_get(const struct cache *c, const unsigned long *name,
+				size_t len, const struct mib_object **obj,
+				struct mib_value *val)
+{
+	const unsigned long *rel;
+	size_t rlen;
+
+	if (strip_root(name, len, &rel, &rlen) != 0)
+		return MV_NO_SUCH_OBJECT;
+	size_t i = lower_bound(rel, rlen);
+	if (i == mib_objects_count ||
+	    cmp_object(&mib_objects[i], rel, rlen) != 0 ||
+	    mib_objects[i].access != ACC_READ_ONLY)
+		return MV_NO_SUCH_OBJECT;
+	const struct mib_object *o = &mib_objects[i];
+	*obj = o;
+	if (rlen != o->len + 1)
+		return MV_NO_SUCH_INSTANCE;
+	return mibview_value(c, o, rel[o->len], val);
+}
+
+/*
+ * The first instance of o after the instance part `inst` (ilen arcs; ilen 0
+ * means "before every instance"); returns MV_OK with *instance set.
+ */
+static enum mibview_result next_instance(const struct cache *c,
+					 const struct mib_object *o,
+					 const unsigned long *inst, size_t ilen,
+					 unsigned long *instance,
+					 struct mib_value *val)
+{
+	if (o->table == TBL_SCALAR) {
+		if (ilen > 0) /* .0 or anything after it */
+			return MV_END_OF_VIEW;
+		*instance = 0;
+		return scalar_value(c, o, val) == MV_OK ? MV_OK
+							: MV_END_OF_VIEW;
+	}
+	size_t r = 0;
+	if (ilen > 0) {
+		if (inst[0] > UINT32_MAX)
+			return MV_END_OF_VIEW;
+		/* [x] and [x, ...] are both followed by CPU x+1 onwards */
+		r = cache_row_after(c, inst[0]);
+	}
+	for (; r < c->nrows; r++) {
+		if (cpu_value(c, o, &c->rows[r], val) == MV_OK) {
+			*instance = c->rows[r].cpu;
+			return MV_OK;
+		}
+		if (o->tag == TAG_CPU_COUNTER)
+			break; /* an uncounted counter has no instance at all */
+	}
+	return MV_END_OF_VIEW;
+}
+
+enum mibview_result mibview_getnext(const struct cache *c,
+				    const unsigned long *name, size_t len,
+				    unsigned long *next, size_t *nextlen,
+				    const struct mib_object **obj,
+				    struct mib_value *val)
+{
+	const unsigned long *rel = NULL;
+	size_t rlen = 0, i = 0;
+	int where = strip_root(name, len, &rel, &rlen);
+
+	if (where > 0)
+		return MV_END_OF_VIEW;
+	if (where == 0)
+		i = lower_bound(rel, rlen);
+	for (; i < mib_objects_count; i++) {
+		const struct mib_object *o = &mib_objects[i];
+		if (o->access != ACC_READ_ONLY)
+			continue;
+		bool inside = where == 0 && cmp_object(o, rel, rlen) == 0;
+		unsigned long instance;
+		if (next_instance(c, o, inside ? rel + o->len : NULL,
+				  inside ? rlen - o->len : 0, &instance,
+				  val) == MV_OK) {
+			*nextlen = mibview_oid(o, instance, next);
+			*obj = o;
+			return MV_OK;
+		}
+	}
+	return MV_END_OF_VIEW;
+}
+
+const struct mib_object *mibview_object(const char *name)
+{
+	for (size_t i = 0; i < mib_objects_count; i++)
+		if (strcmp(mib_objects[i].name, name) == 0)
+			return &mib_objects[i];
+	return NULL;
+}

@@ -1,0 +1,59 @@
+/*
+ * mibview.h - GET and GETNEXT over the generated object table and the
+ * cache, with no net-snmp types, so most MIB logic is tested in-process.
+ * OIDs here are full OIDs (module root included) as arrays of unsigned long,
+ * the layout of net-snmp's `oid`.
+ */
+#ifndef HWR10K_MIBVIEW_H
+#define HWR10K_MIBVIEW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cache.h"
+#include "objects.h"
+
+#define MIBVIEW_OID_MAX 32
+
+struct mib_value {
+	enum obj_syntax type;
+	union {
+		int32_t i32;
+		uint32_t u32; /* Unsigned32, Counter32, TimeTicks */
+		uint64_t u64;
+		struct {
+			const char *ptr; /* points into the cache */
+			size_t len;
+		} str;
+	} v;
+};
+
+enum mibview_result {
+	MV_OK,
+	MV_NO_SUCH_OBJECT,
+	MV_NO_SUCH_INSTANCE,
+	MV_END_OF_VIEW, /* getnext: nothing after this OID in the module */
+};
+
+enum mibview_result mibview_get(const struct cache *c, const unsigned long *name,
+				size_t len, const struct mib_object **obj,
+				struct mib_value *val);
+/* next[] gets the OID of the answer; *nextlen its length. */
+enum mibview_result mibview_getnext(const struct cache *c,
+				    const unsigned long *name, size_t len,
+				    unsigned long *next, size_t *nextlen,
+				    const struct mib_object **obj,
+				    struct mib_value *val);
+
+/* The value of one instance (instance = CPU number for TBL_CPU). */
+enum mibview_result mibview_value(const struct cache *c,
+				  const struct mib_object *o,
+				  unsigned long instance, struct mib_value *val);
+
+/* Object by descriptor, for notifications and tests; NULL if unknown. */
+const struct mib_object *mibview_object(const char *name);
+/* Full OID of an object instance into out (>= MIBVIEW_OID_MAX). */
+size_t mibview_oid(const struct mib_object *o, unsigned long instance,
+		   unsigned long *out);
+
+#endif

@@ -1,0 +1,45 @@
+/*
+ * sample.h - one reading of a counter backend: what backend->read() fills
+ * and cache_update() consumes.
+ */
+#ifndef HWR10K_SAMPLE_H
+#define HWR10K_SAMPLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "metrics.h"
+
+#define CPUREV_MAX 32
+
+/* Bit c set: counter index c is counted by the backend. */
+typedef uint64_t counter_mask;
+#define COUNTER_BIT(c) ((counter_mask)1 << (c))
+
+struct cpu_sample {
+	unsigned cpu;   /* operating system CPU number */
+	bool counting;  /* false: offline or counters lost; values ignored */
+	uint32_t epoch; /* changes whenever counting restarted from zero */
+	/* Counts since the epoch started, 64 bits, already scaled. */
+	uint64_t value[COUNTER_COUNT];
+	/* Nanoseconds since the epoch started (enabled >= running). */
+	uint64_t time_enabled, time_running;
+};
+
+struct sample {
+	struct cpu_sample *cpus; /* sorted by cpu, no duplicates */
+	size_t ncpus, cap;
+	counter_mask counted;
+	int32_t state;            /* hw.r10kevctr.state */
+	char cpurev[CPUREV_MAX + 1];
+	unsigned errors;          /* records skipped / reads failed */
+};
+
+/* Make room for n CPUs; returns -1 when out of memory. */
+int sample_reserve(struct sample *s, size_t n);
+/* Sort by CPU number; returns -1 (and logs nothing) on a duplicate CPU. */
+int sample_sort(struct sample *s);
+void sample_free(struct sample *s);
+
+#endif
