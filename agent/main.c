@@ -196,10 +196,6 @@ int main(int argc, char **argv)
 	setenv("MIBDIRS", "", 1);
 	netsnmp_ds_set_boolean(NETSNMP_DS_APPLICATION_ID, NETSNMP_DS_AGENT_ROLE,
 			       1);
-	/* Notice a restarted master and reconnect on our own (keepalived
-	 * does the same); agentxPingInterval in the config overrides it. */
-	netsnmp_ds_set_int(NETSNMP_DS_APPLICATION_ID,
-			   NETSNMP_DS_AGENT_AGENTX_PING_INTERVAL, 2);
 	netsnmp_register_callback(SNMP_CALLBACK_LIBRARY,
 				  SNMP_CALLBACK_POST_READ_CONFIG, apply_xaddr,
 				  NULL, NETSNMP_CALLBACK_HIGHEST_PRIORITY);
@@ -207,6 +203,11 @@ int main(int argc, char **argv)
 	cache_init(&a->cache);
 
 	init_agent(AGENT_NAME);
+	/* Notice a restarted master and reconnect within seconds (keepalived
+	 * does the same).  Set after init_agent(), which sets net-snmp's
+	 * default of 15 s; agentxPingInterval in the config overrides it. */
+	netsnmp_ds_set_int(NETSNMP_DS_APPLICATION_ID,
+			   NETSNMP_DS_AGENT_AGENTX_PING_INTERVAL, 2);
 	confload_register();
 	confload_begin(&a->cfg);
 	init_snmp(AGENT_NAME);

@@ -41,12 +41,17 @@ const struct cpu_row *cache_row(const struct cache *c, unsigned cpu)
 	return NULL;
 }
 
-/* Record the first reason for a discontinuity in this pass. */
+/* Record why (every reason of this pass, as far as the buffer goes). */
 #define NOTE(...)                                                              \
 	do {                                                                   \
-		if (!disc)                                                     \
-			snprintf(c->last_discontinuity,                        \
-				 sizeof(c->last_discontinuity), __VA_ARGS__);  \
+		size_t used_ = disc ? strlen(c->last_discontinuity) : 0;       \
+		if (used_ + 3 < sizeof(c->last_discontinuity))                 \
+			snprintf(c->last_discontinuity + used_,                \
+				 sizeof(c->last_discontinuity) - used_,        \
+				 "%s", disc ? "; " : "");                      \
+		used_ = strlen(c->last_discontinuity);                         \
+		snprintf(c->last_discontinuity + used_,                        \
+			 sizeof(c->last_discontinuity) - used_, __VA_ARGS__);  \
 		disc = true;                                                   \
 	} while (0)
 
@@ -57,30 +62,33 @@ static uint64_t advance(uint64_t *raw, uint64_t now, bool restarted)
 	return d;
 }
 
-/* Fold one CPU's reading into its row; returns true on a discontinuity. */
-static bool fold_cpu(struct cpu_row *r, const struct cpu_sample *s,
-		     counter_mask counted, uint64_t *sum)
+enum fold_event { FOLD_STEADY, FOLD_STOPPED, FOLD_RESUMED, FOLD_RESTARTED, FOLD_RESET };
+
+/* Fold one CPU's reading into its row; says what happened to it. */
+static enum fold_event fold_cpu(struct cpu_row *r, const struct cpu_sample *s,
+				counter_mask counted, uint64_t *sum)
 {
-	bool disc = false;
+	enum fold_event ev = FOLD_STEADY;
 
 	if (!s->counting) {
-		disc = r->status == CPU_COUNTING && r->have_raw;
+		if (r->status == CPU_COUNTING && r->have_raw)
+			ev = FOLD_STOPPED;
 		r->status = CPU_STOPPED;
 		r->have_raw = false;
 		r->delta_valid = false;
 		r->duty_cycle = 0;
-		return disc;
+		return ev;
 	}
 	bool restarted = !r->have_raw || r->epoch != s->epoch;
-	if (r->have_raw && restarted)
-		disc = true; /* counts between the last read and the restart are lost */
 	if (r->status == CPU_STOPPED)
-		disc = true;
+		ev = FOLD_RESUMED;
+	else if (restarted)
+		ev = FOLD_RESTARTED; /* counts since the last read are lost */
 	for (int i = 0; i < COUNTER_COUNT; i++) {
 		if (!(counted & COUNTER_BIT(i)))
 			continue;
 		if (!restarted && s->value[i] < r->raw[i])
-			disc = true; /* the backend reset without saying so */
+			ev = FOLD_RESET; /* the backend reset without saying so */
 		uint64_t d = advance(&r->raw[i], s->value[i], restarted);
 		r->value[i] += d;
 		r->delta[i] = d;
@@ -91,11 +99,11 @@ static bool fold_cpu(struct cpu_row *r, const struct cpu_sample *s,
 	r->time_enabled += de;
 	r->time_running += dr;
 	r->duty_cycle = de ? (unsigned)((dr > de ? de : dr) * 100 / de) : 100;
-	r->delta_valid = !restarted && !disc;
+	r->delta_valid = ev == FOLD_STEADY;
 	r->epoch = s->epoch;
 	r->have_raw = true;
 	r->status = CPU_COUNTING;
-	return disc;
+	return ev;
 }
 
 int cache_update(struct cache *c, const struct sample *s, uint32_t now)
@@ -115,7 +123,8 @@ int cache_update(struct cache *c, const struct sample *s, uint32_t now)
 			NOTE("CPU %u left the table", c->rows[old].cpu);
 			old++;
 		}
-		if (old < c->nrows && c->rows[old].cpu == cs->cpu) {
+		bool joined = !(old < c->nrows && c->rows[old].cpu == cs->cpu);
+		if (!joined) {
 			rows[i] = c->rows[old++];
 		} else {
 			rows[i].cpu = cs->cpu;
@@ -123,14 +132,17 @@ int cache_update(struct cache *c, const struct sample *s, uint32_t now)
 			if (!first)
 				NOTE("CPU %u joined the table", cs->cpu);
 		}
-		bool was_counting = rows[i].status == CPU_COUNTING;
-		if (fold_cpu(&rows[i], cs, s->counted, sum) && !first) {
-			if (was_counting)
-				NOTE("CPU %u stopped or restarted counting",
-				     cs->cpu);
-			else
-				NOTE("CPU %u resumed counting", cs->cpu);
-		}
+		enum fold_event ev = fold_cpu(&rows[i], cs, s->counted, sum);
+		if (first || joined)
+			continue;
+		if (ev == FOLD_STOPPED)
+			NOTE("CPU %u stopped counting", cs->cpu);
+		else if (ev == FOLD_RESUMED)
+			NOTE("CPU %u resumed counting", cs->cpu);
+		else if (ev == FOLD_RESTARTED)
+			NOTE("CPU %u restarted counting", cs->cpu);
+		else if (ev == FOLD_RESET)
+			NOTE("CPU %u counts went backwards (reset)", cs->cpu);
 	}
 	for (; old < c->nrows; old++)
 		NOTE("CPU %u left the table", c->rows[old].cpu);

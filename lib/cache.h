@@ -54,7 +54,7 @@ struct cache {
 	uint32_t discontinuity_time;
 	uint32_t polls, poll_errors;
 	uint32_t discontinuities; /* how many since start */
-	char last_discontinuity[128]; /* why, for the log */
+	char last_discontinuity[256]; /* why, for the log (truncated) */
 };
 
 void cache_init(struct cache *c);

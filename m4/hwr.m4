@@ -42,6 +42,8 @@ AC_DEFUN([HWR_NETSNMP], [
     AC_SUBST([NETSNMP_CFLAGS])
     AC_SUBST([NETSNMP_LIBS])
     AC_SUBST([NETSNMP_VERSION])
+    NETSNMP_MIBDIRS=`$NET_SNMP_CONFIG --default-mibdirs`
+    AC_SUBST([NETSNMP_MIBDIRS])
 ])
 
 dnl HWR_BASE_MIBS: a directory with the IETF base MIB modules (SNMPv2-SMI,

@@ -1,0 +1,28 @@
+#!/bin/sh
+# The command line: help, version, and usage errors exit 1; a bad config
+# file stops the daemon with FILE: line N before it serves anything.
+. "$(dirname "$0")/lib.sh"
+
+"$AGENT" -h | grep -q "usage: .*hw-r10kevctr-agent" || fail "-h"
+"$AGENT" -v | grep -q "^hw-r10kevctr " || fail "-v"
+ok "help and version"
+
+for args in "-z" "-c" "-x" "-L" "-Lz" "extra-arg"; do
+    # shellcheck disable=SC2086
+    "$AGENT" $args >"$TMP/out" 2>&1
+    rc=$?
+    [ "$rc" -eq 1 ] || fail "'$args' exit status $rc, not 1"
+    grep -q "usage:" "$TMP/out" || grep -q "Unknown" "$TMP/out" ||
+        { cat "$TMP/out"; fail "'$args': no usage message"; }
+done
+ok "bad options: usage and exit 1"
+
+printf 'backend sim\npollInterval 0\nsimRate hw.r10kevctr.nosuch 5\nbogusToken 1\n' >"$TMP/bad.conf"
+if "$AGENT" -f -C -c "$TMP/bad.conf" -x "unix:$TMP/none.sock" -Le >"$TMP/out" 2>&1; then
+    fail "bad config accepted"
+fi
+grep -q "bad.conf: line 2: Error: pollInterval" "$TMP/out" || { cat "$TMP/out"; fail "line 2"; }
+grep -q "bad.conf: line 3: Error: simRate: 'hw.r10kevctr.nosuch'" "$TMP/out" || { cat "$TMP/out"; fail "line 3"; }
+grep -q "bad.conf: line 4: .*bogusToken" "$TMP/out" || { cat "$TMP/out"; fail "line 4"; }
+grep -q "3 bad config line(s); not starting" "$TMP/out" || { cat "$TMP/out"; fail "summary"; }
+ok "bad config: every line named, exit 1"

@@ -1,0 +1,161 @@
+# lib.sh - sourced by the integration tests and by tools/demo.sh.
+#
+# Starts a private snmpd master (only our config, 127.0.0.1 on a free high
+# port, AgentX socket in a temp dir) and the subagent, and kills both by
+# PID when the script exits.  The real net-snmp command line tools talk to
+# it.  Exit 77 (automake's "skip") when snmpd is not installed.
+set -u
+
+: "${HWR_SRCDIR:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${HWR_BUILDDIR:=$HWR_SRCDIR}"
+: "${HWR_VALGRIND:=}"
+AGENT="$HWR_BUILDDIR/agent/hw-r10kevctr-agent"
+SNMPD="${SNMPD:-$(command -v snmpd || echo /usr/sbin/snmpd)}"
+SNMPTRAPD="${SNMPTRAPD:-$(command -v snmptrapd || echo /usr/sbin/snmptrapd)}"
+
+[ -x "$SNMPD" ] || { echo "SKIP: snmpd not installed"; exit 77; }
+[ -x "$AGENT" ] || { echo "FAIL: $AGENT not built"; exit 1; }
+
+TMP=$(mktemp -d /tmp/hwr-it.XXXXXX)
+SOCK="$TMP/agentx.sock"
+PORT=
+AGENT_PID=
+SNMPD_PID=
+TRAPD_PID=
+mkdir -p "$TMP/mibs"
+cp "$HWR_SRCDIR/HW-R10KEVCTR-MIB.txt" "$TMP/mibs/"
+if [ -z "${BASE_MIBDIR:-}" ]; then
+    for d in /usr/share/snmp/mibs/ietf /usr/share/mibs/ietf /usr/lib/erlang/lib/snmp-*/mibs; do
+        [ -e "$d/SNMPv2-SMI" ] || [ -e "$d/SNMPv2-SMI.txt" ] || [ -e "$d/SNMPv2-SMI.mib" ] &&
+            { BASE_MIBDIR=$d; break; }
+    done
+fi
+MIBPATH="$TMP/mibs:${NETSNMP_MIBDIRS:-/usr/share/snmp/mibs}:${BASE_MIBDIR:-}"
+# Tools load only our module (and what it imports), so no MIB noise.
+MIBOPTS="-M $MIBPATH -m HW-R10KEVCTR-MIB"
+
+fail() { echo "FAIL: $*"; show_logs; exit 1; }
+ok() { echo "ok: $*"; }
+show_logs() {
+    for f in "$TMP"/*.log; do
+        [ -s "$f" ] && { echo "---- $f"; tail -n 40 "$f"; }
+    done
+    return 0
+}
+
+stop_pid() { # stop_pid PID: SIGTERM, wait, then SIGKILL; returns exit status
+    [ -n "$1" ] || return 0
+    kill -TERM "$1" 2>/dev/null || return 0
+    for _ in $(seq 50); do kill -0 "$1" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$1" 2>/dev/null
+    wait "$1" 2>/dev/null
+}
+
+cleanup() {
+    rc=$?
+    if [ -n "$AGENT_PID" ]; then
+        stop_pid "$AGENT_PID"; arc=$?
+        AGENT_PID=
+        if [ "$arc" -ne 0 ] && [ "$rc" -eq 0 ]; then
+            echo "FAIL: the agent exited with $arc at shutdown (sanitizer or valgrind report?)"
+            rc=1
+        fi
+    fi
+    stop_pid "$TRAPD_PID"
+    stop_pid "$SNMPD_PID"
+    [ "$rc" -eq 0 ] || show_logs
+    if [ "$rc" -eq 0 ] && [ -z "${HWR_KEEP_TMP:-}" ]; then rm -rf "$TMP"; fi
+    exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+write_snmpd_conf() {
+    cat >"$TMP/snmpd.conf" <<CONF
+# private master for the hw-r10kevctr tests (read by snmpd -C -c only)
+master agentx
+agentXSocket unix:$SOCK
+agentXPerms 0600 0700
+rocommunity public 127.0.0.1
+dontLogTCPWrappersConnects yes
+${TRAPSINK:-}
+CONF
+}
+
+# start_master: snmpd on a free loopback port; sets PORT and SNMPD_PID.
+start_master() {
+    write_snmpd_conf
+    for try in 1 2 3 4 5 6 7 8; do
+        PORT=${PORT:-$((20000 + ($$ * 7 + try * 131) % 30000))}
+        rm -f "$TMP/snmpd.pid"
+        "$SNMPD" -f -C -c "$TMP/snmpd.conf" -Lf "$TMP/snmpd.log" \
+            -M "$MIBPATH" -m SNMPv2-MIB -p "$TMP/snmpd.pid" \
+            "udp:127.0.0.1:$PORT" &
+        SNMPD_PID=$!
+        for _ in $(seq 50); do
+            [ -S "$SOCK" ] && break
+            kill -0 "$SNMPD_PID" 2>/dev/null || break
+            sleep 0.1
+        done
+        [ -S "$SOCK" ] && kill -0 "$SNMPD_PID" 2>/dev/null && return 0
+        wait "$SNMPD_PID" 2>/dev/null; SNMPD_PID=; PORT=
+    done
+    fail "snmpd would not start"
+}
+
+# restart_master: kill snmpd and start it again on the same port.
+restart_master() {
+    stop_pid "$SNMPD_PID"; SNMPD_PID=
+    rm -f "$SOCK"
+    "$SNMPD" -f -C -c "$TMP/snmpd.conf" -Lf "$TMP/snmpd.log" -M "$MIBPATH" \
+        -m SNMPv2-MIB -p "$TMP/snmpd.pid" "udp:127.0.0.1:$PORT" &
+    SNMPD_PID=$!
+}
+
+# start_agent CONF-TEXT: the subagent with this config (file agent.conf).
+start_agent() {
+    printf '%s\n' "$1" >"$TMP/agent.conf"
+    # shellcheck disable=SC2086
+    $HWR_VALGRIND "$AGENT" -f -C -c "$TMP/agent.conf" -x "unix:$SOCK" \
+        -Lf "$TMP/agent.log" -p "$TMP/agent.pid" &
+    AGENT_PID=$!
+}
+
+snmp() { # snmp TOOL ARGS...: a v2c request to the master
+    tool=$1; shift
+    # shellcheck disable=SC2086
+    "$tool" -v2c -c public -r 2 -t 1 $MIBOPTS "udp:127.0.0.1:$PORT" "$@" 2>&1
+}
+snmpq() { # value only: snmpq TOOL OID...
+    tool=$1; shift
+    snmp "$tool" -OUqvt "$@"
+}
+
+# wait_until SECONDS CMD...: retry CMD every 0.2 s until it succeeds.
+wait_until() {
+    limit=$(( $1 * 5 )); shift
+    for _ in $(seq "$limit"); do "$@" >/dev/null 2>&1 && return 0; sleep 0.2; done
+    return 1
+}
+agent_serving() {
+    out=$(snmp snmpget -Oqv hwR10kEvCtrNumCpus.0) && case "$out" in [0-9]*) true ;; *) false ;; esac
+}
+
+# start_trapd: snmptrapd on a free loopback port logging to trapd.log; the
+# master (started after this) sends its notifications there.
+start_trapd() {
+    [ -x "$SNMPTRAPD" ] || { echo "SKIP: snmptrapd not installed"; exit 77; }
+    printf 'disableAuthorization yes\n' >"$TMP/snmptrapd.conf"
+    for try in 1 2 3 4 5 6 7 8; do
+        TPORT=$((20000 + ($$ * 13 + try * 277) % 30000))
+        "$SNMPTRAPD" -f -C -c "$TMP/snmptrapd.conf" -Lf "$TMP/trapd.log" \
+            -M "$MIBPATH" -m HW-R10KEVCTR-MIB -F '%#v\n' \
+            "udp:127.0.0.1:$TPORT" &
+        TRAPD_PID=$!
+        sleep 0.5
+        kill -0 "$TRAPD_PID" 2>/dev/null && break
+        wait "$TRAPD_PID" 2>/dev/null; TRAPD_PID=
+    done
+    [ -n "$TRAPD_PID" ] || fail "snmptrapd would not start"
+    TRAPSINK="trap2sink udp:127.0.0.1:$TPORT public"
+}

@@ -1,0 +1,84 @@
+#!/bin/sh
+# GET, GETNEXT, walk and bulkwalk over v2c through a real snmpd master:
+# every object with its type and the sim backend's predicted values.
+. "$(dirname "$0")/lib.sh"
+
+start_master
+start_agent "backend sim
+pollInterval 2
+simCpus 3"
+wait_until 20 agent_serving || fail "the subagent never answered"
+ok "subagent registered with the master"
+
+# One PDU is one poll: sums equal the rows, values follow the sim formula
+# value(cpu) = rate * (cpu + 1) * pollInterval * polls.
+set -- $(snmpq snmpget hwR10kEvCtrPolls.0 hwR10kEvCtrCycles.0 \
+    hwR10kEvCtrCpuCycles.0 hwR10kEvCtrCpuCycles.1 hwR10kEvCtrCpuCycles.2 \
+    hwR10kEvCtrTlb.0 hwR10kEvCtrCpuTlb.2 hwR10kEvCtrState.0 hwR10kEvCtrCpurev.0)
+polls=$1
+[ "$polls" -ge 1 ] || fail "polls=$polls"
+[ "$3" = $((195000000 * 1 * 2 * polls)) ] || fail "cpu 0 cycles $3 (polls $polls)"
+[ "$4" = $((195000000 * 2 * 2 * polls)) ] || fail "cpu 1 cycles $4"
+[ "$5" = $((195000000 * 3 * 2 * polls)) ] || fail "cpu 2 cycles $5"
+[ "$2" = $(($3 + $4 + $5)) ] || fail "total $2 is not the sum of $3 $4 $5"
+[ "$6" = $((60000 * 6 * 2 * polls)) ] || fail "tlb total $6"
+[ "$7" = $((60000 * 3 * 2 * polls)) ] || fail "cpu 2 tlb $7"
+[ "$8" = 30 ] || fail "state $8 (30 counters on a 3.4 CPU)"
+[ "$9" = '"3.4"' ] || [ "$9" = 3.4 ] || fail "cpurev $9"
+ok "predicted sim values, sums equal the rows (polls=$polls)"
+
+out=$(snmp snmpget hwR10kEvCtrCpuCycles.7 hwR10kEvCtrVcc.0 hwR10kEvCtrCpuVcc.0 hwR10kEvCtrState.1)
+[ "$(echo "$out" | grep -c 'No Such Instance')" = 4 ] || fail "missing instances: $out"
+out=$(snmp snmpget -On .1.3.6.1.4.1.8072.9999.9999.59.1.1.99.0)
+echo "$out" | grep -q 'No Such Object' || fail "unknown object: $out"
+ok "noSuchInstance for absent CPUs and uncounted counters, noSuchObject"
+
+out=$(snmp snmpgetnext hwR10kEvCtrState.0 hwR10kEvCtrCpuCycles.0 hwR10kEvCtrCpuVcc)
+echo "$out" | sed -n 1p | grep -q '^HW-R10KEVCTR-MIB::hwR10kEvCtrCpurev.0 = STRING' || fail "getnext 1: $out"
+echo "$out" | sed -n 2p | grep -q '^HW-R10KEVCTR-MIB::hwR10kEvCtrCpuCycles.1 = Counter64' || fail "getnext 2: $out"
+echo "$out" | sed -n 3p | grep -q '^HW-R10KEVCTR-MIB::hwR10kEvCtrCpuFucomp.0 = Counter64' || fail "getnext 3: $out"
+ok "getnext within rows, columns, and past an uncounted column"
+
+snmp snmpwalk hwR10kEvCtrMIB >"$TMP/walk" || fail "walk failed: $(cat "$TMP/walk")"
+n=$(wc -l <"$TMP/walk")
+# 30 totals + state + cpurev + 30 columns * 3 CPUs + 4 status * 3 + 7 agent
+[ "$n" = 141 ] || { cat "$TMP/walk"; fail "walk has $n lines, not 141"; }
+tail -n 1 "$TMP/walk" | grep -q '^HW-R10KEVCTR-MIB::hwR10kEvCtrPollErrors.0 = Counter32: 0$' ||
+    fail "walk does not end at the module's last object"
+grep -q 'Vcc' "$TMP/walk" && fail "uncounted vcc in the walk"
+check_type() { # check_type REGEX TYPE COUNT
+    c=$(grep -E "::$1 = $2: " "$TMP/walk" | wc -l)
+    [ "$c" = "$3" ] || fail "$c lines of $1 with type $2, expected $3"
+}
+check_type 'hwR10kEvCtr(Cycles|Tlb|FailBrmp|Fucomp|ScacheUpshare)\.0' Counter64 5
+check_type 'hwR10kEvCtrCpu[A-Z][A-Za-z]*\.[0-2]' Counter64 96
+check_type 'hwR10kEvCtrState\.0' INTEGER 1
+check_type 'hwR10kEvCtrCpurev\.0' STRING 1
+check_type 'hwR10kEvCtrCpuStatus\.[0-2]' INTEGER 3
+check_type 'hwR10kEvCtrCpuDutyCycle\.[0-2]' Gauge32 3
+check_type 'hwR10kEvCtr(PollInterval|NumCpus)\.0' Gauge32 2
+check_type 'hwR10kEvCtr(LastPollTime|DiscontinuityTime)\.0' Timeticks 2
+check_type 'hwR10kEvCtr(Polls|PollErrors)\.0' Counter32 2
+check_type 'hwR10kEvCtrBackend\.0' STRING 1
+grep -q 'hwR10kEvCtrCpuStatus.1 = INTEGER: counting(1)' "$TMP/walk" || fail "status"
+ok "snmpwalk: 141 objects with their types, ends at the end of the module"
+
+snmp snmpbulkwalk -Cr25 hwR10kEvCtrMIB >"$TMP/bulk" || fail "bulkwalk failed"
+strip() { sed 's/ = \([A-Za-z0-9]*\):.*/ \1/' "$1"; }
+strip "$TMP/walk" >"$TMP/walk.names"
+strip "$TMP/bulk" >"$TMP/bulk.names"
+diff -u "$TMP/walk.names" "$TMP/bulk.names" || fail "bulkwalk differs from walk"
+ok "snmpbulkwalk returns the same objects and types"
+
+out=$(snmp snmpgetnext -On hwR10kEvCtrPollErrors.0)
+case "$out" in .1.3.6.1.4.1.8072.9999.9999.59.*) fail "getnext stayed inside: $out" ;; esac
+ok "getnext after the last object leaves the module"
+
+snmpwalk -v1 -c public -r 2 -t 1 $MIBOPTS "udp:127.0.0.1:$PORT" hwR10kEvCtrMIB >"$TMP/v1" 2>&1
+grep -q Counter64 "$TMP/v1" && fail "SNMPv1 walk shows Counter64"
+grep -q 'hwR10kEvCtrState.0 = INTEGER' "$TMP/v1" || fail "SNMPv1 walk: $(cat "$TMP/v1")"
+ok "SNMPv1 sees the module without its Counter64 objects"
+
+snmp snmpwalk -m SNMPv2-MIB -On .1.3.6.1.2.1.1.9.1.3 | grep -q 'HW-R10KEVCTR-MIB: CPU hardware event counters' ||
+    fail "no sysORTable entry"
+ok "sysORTable lists the module"

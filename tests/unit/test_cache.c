@@ -1,0 +1,203 @@
+/* test_cache.c - folding samples into monotonic counters and sums. */
+#include "testenv.h"
+
+#include "cache.h"
+
+#define ALL ((counter_mask)((UINT64_C(1) << COUNTER_COUNT) - 1))
+
+/* A sample of n CPUs numbered cpus[], counter c = base * (cpu + 1) + c. */
+static void fill(struct sample *s, const unsigned *cpus, size_t n,
+		 uint64_t base, uint32_t epoch)
+{
+	assert_int_equal(sample_reserve(s, n), 0);
+	s->ncpus = n;
+	s->counted = ALL;
+	s->state = COUNTER_COUNT;
+	snprintf(s->cpurev, sizeof(s->cpurev), "3.4");
+	for (size_t i = 0; i < n; i++) {
+		struct cpu_sample *cs = &s->cpus[i];
+		memset(cs, 0, sizeof(*cs));
+		cs->cpu = cpus[i];
+		cs->counting = true;
+		cs->epoch = epoch;
+		cs->time_enabled = base * 10;
+		cs->time_running = base * 5;
+		for (int c = 0; c < COUNTER_COUNT; c++)
+			cs->value[c] = base * (cpus[i] + 1) + (uint64_t)c;
+	}
+}
+
+static void assert_sums(const struct cache *c)
+{
+	for (int k = 0; k < COUNTER_COUNT; k++) {
+		uint64_t sum = 0;
+		for (size_t r = 0; r < c->nrows; r++)
+			sum += c->rows[r].value[k];
+		assert_int_equal(sum, c->total[k]);
+	}
+}
+
+static void first_poll_and_deltas(void **state)
+{
+	struct cache c;
+	struct sample s = {0};
+	const unsigned cpus[] = {0, 1, 3};
+
+	cache_init(&c);
+	fill(&s, cpus, 3, 1000, 1);
+	assert_int_equal(cache_update(&c, &s, 100), 0);
+	assert_int_equal(c.nrows, 3);
+	assert_int_equal(c.rows[2].cpu, 3);
+	assert_int_equal(c.rows[2].value[0], 4000);
+	assert_int_equal(c.total[0], 1000 + 2000 + 4000);
+	assert_int_equal(c.discontinuity_time, 0);
+	assert_false(c.total_delta_valid);
+	assert_sums(&c);
+
+	fill(&s, cpus, 3, 1500, 1);
+	assert_int_equal(cache_update(&c, &s, 200), 0);
+	assert_int_equal(c.rows[1].value[5], 3005);
+	assert_int_equal(c.rows[1].delta[5], 1000);
+	assert_true(c.rows[1].delta_valid);
+	assert_true(c.total_delta_valid);
+	assert_int_equal(c.total_delta[0], 500 + 1000 + 2000);
+	assert_int_equal(c.rows[0].duty_cycle, 50);
+	assert_int_equal(c.rows[0].time_enabled, 15000);
+	assert_int_equal(c.last_poll_time, 200);
+	assert_int_equal(c.polls, 2);
+	assert_sums(&c);
+	assert_non_null(cache_row(&c, 3));
+	assert_null(cache_row(&c, 2));
+	assert_int_equal(cache_row_after(&c, 1), 2);
+	assert_int_equal(cache_row_after(&c, 3), 3);
+	cache_free(&c);
+	sample_free(&s);
+}
+
+static void cpu_leaves_and_joins(void **state)
+{
+	struct cache c;
+	struct sample s = {0};
+	const unsigned two[] = {0, 1}, one[] = {0}, three[] = {0, 1, 2};
+
+	cache_init(&c);
+	fill(&s, two, 2, 1000, 1);
+	cache_update(&c, &s, 100);
+	uint64_t before = c.total[0];
+	fill(&s, one, 1, 1100, 1);
+	assert_int_equal(cache_update(&c, &s, 200), 1);
+	assert_int_equal(c.discontinuity_time, 200);
+	assert_non_null(strstr(c.last_discontinuity, "CPU 1 left"));
+	assert_int_equal(c.nrows, 1);
+	/* the total never goes backwards: CPU 1's counts stay in it */
+	assert_int_equal(c.total[0], before + 100);
+	assert_false(c.total_delta_valid);
+
+	fill(&s, three, 3, 1200, 1);
+	assert_int_equal(cache_update(&c, &s, 300), 1);
+	assert_int_equal(c.discontinuity_time, 300);
+	assert_int_equal(c.nrows, 3);
+	assert_int_equal(cache_row(&c, 0)->value[0], 1200);
+	assert_int_equal(cache_row(&c, 2)->value[0], 3600); /* since its epoch */
+	assert_true(c.total[0] >= before);
+	cache_free(&c);
+	sample_free(&s);
+}
+
+static void restart_and_reset(void **state)
+{
+	struct cache c;
+	struct sample s = {0};
+	const unsigned one[] = {0};
+
+	cache_init(&c);
+	fill(&s, one, 1, 1000, 1);
+	cache_update(&c, &s, 100);
+	/* new epoch: counting restarted, the new reading is the delta */
+	fill(&s, one, 1, 10, 2);
+	assert_int_equal(cache_update(&c, &s, 200), 1);
+	assert_int_equal(c.rows[0].value[0], 1010);
+	assert_false(c.rows[0].delta_valid);
+	/* same epoch, value lower: a reset the backend did not announce */
+	fill(&s, one, 1, 5, 2);
+	assert_int_equal(cache_update(&c, &s, 300), 1);
+	assert_int_equal(c.rows[0].value[0], 1015);
+	assert_int_equal(c.total[0], 1015);
+	/* steady again */
+	fill(&s, one, 1, 7, 2);
+	assert_int_equal(cache_update(&c, &s, 400), 0);
+	assert_int_equal(c.discontinuity_time, 300);
+	assert_int_equal(c.rows[0].value[0], 1017);
+	cache_free(&c);
+	sample_free(&s);
+}
+
+static void stop_and_resume(void **state)
+{
+	struct cache c;
+	struct sample s = {0};
+	const unsigned one[] = {4};
+
+	cache_init(&c);
+	fill(&s, one, 1, 1000, 1);
+	cache_update(&c, &s, 100);
+	fill(&s, one, 1, 9999, 1);
+	s.cpus[0].counting = false;
+	assert_int_equal(cache_update(&c, &s, 200), 1);
+	assert_int_equal(c.rows[0].status, CPU_STOPPED);
+	assert_int_equal(c.rows[0].value[0], 5000); /* frozen */
+	assert_int_equal(cache_update(&c, &s, 300), 0); /* still stopped */
+	fill(&s, one, 1, 20, 7);
+	assert_int_equal(cache_update(&c, &s, 400), 1);
+	assert_int_equal(c.rows[0].status, CPU_COUNTING);
+	assert_int_equal(c.rows[0].value[0], 5100);
+	assert_non_null(strstr(c.last_discontinuity, "CPU 4 resumed"));
+	cache_free(&c);
+	sample_free(&s);
+}
+
+static void counted_set_changes(void **state)
+{
+	struct cache c;
+	struct sample s = {0};
+	const unsigned one[] = {0};
+
+	cache_init(&c);
+	fill(&s, one, 1, 1000, 1);
+	cache_update(&c, &s, 100);
+	fill(&s, one, 1, 2000, 1);
+	s.counted = ALL & ~COUNTER_BIT(3);
+	assert_int_equal(cache_update(&c, &s, 200), 1);
+	assert_false(cache_counted(&c, 3));
+	assert_true(cache_counted(&c, 2));
+	assert_int_equal(c.rows[0].value[3], 1003); /* kept, not served */
+	cache_free(&c);
+	sample_free(&s);
+}
+
+static void duplicate_cpu_rejected(void **state)
+{
+	struct sample s = {0};
+	const unsigned dup[] = {2, 1, 2};
+	fill(&s, dup, 3, 1, 1);
+	assert_int_equal(sample_sort(&s), -1);
+	const unsigned ok[] = {5, 1, 3};
+	fill(&s, ok, 3, 1, 1);
+	assert_int_equal(sample_sort(&s), 0);
+	assert_int_equal(s.cpus[0].cpu, 1);
+	assert_int_equal(s.cpus[2].cpu, 5);
+	sample_free(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(first_poll_and_deltas),
+		cmocka_unit_test(cpu_leaves_and_joins),
+		cmocka_unit_test(restart_and_reset),
+		cmocka_unit_test(stop_and_resume),
+		cmocka_unit_test(counted_set_changes),
+		cmocka_unit_test(duplicate_cpu_rejected),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,118 @@
+/* test_config.c - config lines: the documented forms and the bad ones. */
+#include "testenv.h"
+
+#include "config.h"
+
+static int apply(struct config *c, const char *tok, const char *args,
+		 char *err)
+{
+	return config_apply(c, tok, args, err, 256);
+}
+
+static void defaults(void **state)
+{
+	struct config c;
+	config_defaults(&c);
+	assert_string_equal(c.backend, "sim");
+	assert_int_equal(c.poll_interval, POLL_INTERVAL_DEFAULT);
+	assert_int_equal(c.sim.cpus, SIM_CPUS_DEFAULT);
+	assert_int_equal(c.sim.rate[0], 195000000);
+	assert_int_equal(c.replay.width, 64);
+	config_free(&c);
+}
+
+static void good_lines(void **state)
+{
+	struct config c;
+	char err[256] = "";
+	config_defaults(&c);
+	assert_int_equal(apply(&c, "backend", "sim", err), 0);
+	assert_int_equal(apply(&c, "pollInterval", "1", err), 0);
+	assert_int_equal(apply(&c, "pollinterval", " 3600 ", err), 0);
+	assert_int_equal(c.poll_interval, 3600);
+	assert_int_equal(apply(&c, "simCpus", "8", err), 0);
+	assert_int_equal(c.sim.cpus, 8);
+	assert_int_equal(apply(&c, "simRate", "hw.r10kevctr.tlb 42", err), 0);
+	assert_int_equal(c.sim.rate[counter_index_by_name("hw.r10kevctr.tlb")], 42);
+	assert_int_equal(apply(&c, "simRate", "hw.r10kevctr.vcc off", err), 0);
+	assert_true(c.sim.off & COUNTER_BIT(counter_index_by_name("hw.r10kevctr.vcc")));
+	assert_int_equal(apply(&c, "simSeed", "18446744073709551615", err), 0);
+	assert_int_equal(c.sim.seed, UINT64_MAX);
+	assert_int_equal(apply(&c, "simCpurev", "2.6", err), 0);
+	assert_string_equal(c.sim.cpurev, "2.6");
+	assert_int_equal(apply(&c, "replayFile", "/tmp/x.replay", err), 0);
+	assert_int_equal(apply(&c, "replayLoop", "yes", err), 0);
+	assert_true(c.replay.loop);
+	assert_int_equal(apply(&c, "replayCounterWidth", "32", err), 0);
+	assert_int_equal(c.replay.width, 32);
+	assert_int_equal(apply(&c, "perfEvent", "hw.r10kevctr.cycles software:cpu-clock", err), 0);
+	assert_string_equal(c.perf_event[0], "software:cpu-clock");
+	struct config copy;
+	assert_int_equal(config_copy(&copy, &c), 0);
+	assert_string_equal(copy.perf_event[0], "software:cpu-clock");
+	assert_ptr_not_equal(copy.perf_event[0], c.perf_event[0]);
+	assert_int_equal(config_validate(&c, err, sizeof(err)), 0);
+	config_free(&copy);
+	config_free(&c);
+}
+
+static void bad(const char *tok, const char *args, const char *msg)
+{
+	struct config c;
+	char err[256] = "";
+	config_defaults(&c);
+	assert_int_equal(apply(&c, tok, args, err), -1);
+	if (!strstr(err, msg))
+		fail_msg("%s %s: expected '%s' in '%s'", tok, args, msg, err);
+	config_free(&c);
+}
+
+static void bad_lines(void **state)
+{
+	bad("backend", "nosuch", "backend: expected one of sim");
+	bad("backend", "", "backend: expected one of");
+	bad("backend", "sim sim", "backend: expected one of");
+	bad("pollInterval", "0", "expected one whole number from 1 to 3600");
+	bad("pollInterval", "3601", "from 1 to 3600");
+	bad("pollInterval", "5s", "whole number");
+	bad("pollInterval", "-5", "whole number");
+	bad("pollInterval", "", "whole number");
+	bad("simCpus", "0", "from 1 to 4096");
+	bad("simCpus", "99999999999999999999999", "from 1 to 4096");
+	bad("simRate", "hw.r10kevctr.cycles", "expected METRIC PER_SECOND");
+	bad("simRate", "hw.r10kevctr.state 5", "'hw.r10kevctr.state' is not a counter");
+	bad("simRate", "cycles 5", "'cycles' is not a counter metric");
+	bad("simRate", "hw.r10kevctr.cycles 1e9", "rate '1e9' is not a whole number");
+	bad("simRate", "hw.r10kevctr.cycles 5 6", "expected METRIC PER_SECOND");
+	bad("simCpurev", "three", "expected a revision like 3.4");
+	bad("simCpurev", "3.1x", "expected a revision");
+	bad("simSeed", "x", "whole number");
+	bad("replayLoop", "maybe", "expected yes or no");
+	bad("replayCounterWidth", "31", "expected 32, 48 or 64");
+	bad("replayFile", "", "expected one PATH");
+	bad("perfEvent", "hw.r10kevctr.cycles", "expected METRIC SPEC|off");
+	bad("perfEvent", "hw.r10kevctr.nope off", "not a counter metric");
+	bad("bogus", "1", "unknown token 'bogus'");
+}
+
+static void parse_numbers(void **state)
+{
+	uint64_t v;
+	assert_int_equal(parse_u64("0", 10, &v), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(parse_u64("10", 10, &v), 0);
+	assert_int_equal(parse_u64("11", 10, &v), -1);
+	assert_int_equal(parse_u64(" 1", 10, &v), -1);
+	assert_int_equal(parse_u64("+1", 10, &v), -1);
+	assert_int_equal(parse_u64("18446744073709551616", UINT64_MAX, &v), -1);
+	assert_int_equal(parse_u64(NULL, 10, &v), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(defaults), cmocka_unit_test(good_lines),
+		cmocka_unit_test(bad_lines), cmocka_unit_test(parse_numbers),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

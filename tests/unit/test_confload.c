@@ -1,0 +1,117 @@
+/*
+ * test_confload.c - config files read through net-snmp's real config
+ * machinery: good files load, bad lines are reported with FILE: line N and
+ * make the load fail.
+ */
+#include "testenv.h"
+
+#include <net-snmp/net-snmp-config.h>
+#include <net-snmp/net-snmp-includes.h>
+#include <net-snmp/agent/net-snmp-agent-includes.h>
+
+#include "../../agent/agent.h"
+
+static char logbuf[8192];
+
+static int capture(int major, int minor, void *server, void *client)
+{
+	const struct snmp_log_message *m = server;
+	strncat(logbuf, m->msg, sizeof(logbuf) - strlen(logbuf) - 1);
+	return 0;
+}
+
+static const char *write_conf(const char *text)
+{
+	static char path[] = "/tmp/hwr-confload-XXXXXX";
+	strcpy(path, "/tmp/hwr-confload-XXXXXX");
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	return path;
+}
+
+static int load(const char *text, struct config *cfg, const char **path)
+{
+	*path = write_conf(text);
+	logbuf[0] = '\0';
+	netsnmp_ds_set_string(NETSNMP_DS_LIBRARY_ID,
+			      NETSNMP_DS_LIB_OPTIONALCONFIG, *path);
+	int bad = confload_reread(cfg);
+	unlink(*path);
+	return bad;
+}
+
+static int setup(void **state)
+{
+	setenv("MIBS", "", 1);
+	setenv("MIBDIRS", "", 1);
+	netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID,
+			       NETSNMP_DS_LIB_DONT_READ_CONFIGS, 1);
+	netsnmp_ds_set_boolean(NETSNMP_DS_APPLICATION_ID,
+			       NETSNMP_DS_AGENT_ROLE, 1);
+	snmp_register_callback(SNMP_CALLBACK_LIBRARY, SNMP_CALLBACK_LOGGING,
+			       capture, NULL);
+	init_agent(AGENT_NAME);
+	confload_register();
+	netsnmp_ds_set_string(NETSNMP_DS_LIBRARY_ID, NETSNMP_DS_LIB_APPTYPE,
+			      AGENT_NAME);
+	return 0;
+}
+
+static void good_file(void **state)
+{
+	struct config cfg;
+	const char *path;
+	assert_int_equal(load("# comment\n\nbackend sim\npollInterval 2\n"
+			      "simCpus 3\nsimRate hw.r10kevctr.cycles 100\n"
+			      "agentXSocket unix:/tmp/x.sock\n",
+			      &cfg, &path),
+			 0);
+	assert_string_equal(logbuf, "");
+	assert_int_equal(cfg.poll_interval, 2);
+	assert_int_equal(cfg.sim.cpus, 3);
+	assert_int_equal(cfg.sim.rate[0], 100);
+	config_free(&cfg);
+}
+
+static void bad_lines_named(void **state)
+{
+	struct config cfg;
+	const char *path;
+	char want[256];
+	assert_int_equal(load("backend sim\npollInterval 0\n\nsimCpus lots\n",
+			      &cfg, &path),
+			 2);
+	snprintf(want, sizeof(want), "%s: line 2: Error: pollInterval", path);
+	if (!strstr(logbuf, want))
+		fail_msg("expected '%s' in '%s'", want, logbuf);
+	snprintf(want, sizeof(want), "%s: line 4: Error: simCpus", path);
+	if (!strstr(logbuf, want))
+		fail_msg("expected '%s' in '%s'", want, logbuf);
+	config_free(&cfg);
+}
+
+static void unknown_token_fails(void **state)
+{
+	struct config cfg;
+	const char *path;
+	char want[256];
+	assert_int_equal(load("backend sim\nfrobnicate 1\n", &cfg, &path), 1);
+	snprintf(want, sizeof(want), "%s: line 2:", path);
+	if (!strstr(logbuf, want) || !strstr(logbuf, "frobnicate"))
+		fail_msg("expected '%s ... frobnicate' in '%s'", want, logbuf);
+	config_free(&cfg);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(good_file),
+		cmocka_unit_test(bad_lines_named),
+		cmocka_unit_test(unknown_token_fails),
+	};
+	int rc = cmocka_run_group_tests(tests, setup, NULL);
+	snmp_shutdown(AGENT_NAME);
+	return rc;
+}

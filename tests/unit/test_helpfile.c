@@ -1,0 +1,127 @@
+/* test_helpfile.c - the newhelp parser, on hw.help and on bad input. */
+#include "testenv.h"
+
+#include "helpfile.h"
+#include "metrics.h"
+
+/* Parse text as file "t.help"; returns the error count, errors in *msgs. */
+static int parse(const char *text, struct helpfile *hf, char **msgs)
+{
+	FILE *in = fmemopen((void *)text, strlen(text), "r");
+	int n;
+	CAPTURE(*msgs, n = helpfile_parse(in, "t.help", hf, err));
+	fclose(in);
+	return n;
+}
+
+static void real_file(void **state)
+{
+	struct helpfile hf;
+	char *msgs;
+	int n;
+	CAPTURE(msgs, n = helpfile_load(src_path("mib/hw.help"), &hf, err));
+	assert_string_equal(msgs, "");
+	assert_int_equal(n, 0);
+	assert_int_equal(hf.count, 33);
+	const struct help_entry *e = helpfile_find(&hf, "hw.r10kevctr.cycles");
+	assert_non_null(e);
+	assert_string_equal(e->summary, "R10000 event counter - cycles");
+	assert_string_equal(e->text,
+			    "R10000 event counter - cycles.\n\n"
+			    "This event counter is incremented once per clock "
+			    "cycle, and\n"
+			    "hw.r10kevctr.cycles is the sum over all CPUs.");
+	/* the documented quote rule: " becomes ' */
+	e = helpfile_find(&hf, "hw.r10kevctr.issue.instri");
+	assert_non_null(strstr(e->text, "marked as 'done' in"));
+	assert_null(strchr(e->text, '"'));
+	free(msgs);
+	helpfile_free(&hf);
+}
+
+static void expect_error(const char *text, const char *msg)
+{
+	struct helpfile hf;
+	char *msgs;
+	assert_true(parse(text, &hf, &msgs) > 0);
+	if (!strstr(msgs, msg))
+		fail_msg("expected '%s' in '%s'", msg, msgs);
+	free(msgs);
+	helpfile_free(&hf);
+}
+
+static void syntax_errors(void **state)
+{
+	expect_error("# c\nstray text\n@ hw.r10kevctr.cycles s\nt\n",
+		     "t.help:2: text before the first '@' entry");
+	expect_error("@\n", "t.help:1: '@' line has no metric name");
+	expect_error("#\n@ hw.r10kevctr.cycles\n",
+		     "t.help:2: '@' line has no one-line summary for "
+		     "hw.r10kevctr.cycles");
+	expect_error("@ hw.r10kevctr.cycles a\nx\n@ hw.r10kevctr.cycles b\n",
+		     "t.help:3: duplicate metric hw.r10kevctr.cycles "
+		     "(first at line 1)");
+	expect_error("@ hw.r10kevctr.cycles a\ncaf\xc3\xa9\n",
+		     "t.help:2:4: byte outside printable ASCII (0xc3)");
+	expect_error("@ hw.r10kevctr.cycles a\ntab\there\n",
+		     "t.help:2:4: byte outside printable ASCII (0x09)");
+	expect_error("@ hw.r10kevctr.cycles a\r\n", "t.help:1: byte outside");
+}
+
+static void metric_errors(void **state)
+{
+	struct helpfile hf;
+	char *msgs;
+	int n;
+	assert_int_equal(parse("@ hw.r10kevctr.nosuch x\ntext\n", &hf, &msgs),
+			 0);
+	free(msgs);
+	CAPTURE(msgs, n = helpfile_check_metrics(&hf, err));
+	assert_int_equal(n, 1 + 33); /* unknown + every table metric missing */
+	assert_non_null(strstr(msgs, "t.help:1: metric hw.r10kevctr.nosuch "
+				     "is not in the metrics table"));
+	assert_non_null(strstr(msgs, "t.help:2: metric hw.r10kevctr.cycles of "
+				     "the metrics table has no entry"));
+	free(msgs);
+	helpfile_free(&hf);
+}
+
+static void text_trimmed(void **state)
+{
+	struct helpfile hf;
+	char *msgs;
+	assert_int_equal(
+		parse("@ hw.r10kevctr.cycles  sum  \n\n\nline1\n\nline2\n\n\n"
+		      "# comment inside\n@ hw.r10kevctr.tlb t\n",
+		      &hf, &msgs),
+		0);
+	assert_int_equal(hf.count, 2);
+	assert_string_equal(hf.entries[0].summary, "sum");
+	assert_string_equal(hf.entries[0].text, "line1\n\nline2");
+	assert_string_equal(hf.entries[1].text, "");
+	assert_int_equal(hf.entries[1].line, 10);
+	free(msgs);
+	helpfile_free(&hf);
+}
+
+static void missing_file(void **state)
+{
+	struct helpfile hf;
+	char *msgs;
+	int n;
+	CAPTURE(msgs, n = helpfile_load("/nonexistent/hw.help", &hf, err));
+	assert_int_equal(n, 1);
+	assert_non_null(strstr(msgs, "/nonexistent/hw.help: cannot open"));
+	free(msgs);
+	helpfile_free(&hf);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(real_file),   cmocka_unit_test(syntax_errors),
+		cmocka_unit_test(metric_errors), cmocka_unit_test(text_trimmed),
+		cmocka_unit_test(missing_file),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

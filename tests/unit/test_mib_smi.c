@@ -1,0 +1,171 @@
+/*
+ * test_mib_smi.c - loads the generated HW-R10KEVCTR-MIB through libsmi and
+ * checks it against the agent's generated object table and against hw.help:
+ *  - every table object has the same OID, base type and access in the MIB;
+ *  - the MIB has no readable object the table lacks;
+ *  - every metric object's DESCRIPTION is its hw.help summary and long text
+ *    (per-CPU columns with the documented "sum over all CPUs" rule).
+ * SMIPATH comes from make check (the base MIB directory, see DEVELOPERS.md).
+ */
+#include "testenv.h"
+
+#include <smi.h>
+
+#include "helpfile.h"
+#include "metrics.h"
+#include "objects.h"
+
+static const char *module;
+
+static int setup(void **state)
+{
+	smiInit(NULL);
+	const char *path = getenv("HWR_SMIPATH");
+	if (path)
+		smiSetPath(path);
+	module = smiLoadModule(getenv("HWR_MIB") ? getenv("HWR_MIB")
+						  : build_path("mib/HW-R10KEVCTR-MIB.generated.txt"));
+	if (!module)
+		fail_msg("libsmi could not load the MIB (HWR_SMIPATH=%s)", path);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	smiExit();
+	return 0;
+}
+
+static SmiBasetype expected_base(enum obj_syntax s)
+{
+	switch (s) {
+	case SYN_INTEGER32: return SMI_BASETYPE_INTEGER32;
+	case SYN_UNSIGNED32: return SMI_BASETYPE_UNSIGNED32;
+	case SYN_COUNTER32: return SMI_BASETYPE_UNSIGNED32;
+	case SYN_COUNTER64: return SMI_BASETYPE_UNSIGNED64;
+	case SYN_OCTETS: return SMI_BASETYPE_OCTETSTRING;
+	case SYN_TIMETICKS: return SMI_BASETYPE_UNSIGNED32;
+	}
+	return SMI_BASETYPE_UNKNOWN;
+}
+
+static void table_matches_mib(void **state)
+{
+	for (size_t i = 0; i < mib_objects_count; i++) {
+		const struct mib_object *o = &mib_objects[i];
+		SmiSubid oid[64];
+		unsigned n = 0;
+		for (unsigned k = 0; k < mib_root_len; k++)
+			oid[n++] = mib_root[k];
+		for (unsigned k = 0; k < o->len; k++)
+			oid[n++] = o->arcs[k];
+		SmiNode *node = smiGetNodeByOID(n, oid);
+		assert_non_null(node);
+		if (node->oidlen != n || strcmp(node->name, o->name) != 0)
+			fail_msg("%s: OID is %s in the MIB", o->name, node->name);
+		SmiType *t = smiGetNodeType(node);
+		assert_non_null(t);
+		bool enum_ok = o->syntax == SYN_INTEGER32 &&
+			       t->basetype == SMI_BASETYPE_ENUM;
+		if (t->basetype != expected_base(o->syntax) && !enum_ok)
+			fail_msg("%s: base type %d in the MIB", o->name,
+				 t->basetype);
+		SmiAccess want = o->access == ACC_READ_ONLY ? SMI_ACCESS_READ_ONLY
+							    : SMI_ACCESS_NOTIFY;
+		if (node->access != want)
+			fail_msg("%s: access %d in the MIB", o->name,
+				 node->access);
+		assert_int_equal(node->nodekind,
+				 o->table == TBL_CPU ? SMI_NODEKIND_COLUMN
+						     : SMI_NODEKIND_SCALAR);
+	}
+}
+
+static bool in_table(const char *name)
+{
+	for (size_t i = 0; i < mib_objects_count; i++)
+		if (strcmp(mib_objects[i].name, name) == 0)
+			return true;
+	return false;
+}
+
+static void mib_has_nothing_extra(void **state)
+{
+	SmiModule *m = smiGetModule(module);
+	unsigned readable = 0;
+	for (SmiNode *n = smiGetFirstNode(m, SMI_NODEKIND_SCALAR |
+						       SMI_NODEKIND_COLUMN);
+	     n; n = smiGetNextNode(n, SMI_NODEKIND_SCALAR | SMI_NODEKIND_COLUMN)) {
+		if (n->access < SMI_ACCESS_NOTIFY)
+			continue; /* not-accessible index columns */
+		readable++;
+		if (!in_table(n->name))
+			fail_msg("%s is readable in the MIB but not in the "
+				 "agent's table", n->name);
+	}
+	assert_int_equal(readable, mib_objects_count);
+}
+
+/* Expected DESCRIPTION, built here without the generator's code. */
+static char *expected(const struct help_entry *e, bool per_cpu)
+{
+	size_t cap = strlen(e->summary) + strlen(e->text) + 64;
+	char *s = malloc(cap);
+	snprintf(s, cap, "%s\n\n%s", e->summary, e->text);
+	if (per_cpu) {
+		char *p = strstr(s, "sum over all CPUs");
+		assert_non_null(p);
+		memcpy(p, "count on this CPU", 17); /* same length */
+	}
+	return s;
+}
+
+static void descriptions_from_hw_help(void **state)
+{
+	struct helpfile hf;
+	char full[128], name[METRIC_DESCRIPTOR_MAX + 1];
+
+	assert_int_equal(helpfile_load(src_path("mib/hw.help"), &hf, stderr), 0);
+	for (size_t i = 0; i < metrics_count; i++) {
+		const struct metric *m = &metrics[i];
+		metric_fullname(m, full, sizeof(full));
+		const struct help_entry *e = helpfile_find(&hf, full);
+		for (int per_cpu = 0; per_cpu <= (m->kind == METRIC_COUNTER);
+		     per_cpu++) {
+			metric_descriptor(m, per_cpu ? METRIC_CPU_DESCRIPTOR_PREFIX
+						     : METRIC_DESCRIPTOR_PREFIX,
+					  name, sizeof(name));
+			SmiNode *n = smiGetNode(smiGetModule(module), name);
+			if (!n)
+				fail_msg("%s is not in the MIB", name);
+			char *want = expected(e, per_cpu);
+			if (strncmp(n->description, want, strlen(want)) != 0)
+				fail_msg("%s: DESCRIPTION\n[%s]\ndoes not start "
+					 "with hw.help's\n[%s]",
+					 name, n->description, want);
+			free(want);
+		}
+	}
+	helpfile_free(&hf);
+}
+
+static void module_identity(void **state)
+{
+	SmiNode *root = smiGetModuleIdentityNode(smiGetModule(module));
+	assert_non_null(root);
+	assert_string_equal(root->name, "hwR10kEvCtrMIB");
+	assert_int_equal(root->oidlen, mib_root_len);
+	for (unsigned i = 0; i < mib_root_len; i++)
+		assert_int_equal(root->oid[i], mib_root[i]);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(module_identity),
+		cmocka_unit_test(table_matches_mib),
+		cmocka_unit_test(mib_has_nothing_extra),
+		cmocka_unit_test(descriptions_from_hw_help),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

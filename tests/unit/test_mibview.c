@@ -1,0 +1,242 @@
+/*
+ * test_mibview.c - the object table and GET/GETNEXT called directly, with
+ * no snmpd: order, values, types, absent instances and end of the module.
+ */
+#include "testenv.h"
+
+#include "cache.h"
+#include "metrics.h"
+#include "mibview.h"
+
+static struct cache cache;
+
+/* CPUs 0 and 2; every counter but fucomp (index of metric) counted. */
+static int setup(void **state)
+{
+	struct sample s = {0};
+	cache_init(&cache);
+	sample_reserve(&s, 2);
+	s.ncpus = 2;
+	s.counted = ((UINT64_C(1) << COUNTER_COUNT) - 1) &
+		    ~COUNTER_BIT(counter_index_by_name("hw.r10kevctr.fucomp"));
+	s.state = 30;
+	snprintf(s.cpurev, sizeof(s.cpurev), "2.6");
+	for (int i = 0; i < 2; i++) {
+		s.cpus[i].cpu = (unsigned)i * 2;
+		s.cpus[i].counting = true;
+		s.cpus[i].epoch = 1;
+		for (int c = 0; c < COUNTER_COUNT; c++)
+			s.cpus[i].value[c] = (uint64_t)(i + 1) * 1000 + (uint64_t)c;
+	}
+	s.cpus[1].value[0] = UINT64_MAX - 5; /* full 64 bits survive */
+	snprintf(cache.backend, sizeof(cache.backend), "sim");
+	cache.poll_interval = 5;
+	cache_update(&cache, &s, 4242);
+	sample_free(&s);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	cache_free(&cache);
+	return 0;
+}
+
+static size_t oid_of(const char *name, unsigned long instance,
+		     unsigned long *out)
+{
+	const struct mib_object *o = mibview_object(name);
+	assert_non_null(o);
+	return mibview_oid(o, instance, out);
+}
+
+static void table_sorted(void **state)
+{
+	for (size_t i = 1; i < mib_objects_count; i++) {
+		const struct mib_object *a = &mib_objects[i - 1],
+					*b = &mib_objects[i];
+		int cmp = 0;
+		for (unsigned k = 0; k < a->len && k < b->len && !cmp; k++)
+			cmp = (a->arcs[k] > b->arcs[k]) - (a->arcs[k] < b->arcs[k]);
+		if (!cmp)
+			cmp = (a->len > b->len) - (a->len < b->len);
+		if (cmp >= 0)
+			fail_msg("%s is not before %s", a->name, b->name);
+		/* no object is a prefix of another */
+		assert_false(a->len < b->len &&
+			     memcmp(a->arcs, b->arcs, a->len * sizeof(unsigned)) == 0);
+	}
+	assert_true(mib_objects_count > 2 * COUNTER_COUNT);
+}
+
+static void get_values(void **state)
+{
+	unsigned long oid[MIBVIEW_OID_MAX];
+	const struct mib_object *o;
+	struct mib_value v;
+	size_t n;
+
+	n = oid_of("hwR10kEvCtrState", 0, oid);
+	assert_int_equal(mibview_get(&cache, oid, n, &o, &v), MV_OK);
+	assert_int_equal(v.type, SYN_INTEGER32);
+	assert_int_equal(v.v.i32, 30);
+
+	n = oid_of("hwR10kEvCtrCpurev", 0, oid);
+	assert_int_equal(mibview_get(&cache, oid, n, &o, &v), MV_OK);
+	assert_int_equal(v.type, SYN_OCTETS);
+	assert_int_equal(v.v.str.len, 3);
+	assert_memory_equal(v.v.str.ptr, "2.6", 3);
+
+	n = oid_of("hwR10kEvCtrCycles", 0, oid);
+	assert_int_equal(mibview_get(&cache, oid, n, &o, &v), MV_OK);
+	assert_int_equal(v.type, SYN_COUNTER64);
+	assert_int_equal(v.v.u64, 1000 + UINT64_MAX - 5); /* wraps mod 2^64 */
+
+	n = oid_of("hwR10kEvCtrCpuCycles", 2, oid);
+	assert_int_equal(mibview_get(&cache, oid, n, &o, &v), MV_OK);
+	assert_int_equal(v.v.u64, UINT64_MAX - 5);
+
+	n = oid_of("hwR10kEvCtrCpuGradFp", 0, oid);
+	assert_int_equal(mibview_get(&cache, oid, n, &o, &v), MV_OK);
+	assert_int_equal(v.v.u64, 1000 + counter_index_by_name("hw.r10kevctr.grad.fp"));
+
+	n = oid_of("hwR10kEvCtrLastPollTime", 0, oid);
+	assert_int_equal(mibview_get(&cache, oid, n, &o, &v), MV_OK);
+	assert_int_equal(v.type, SYN_TIMETICKS);
+	assert_int_equal(v.v.u32, 4242);
+
+	n = oid_of("hwR10kEvCtrNumCpus", 0, oid);
+	assert_int_equal(mibview_get(&cache, oid, n, &o, &v), MV_OK);
+	assert_int_equal(v.type, SYN_UNSIGNED32);
+	assert_int_equal(v.v.u32, 2);
+
+	n = oid_of("hwR10kEvCtrPolls", 0, oid);
+	assert_int_equal(mibview_get(&cache, oid, n, &o, &v), MV_OK);
+	assert_int_equal(v.type, SYN_COUNTER32);
+	assert_int_equal(v.v.u32, 1);
+
+	n = oid_of("hwR10kEvCtrCpuStatus", 2, oid);
+	assert_int_equal(mibview_get(&cache, oid, n, &o, &v), MV_OK);
+	assert_int_equal(v.v.i32, CPU_COUNTING);
+}
+
+static void get_missing(void **state)
+{
+	unsigned long oid[MIBVIEW_OID_MAX];
+	const struct mib_object *o;
+	struct mib_value v;
+	size_t n;
+
+	n = oid_of("hwR10kEvCtrCpuCycles", 1, oid); /* no CPU 1 */
+	assert_int_equal(mibview_get(&cache, oid, n, &o, &v), MV_NO_SUCH_INSTANCE);
+	n = oid_of("hwR10kEvCtrFucomp", 0, oid); /* not counted */
+	assert_int_equal(mibview_get(&cache, oid, n, &o, &v), MV_NO_SUCH_INSTANCE);
+	n = oid_of("hwR10kEvCtrCpuFucomp", 0, oid);
+	assert_int_equal(mibview_get(&cache, oid, n, &o, &v), MV_NO_SUCH_INSTANCE);
+	n = oid_of("hwR10kEvCtrState", 1, oid); /* .1 of a scalar */
+	assert_int_equal(mibview_get(&cache, oid, n, &o, &v), MV_NO_SUCH_INSTANCE);
+	n = oid_of("hwR10kEvCtrState", 0, oid);
+	assert_int_equal(mibview_get(&cache, oid, n - 1, &o, &v), MV_NO_SUCH_INSTANCE);
+	oid[n++] = 7; /* state.0.7 */
+	assert_int_equal(mibview_get(&cache, oid, n, &o, &v), MV_NO_SUCH_INSTANCE);
+	n = oid_of("hwR10kEvCtrCpuCycles", 0, oid);
+	oid[n - 2] = 2; /* column 2 does not exist */
+	assert_int_equal(mibview_get(&cache, oid, n, &o, &v), MV_NO_SUCH_OBJECT);
+	unsigned long other[] = {1, 3, 6, 1, 2, 1, 1, 1, 0};
+	assert_int_equal(mibview_get(&cache, other, 9, &o, &v), MV_NO_SUCH_OBJECT);
+	assert_int_equal(mibview_get(&cache, other, 0, &o, &v), MV_NO_SUCH_OBJECT);
+}
+
+/* Walk the whole module with GETNEXT from the root. */
+static void walk(void **state)
+{
+	unsigned long cur[MIBVIEW_OID_MAX], next[MIBVIEW_OID_MAX];
+	size_t len = mib_root_len, nlen;
+	const struct mib_object *o, *prev = NULL;
+	struct mib_value v;
+	size_t count = 0, cpu_cycles = 0;
+
+	for (unsigned i = 0; i < mib_root_len; i++)
+		cur[i] = mib_root[i];
+	while (mibview_getnext(&cache, cur, len, next, &nlen, &o, &v) == MV_OK) {
+		/* strictly increasing */
+		size_t k = 0;
+		while (k < len && k < nlen && cur[k] == next[k])
+			k++;
+		assert_true(k == len ? nlen > len : k < nlen && next[k] > cur[k]);
+		if (strcmp(o->name, "hwR10kEvCtrCpuCycles") == 0)
+			cpu_cycles++;
+		assert_string_not_equal(o->name, "hwR10kEvCtrFucomp");
+		assert_string_not_equal(o->name, "hwR10kEvCtrCpuFucomp");
+		memcpy(cur, next, nlen * sizeof(*cur));
+		len = nlen;
+		prev = o;
+		count++;
+	}
+	assert_int_equal(cpu_cycles, 2);
+	assert_string_equal(prev->name, "hwR10kEvCtrPollErrors");
+	/* 30 totals + 2 non-counters + 30 * 2 CPU cells + 4 * 2 status cells + 7 agent */
+	assert_int_equal(count, 30 + 2 + 60 + 8 + 7);
+}
+
+static void getnext_edges(void **state)
+{
+	unsigned long q[MIBVIEW_OID_MAX], next[MIBVIEW_OID_MAX];
+	size_t n, nlen;
+	const struct mib_object *o;
+	struct mib_value v;
+
+	/* from before the module: its first object */
+	unsigned long before[] = {1, 3, 6, 1, 2};
+	assert_int_equal(mibview_getnext(&cache, before, 5, next, &nlen, &o, &v), MV_OK);
+	assert_string_equal(o->name, "hwR10kEvCtrState");
+	assert_int_equal(next[nlen - 1], 0);
+	/* after the module */
+	unsigned long after[] = {1, 3, 6, 1, 4, 1, 8072, 9999, 9999, 60};
+	assert_int_equal(mibview_getnext(&cache, after, 10, next, &nlen, &o, &v),
+			 MV_END_OF_VIEW);
+	/* the last instance */
+	n = oid_of("hwR10kEvCtrPollErrors", 0, q);
+	assert_int_equal(mibview_getnext(&cache, q, n, next, &nlen, &o, &v),
+			 MV_END_OF_VIEW);
+	/* within a column: CPU 0 -> CPU 2; CPU 1 -> CPU 2; CPU 2 -> next column */
+	n = oid_of("hwR10kEvCtrCpuCycles", 0, q);
+	assert_int_equal(mibview_getnext(&cache, q, n, next, &nlen, &o, &v), MV_OK);
+	assert_string_equal(o->name, "hwR10kEvCtrCpuCycles");
+	assert_int_equal(next[nlen - 1], 2);
+	q[n - 1] = 1;
+	assert_int_equal(mibview_getnext(&cache, q, n, next, &nlen, &o, &v), MV_OK);
+	assert_int_equal(next[nlen - 1], 2);
+	q[n - 1] = 2;
+	assert_int_equal(mibview_getnext(&cache, q, n, next, &nlen, &o, &v), MV_OK);
+	assert_string_equal(o->name, "hwR10kEvCtrCpuIssueInstri");
+	assert_int_equal(next[nlen - 1], 0);
+	/* a longer OID inside an instance: CPU 0.5 -> CPU 2 */
+	q[n - 1] = 0;
+	q[n] = 5;
+	assert_int_equal(mibview_getnext(&cache, q, n + 1, next, &nlen, &o, &v), MV_OK);
+	assert_int_equal(next[nlen - 1], 2);
+	/* a huge index */
+	q[n - 1] = 0xffffffffffUL;
+	assert_int_equal(mibview_getnext(&cache, q, n, next, &nlen, &o, &v), MV_OK);
+	assert_string_equal(o->name, "hwR10kEvCtrCpuIssueInstri");
+	/* the uncounted column is skipped: vcc (cpu 2) -> grad.instrg (cpu 0) */
+	n = oid_of("hwR10kEvCtrCpuVcc", 2, q);
+	assert_int_equal(mibview_getnext(&cache, q, n, next, &nlen, &o, &v), MV_OK);
+	assert_string_equal(o->name, "hwR10kEvCtrCpuGradInstrg");
+	/* the table entry itself (no column): first column, first row */
+	n = oid_of("hwR10kEvCtrCpuCycles", 0, q);
+	assert_int_equal(mibview_getnext(&cache, q, n - 2, next, &nlen, &o, &v), MV_OK);
+	assert_string_equal(o->name, "hwR10kEvCtrCpuCycles");
+	assert_int_equal(next[nlen - 1], 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(table_sorted), cmocka_unit_test(get_values),
+		cmocka_unit_test(get_missing), cmocka_unit_test(walk),
+		cmocka_unit_test(getnext_edges),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,102 @@
+/* test_sim.c - the sim backend is deterministic and follows its config. */
+#include "testenv.h"
+
+#include "backend.h"
+
+static void read_once(struct backend *b, struct sample *s)
+{
+	assert_int_equal(backend_read(b, s), 0);
+	assert_int_equal(sample_sort(s), 0);
+}
+
+static void predictable_values(void **state)
+{
+	struct config cfg;
+	struct backend b = {0};
+	struct sample s = {0};
+	char err[256];
+
+	config_defaults(&cfg);
+	cfg.sim.cpus = 3;
+	cfg.poll_interval = 5;
+	assert_int_equal(backend_open(&b, &cfg, err, sizeof(err)), 0);
+	for (uint64_t k = 1; k <= 3; k++) {
+		read_once(&b, &s);
+		assert_int_equal(s.ncpus, 3);
+		for (unsigned cpu = 0; cpu < 3; cpu++) {
+			assert_int_equal(s.cpus[cpu].cpu, cpu);
+			assert_int_equal(s.cpus[cpu].value[0],
+					 195000000ull * (cpu + 1) * 5 * k);
+			assert_int_equal(s.cpus[cpu].time_enabled, 5 * k * 1000000000ull);
+		}
+	}
+	/* revision 3.4: fucomp counted, vcc not; state = counters counted */
+	int vcc = counter_index_by_name("hw.r10kevctr.vcc");
+	int fu = counter_index_by_name("hw.r10kevctr.fucomp");
+	assert_false(s.counted & COUNTER_BIT(vcc));
+	assert_true(s.counted & COUNTER_BIT(fu));
+	assert_int_equal(s.state, COUNTER_COUNT - 1);
+	assert_string_equal(s.cpurev, "3.4");
+	backend_close(&b);
+	sample_free(&s);
+	config_free(&cfg);
+}
+
+static void revision_and_off(void **state)
+{
+	struct config cfg;
+	struct backend b = {0};
+	struct sample s = {0};
+	char err[256];
+
+	config_defaults(&cfg);
+	snprintf(cfg.sim.cpurev, sizeof(cfg.sim.cpurev), "2.6");
+	cfg.sim.off = COUNTER_BIT(0);
+	assert_int_equal(backend_open(&b, &cfg, err, sizeof(err)), 0);
+	read_once(&b, &s);
+	assert_true(s.counted & COUNTER_BIT(counter_index_by_name("hw.r10kevctr.vcc")));
+	assert_false(s.counted & COUNTER_BIT(counter_index_by_name("hw.r10kevctr.fucomp")));
+	assert_false(s.counted & COUNTER_BIT(0));
+	assert_int_equal(s.state, COUNTER_COUNT - 2);
+	backend_close(&b);
+	sample_free(&s);
+	config_free(&cfg);
+}
+
+static void seed_offsets(void **state)
+{
+	struct config cfg;
+	struct backend b1 = {0}, b2 = {0};
+	struct sample s1 = {0}, s2 = {0};
+	char err[256];
+
+	config_defaults(&cfg);
+	cfg.sim.seed = 42;
+	cfg.sim.rate[1] = 0;
+	assert_int_equal(backend_open(&b1, &cfg, err, sizeof(err)), 0);
+	assert_int_equal(backend_open(&b2, &cfg, err, sizeof(err)), 0);
+	read_once(&b1, &s1);
+	read_once(&b2, &s2);
+	assert_memory_equal(s1.cpus[1].value, s2.cpus[1].value,
+			    sizeof(s1.cpus[1].value));
+	assert_true(s1.cpus[0].epoch != s2.cpus[0].epoch);
+	/* rate 0: the value is the offset alone, non-zero and below 2^40 */
+	assert_true(s1.cpus[0].value[1] > 0);
+	assert_true(s1.cpus[0].value[1] < (UINT64_C(1) << 40));
+	assert_true(s1.cpus[0].value[1] != s1.cpus[1].value[1]);
+	backend_close(&b1);
+	backend_close(&b2);
+	sample_free(&s1);
+	sample_free(&s2);
+	config_free(&cfg);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(predictable_values),
+		cmocka_unit_test(revision_and_off),
+		cmocka_unit_test(seed_offsets),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
