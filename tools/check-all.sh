@@ -1,0 +1,50 @@
+#!/bin/sh
+# Every test, the way CI runs them:
+#  1. build with AddressSanitizer + UBSan and -Werror, run 'make check'
+#     (unit tests, MIB checks, integration tests with a real snmpd);
+#  2. build without sanitizers and run 'make check-valgrind' (unit tests
+#     and the daemon of the integration tests under valgrind);
+#  3. 'make distcheck' (the tarball builds and passes its tests).
+# Prints the logs of failed tests and ends with "N passed, N failed".
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+[ -x configure ] || ./autogen.sh >/dev/null 2>&1 || { echo "autogen failed"; exit 1; }
+passed=0 failed=0 skipped=0
+
+count() { # count BUILDDIR: add up the .trs results
+    for trs in $(find "$1" -name '*.trs'); do
+        case $(sed -n 's/^:test-result: //p' "$trs") in
+        PASS) passed=$((passed + 1)) ;;
+        SKIP) skipped=$((skipped + 1)) ;;
+        *) failed=$((failed + 1)); echo "==== FAILED: ${trs%.trs}.log"; cat "${trs%.trs}.log" ;;
+        esac
+    done
+}
+stage() { # stage NAME BUILDDIR MAKE-TARGET CONFIGURE-ARGS...
+    name=$1 dir=$2 target=$3; shift 3
+    echo "==== $name"
+    rm -rf "$dir"
+    if ! tools/build.sh "$dir" "$@"; then
+        echo "==== $name: build failed"; failed=$((failed + 1)); return
+    fi
+    (cd "$dir" && make -s -j2 "$target" >"$dir/check.out" 2>&1) ||
+        { tail -n 30 "$dir/check.out"; }
+    count "$dir"
+    grep -E '^(# (TOTAL|PASS|FAIL|SKIP|ERROR))' "$dir/check.out" | tr '\n' ' '; echo
+}
+stage "ASan+UBSan: make check" "$top/build-asan" check --enable-sanitizers
+stage "valgrind: make check-valgrind" "$top/build-valgrind" check-valgrind
+echo "==== make distcheck"
+dc="$top/build-dist"
+rm -rf "$dc"
+if tools/build.sh "$dc" && (cd "$dc" && make -s distcheck >"$dc/distcheck.out" 2>&1); then
+    passed=$((passed + 1)); echo "distcheck: ok"
+else
+    failed=$((failed + 1)); echo "==== FAILED: make distcheck"; tail -n 60 "$dc/distcheck.out"
+fi
+if [ -n "${CI:-}" ] && [ "$skipped" -gt 0 ]; then
+    echo "CI: $skipped test(s) skipped; CI must run every test"; failed=$((failed + skipped))
+fi
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]

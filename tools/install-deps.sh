@@ -1,0 +1,19 @@
+#!/bin/sh
+# Installs what hw-r10kevctr needs to build, run and test on Debian 12.
+# erlang-snmp provides the IETF base MIB modules as text (see DEVELOPERS.md).
+set -eu
+pkgs="build-essential autoconf automake libtool pkg-config
+      libsnmp-dev snmpd snmp snmptrapd libsmi2-dev smitools libcmocka-dev
+      erlang-snmp valgrind"
+missing=
+for p in $pkgs; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && { echo "install-deps: all packages present"; exit 0; }
+SUDO=; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -q --no-install-recommends $missing
+# Debian starts the system snmpd and snmptrapd on install; this project
+# never uses them (tests run private ones), so leave them as they are.
