@@ -53,7 +53,8 @@ static void table_matches_mib(void **state)
 {
 	for (size_t i = 0; i < mib_objects_count; i++) {
 		const struct mib_object *o = &mib_objects[i];
-		SmiSubid oid[64];
+		/* zeroed: libsmi 0.4.8 reads one arc past the length */
+		SmiSubid oid[64] = {0};
 		unsigned n = 0;
 		for (unsigned k = 0; k < mib_root_len; k++)
 			oid[n++] = mib_root[k];
