@@ -1,0 +1,16 @@
+/*
+ * log.h - logging from lib/ code.  The agent routes it into net-snmp's
+ * logger (snmp_log, so -L applies); tests capture it.  Default: stderr.
+ */
+#ifndef HWR10K_LOG_H
+#define HWR10K_LOG_H
+
+#include <syslog.h>
+
+typedef void (*hwr_log_fn)(int priority, const char *msg);
+
+void hwr_log(int priority, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void hwr_log_set(hwr_log_fn fn);
+
+#endif

@@ -1,0 +1,51 @@
+/* test_counter_math.c - wraparound and multiplex scaling. */
+#include "testenv.h"
+
+#include "counter_math.h"
+
+static void wrap_32(void **state)
+{
+	assert_int_equal(wrap_delta(10, 15, 32), 5);
+	assert_int_equal(wrap_delta(4294967000u, 704, 32), 1000);
+	assert_int_equal(wrap_delta(0xffffffffu, 0, 32), 1);
+	assert_int_equal(wrap_delta(5, 5, 32), 0);
+}
+
+static void wrap_48(void **state)
+{
+	uint64_t top = (UINT64_C(1) << 48) - 1;
+	assert_int_equal(wrap_delta(top - 9, 20, 48), 30);
+	assert_int_equal(wrap_delta(0, top, 48), top);
+}
+
+static void wrap_64(void **state)
+{
+	assert_int_equal(wrap_delta(UINT64_MAX, 1, 64), 2);
+	assert_int_equal(wrap_delta(1, 2, 64), 1);
+}
+
+static void scaling(void **state)
+{
+	/* ran all the time: unchanged */
+	assert_int_equal(scale_delta(1000, 100, 100), 1000);
+	/* ran a quarter of the time: four times the count */
+	assert_int_equal(scale_delta(1000, 400, 100), 4000);
+	/* never ran: nothing known */
+	assert_int_equal(scale_delta(1000, 400, 0), 0);
+	/* running > enabled cannot be scaled down */
+	assert_int_equal(scale_delta(1000, 100, 200), 1000);
+	/* large values do not overflow in the middle */
+	assert_int_equal(scale_delta(UINT64_C(1) << 62, 3000000000u, 1500000000u),
+			 UINT64_C(1) << 63);
+	/* but saturate at the top */
+	assert_int_equal(scale_delta(UINT64_MAX, 4, 1), UINT64_MAX);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(wrap_32), cmocka_unit_test(wrap_48),
+		cmocka_unit_test(wrap_64), cmocka_unit_test(scaling),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
