@@ -2,8 +2,6 @@
  * main.c - hw-r10kevctr-agent: command line, AgentX session, signals, and
  * the main loop.  See hw-r10kevctr-agent(8) in README.md.
  */
-#include "hwr-config.h"
-
 #include <net-snmp/net-snmp-config.h>
 #include <net-snmp/net-snmp-includes.h>
 #include <net-snmp/agent/net-snmp-agent-includes.h>
@@ -16,6 +14,7 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "log.h"
 
 static struct agent agent_ctx; /* the agent's one mutable context */
 
@@ -38,6 +37,12 @@ static void usage(FILE *out, const char *prog)
 		"  -h           this help;  -v  version\n"
 		"Backends built in: %s\n",
 		prog, prog, backend_names());
+}
+
+/* lib/ code logs through net-snmp, so -L applies to it too. */
+static void log_to_netsnmp(int priority, const char *msg)
+{
+	snmp_log(priority, "%s", msg);
 }
 
 static void on_signal(int sig)
@@ -118,7 +123,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 			usage(stdout, argv[0]);
 			exit(0);
 		case 'v':
-			printf("%s %s (net-snmp %s)\n", AGENT_NAME, PACKAGE_VERSION,
+			printf("%s %s (net-snmp %s)\n", AGENT_NAME, HWR_VERSION,
 			       netsnmp_get_version());
 			exit(0);
 		case ':':
@@ -200,6 +205,7 @@ int main(int argc, char **argv)
 				  SNMP_CALLBACK_POST_READ_CONFIG, apply_xaddr,
 				  NULL, NETSNMP_CALLBACK_HIGHEST_PRIORITY);
 	install_signals();
+	hwr_log_set(log_to_netsnmp);
 	cache_init(&a->cache);
 
 	init_agent(AGENT_NAME);
@@ -228,7 +234,7 @@ int main(int argc, char **argv)
 		return 1;
 	if (opt.pidfile && write_pidfile(opt.pidfile) != 0)
 		return 1;
-	snmp_log(LOG_INFO, "%s %s started\n", AGENT_NAME, PACKAGE_VERSION);
+	snmp_log(LOG_INFO, "%s %s started\n", AGENT_NAME, HWR_VERSION);
 
 	run(a);
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "perfspec.h"
 
 const struct config_token config_tokens[] = {
 	{"backend", "sim|perf|replay"},
@@ -18,6 +19,8 @@ const struct config_token config_tokens[] = {
 	{"simSeed", "N"},
 	{"simCpurev", "MAJOR.MINOR"},
 	{"perfEvent", "METRIC SPEC|off"},
+	{"perfGroupSize", "N (1..64)"},
+	{"perfSysfs", "PATH"},
 	{"replayFile", "PATH"},
 	{"replayLoop", "yes|no"},
 	{"replayCounterWidth", "BITS (32, 48 or 64)"},
@@ -34,6 +37,12 @@ void config_defaults(struct config *c)
 		c->sim.rate[i] = counters[i]->sim_rate;
 	snprintf(c->sim.cpurev, sizeof(c->sim.cpurev), SIM_CPUREV_DEFAULT);
 	c->replay.width = 64;
+	c->perf_group_size = PERF_GROUP_SIZE_DEFAULT;
+}
+
+const char *config_perf_sysfs(const struct config *c)
+{
+	return c->perf_sysfs ? c->perf_sysfs : "/sys";
 }
 
 void config_free(struct config *c)
@@ -41,6 +50,7 @@ void config_free(struct config *c)
 	for (int i = 0; i < COUNTER_COUNT; i++)
 		free(c->perf_event[i]);
 	free(c->replay.file);
+	free(c->perf_sysfs);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -56,6 +66,7 @@ int config_copy(struct config *dst, const struct config *src)
 {
 	*dst = *src;
 	int rc = dup_str(&dst->replay.file, src->replay.file);
+	rc |= dup_str(&dst->perf_sysfs, src->perf_sysfs);
 	for (int i = 0; i < COUNTER_COUNT; i++)
 		rc |= dup_str(&dst->perf_event[i], src->perf_event[i]);
 	if (rc)
@@ -227,16 +238,33 @@ int config_apply(struct config *c, const char *token, const char *args,
 	if (strncasecmp(token, "replay", 6) == 0)
 		return apply_replay(c, token, w, n, err, len);
 	if (strcasecmp(token, "perfEvent") == 0) {
-		/* the spec itself is checked by the perf backend at open */
+		struct perfspec sp;
+		char why[200];
 		if (n != 2)
 			return fail(err, len, "%s: expected METRIC SPEC|off",
 				    token);
 		int k = counter_arg(w[0], token, err, len);
 		if (k < 0)
 			return -1;
+		if (perfspec_parse(w[1], config_perf_sysfs(c), &sp, why,
+				   sizeof(why)))
+			return fail(err, len, "%s: %s", token, why);
 		free(c->perf_event[k]);
 		c->perf_event[k] = strdup(w[1]);
 		return c->perf_event[k] ? 0 : fail(err, len, "out of memory");
+	}
+	if (strcasecmp(token, "perfGroupSize") == 0) {
+		if (apply_number(token, w, n, 1, 64, &v, err, len))
+			return -1;
+		c->perf_group_size = (unsigned)v;
+		return 0;
+	}
+	if (strcasecmp(token, "perfSysfs") == 0) {
+		if (n != 1)
+			return fail(err, len, "%s: expected one PATH", token);
+		free(c->perf_sysfs);
+		c->perf_sysfs = strdup(w[0]);
+		return c->perf_sysfs ? 0 : fail(err, len, "out of memory");
 	}
 	return fail(err, len, "unknown token '%s'", token);
 }

@@ -22,6 +22,7 @@
 #define SIM_CPUS_DEFAULT 4
 #define SIM_CPUS_MAX 4096
 #define SIM_CPUREV_DEFAULT "3.4"
+#define PERF_GROUP_SIZE_DEFAULT 4 /* general-purpose counters of most PMUs */
 
 struct sim_config {
 	unsigned cpus;
@@ -42,6 +43,8 @@ struct config {
 	unsigned poll_interval;
 	struct sim_config sim;
 	char *perf_event[COUNTER_COUNT]; /* per-counter override, NULL = table */
+	char *perf_sysfs;                /* NULL = "/sys" */
+	unsigned perf_group_size;        /* CPU PMU events read in one group */
 	struct replay_config replay;
 };
 
@@ -64,6 +67,9 @@ struct config_token {
 	const char *token, *usage;
 };
 extern const struct config_token config_tokens[];
+
+/* The sysfs root the perf backend reads ("/sys" unless perfSysfs). */
+const char *config_perf_sysfs(const struct config *c);
 
 /* Strict unsigned decimal parse of a whole word; -1 on junk or overflow. */
 int parse_u64(const char *s, uint64_t max, uint64_t *out);

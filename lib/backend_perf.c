@@ -1,0 +1,442 @@
+/*
+ * backend_perf.c - Linux perf_event_open, one event per counter metric per
+ * online CPU, system wide (pid -1, cpu N).
+ *
+ * Events of one CPU are read as groups (PERF_FORMAT_GROUP with
+ * TOTAL_TIME_ENABLED/RUNNING): one read() per group per poll.  Hardware
+ * events of the CPU PMU go in groups of at most perfGroupSize (what the PMU
+ * counts at once), software events in groups of their own, other PMUs in
+ * groups per PMU.  When the kernel multiplexes, deltas are scaled by
+ * d(enabled)/d(running) (counter_math.c) and accumulated into 64 bits.
+ *
+ * Which metrics are counted is decided once at open: each metric's terms
+ * are test-opened on the first online CPU; a metric whose events cannot be
+ * opened is not counted (no instances) and the log says why.  The online
+ * CPU list is re-read at every poll: an offlined CPU, or one whose read
+ * fails, stops (its values freeze, the cache records a discontinuity) and
+ * is reopened, in a new epoch, when it is back.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "backend.h"
+#include "counter_math.h"
+#include "cpulist.h"
+#include "log.h"
+#include "perfspec.h"
+
+#define SW_GROUP_MAX 32
+#define GROUP_MAX 64
+
+struct perf_group {
+	int fd[GROUP_MAX];      /* fd[0] is the leader */
+	int counter[GROUP_MAX]; /* which counter each event adds to */
+	unsigned n;
+	uint64_t raw[GROUP_MAX];
+	uint64_t enabled, running; /* last readings */
+};
+
+struct perf_cpu {
+	unsigned cpu;
+	bool open, ever_open;
+	uint32_t epoch;
+	struct perf_group *groups;
+	unsigned ngroups;
+	uint64_t value[COUNTER_COUNT]; /* scaled counts since the epoch */
+	uint64_t enabled, running;     /* summed over groups, since the epoch */
+};
+
+struct perf {
+	struct perfspec spec[COUNTER_COUNT];
+	counter_mask counted;
+	unsigned group_size;
+	char sysfs[256];
+	int32_t state;
+	char cpurev[CPUREV_MAX + 1];
+	struct perf_cpu *cpus; /* every CPU seen online since open, sorted */
+	size_t ncpus;
+};
+
+static int sys_perf_event_open(struct perf_event_attr *attr, int cpu,
+			       int group_fd)
+{
+	return (int)syscall(__NR_perf_event_open, attr, -1, cpu, group_fd,
+			    PERF_FLAG_FD_CLOEXEC);
+}
+
+static int open_term(const struct perf_term *t, int cpu, int group_fd)
+{
+	struct perf_event_attr attr;
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = t->type;
+	attr.config = t->config;
+	attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
+			   PERF_FORMAT_TOTAL_TIME_RUNNING;
+	attr.disabled = group_fd < 0; /* the leader enables the group */
+	return sys_perf_event_open(&attr, cpu, group_fd);
+}
+
+/* --------------------------------------------------------------- groups */
+
+/* The group an event of term t goes in: CPU PMU, software, or its PMU. */
+static long group_key(const struct perf_term *t)
+{
+	if (!t->hardware)
+		return -1;
+	if (t->type == PT_HARDWARE || t->type == PT_HW_CACHE ||
+	    t->type == PT_RAW)
+		return -2;
+	return t->type;
+}
+
+static void close_cpu(struct perf_cpu *pc)
+{
+	for (unsigned g = 0; g < pc->ngroups; g++)
+		for (unsigned i = 0; i < pc->groups[g].n; i++)
+			close(pc->groups[g].fd[i]);
+	free(pc->groups);
+	pc->groups = NULL;
+	pc->ngroups = 0;
+	pc->open = false;
+}
+
+/* Find or start a group for key with room; NULL when out of memory. */
+static struct perf_group *group_for(struct perf_cpu *pc, long key, long *keys,
+				    unsigned limit)
+{
+	for (unsigned g = 0; g < pc->ngroups; g++)
+		if (keys[g] == key && pc->groups[g].n < limit)
+			return &pc->groups[g];
+	struct perf_group *p =
+		realloc(pc->groups, (pc->ngroups + 1) * sizeof(*p));
+	if (!p)
+		return NULL;
+	pc->groups = p;
+	keys[pc->ngroups] = key;
+	p = &pc->groups[pc->ngroups++];
+	memset(p, 0, sizeof(*p));
+	return p;
+}
+
+static int open_cpu(struct perf *pf, struct perf_cpu *pc)
+{
+	long keys[COUNTER_COUNT * PERFSPEC_MAX_TERMS];
+
+	memset(pc->value, 0, sizeof(pc->value));
+	pc->enabled = pc->running = 0;
+	for (int c = 0; c < COUNTER_COUNT; c++) {
+		if (!(pf->counted & COUNTER_BIT(c)))
+			continue;
+		for (unsigned k = 0; k < pf->spec[c].nterms; k++) {
+			const struct perf_term *t = &pf->spec[c].term[k];
+			long key = group_key(t);
+			unsigned limit = key == -2 ? pf->group_size
+				       : key == -1 ? SW_GROUP_MAX : GROUP_MAX;
+			struct perf_group *g = group_for(pc, key, keys, limit);
+			if (!g)
+				goto fail;
+			int fd = open_term(t, (int)pc->cpu, g->n ? g->fd[0] : -1);
+			if (fd < 0) {
+				hwr_log(LOG_WARNING,
+					"perf: CPU %u: cannot open the event of "
+					"%s%s: %s; the CPU stops counting\n",
+					pc->cpu, METRIC_PREFIX, counters[c]->name,
+					strerror(errno));
+				if (g->n == 0)
+					pc->ngroups--;
+				goto fail;
+			}
+			g->fd[g->n] = fd;
+			g->counter[g->n++] = c;
+		}
+	}
+	for (unsigned g = 0; g < pc->ngroups; g++)
+		ioctl(pc->groups[g].fd[0], PERF_EVENT_IOC_ENABLE,
+		      PERF_IOC_FLAG_GROUP);
+	pc->open = true;
+	pc->epoch = backend_new_epoch();
+	return 0;
+fail:
+	close_cpu(pc);
+	return -1;
+}
+
+/* Read one group; adds the scaled deltas to pc.  -1 when the read failed. */
+static int read_group(struct perf_cpu *pc, struct perf_group *g)
+{
+	uint64_t buf[3 + GROUP_MAX];
+	size_t want = (3 + g->n) * sizeof(uint64_t);
+	ssize_t got = read(g->fd[0], buf, sizeof(buf));
+
+	if (got < 0 || (size_t)got != want || buf[0] != g->n) {
+		hwr_log(LOG_WARNING,
+			"perf: CPU %u: group read failed (%s); the CPU stops "
+			"counting until it can be reopened\n",
+			pc->cpu,
+			got < 0 ? strerror(errno) : "short or malformed read");
+		return -1;
+	}
+	uint64_t de = buf[1] - g->enabled, dr = buf[2] - g->running;
+	g->enabled = buf[1];
+	g->running = buf[2];
+	pc->enabled += de;
+	pc->running += dr;
+	for (unsigned i = 0; i < g->n; i++) {
+		uint64_t d = buf[3 + i] - g->raw[i];
+		g->raw[i] = buf[3 + i];
+		pc->value[g->counter[i]] += scale_delta(d, de, dr);
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ CPU set */
+
+static struct perf_cpu *find_or_add_cpu(struct perf *pf, unsigned cpu)
+{
+	size_t i = 0;
+	while (i < pf->ncpus && pf->cpus[i].cpu < cpu)
+		i++;
+	if (i < pf->ncpus && pf->cpus[i].cpu == cpu)
+		return &pf->cpus[i];
+	struct perf_cpu *p = realloc(pf->cpus, (pf->ncpus + 1) * sizeof(*p));
+	if (!p)
+		return NULL;
+	pf->cpus = p;
+	memmove(&p[i + 1], &p[i], (pf->ncpus - i) * sizeof(*p));
+	memset(&p[i], 0, sizeof(*p));
+	p[i].cpu = cpu;
+	pf->ncpus++;
+	return &p[i];
+}
+
+/* Bring the open CPUs in line with the online list. */
+static int sync_cpus(struct perf *pf)
+{
+	struct cpulist online;
+	char path[300];
+
+	snprintf(path, sizeof(path), "%s/devices/system/cpu/online", pf->sysfs);
+	if (cpulist_read(path, &online) != 0) {
+		hwr_log(LOG_ERR, "perf: cannot read %s\n", path);
+		return -1;
+	}
+	for (size_t i = 0; i < pf->ncpus; i++) {
+		struct perf_cpu *pc = &pf->cpus[i];
+		if (pc->open && !cpulist_has(&online, pc->cpu)) {
+			hwr_log(LOG_NOTICE, "perf: CPU %u went offline; its "
+					    "counters stop\n",
+				pc->cpu);
+			close_cpu(pc);
+		}
+	}
+	for (size_t i = 0; i < online.n; i++) {
+		struct perf_cpu *pc = find_or_add_cpu(pf, online.cpu[i]);
+		if (!pc) {
+			cpulist_free(&online);
+			return -1;
+		}
+		bool reopen = pc->ever_open;
+		if (!pc->open && open_cpu(pf, pc) == 0) {
+			if (reopen)
+				hwr_log(LOG_NOTICE, "perf: CPU %u counting again\n",
+					pc->cpu);
+			pc->ever_open = true;
+		}
+	}
+	cpulist_free(&online);
+	return 0;
+}
+
+/* ------------------------------------------------------------ open */
+
+static void free_perf(struct perf *pf)
+{
+	if (!pf)
+		return;
+	for (size_t i = 0; i < pf->ncpus; i++)
+		close_cpu(&pf->cpus[i]);
+	free(pf->cpus);
+	free(pf);
+}
+
+/* Test-open a metric's terms on cpu; 0 or the first errno. */
+static int probe_metric(const struct perfspec *sp, int cpu)
+{
+	for (unsigned k = 0; k < sp->nterms; k++) {
+		int fd = open_term(&sp->term[k], cpu, -1);
+		if (fd < 0)
+			return errno;
+		close(fd);
+	}
+	return 0;
+}
+
+static void read_cpurev(struct perf *pf)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[256];
+	int family = -1, model = -1, stepping = -1;
+
+	snprintf(pf->cpurev, sizeof(pf->cpurev), "unknown");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f) && strncmp(line, "\n", 1) != 0) {
+		sscanf(line, "cpu family : %d", &family);
+		sscanf(line, "model : %d", &model);
+		sscanf(line, "stepping : %d", &stepping);
+	}
+	fclose(f);
+	if (family >= 0 && model >= 0 && stepping >= 0)
+		snprintf(pf->cpurev, sizeof(pf->cpurev), "%d.%d.%d", family,
+			 model, stepping);
+}
+
+/* Decide which metrics are counted and hw.help's state from the probes. */
+static void probe_all(struct perf *pf, int cpu)
+{
+	int denied = 0, nopmu = 0, other = 0;
+
+	for (int c = 0; c < COUNTER_COUNT; c++) {
+		if (pf->spec[c].nterms == 0)
+			continue;
+		int e = probe_metric(&pf->spec[c], cpu);
+		if (e == 0) {
+			pf->counted |= COUNTER_BIT(c);
+			continue;
+		}
+		if (e == EACCES || e == EPERM)
+			denied++;
+		else if (e == ENOENT || e == EOPNOTSUPP || e == ENODEV)
+			nopmu++;
+		else
+			other++;
+		hwr_log(LOG_INFO, "perf: %s%s not counted: %s\n", METRIC_PREFIX,
+			counters[c]->name, strerror(e));
+	}
+	pf->state = __builtin_popcountll(pf->counted);
+	if (pf->counted == 0 && denied) {
+		pf->state = 0;
+		hwr_log(LOG_ERR,
+			"perf: counting is not permitted (EACCES/EPERM): run as "
+			"root, give the agent CAP_PERFMON, or lower "
+			"/proc/sys/kernel/perf_event_paranoid (-1 for system-"
+			"wide events)\n");
+	} else if (pf->counted == 0 && (nopmu || other)) {
+		pf->state = -1;
+		hwr_log(LOG_WARNING, "perf: no usable performance counters on "
+				     "this machine (no PMU, or none of the "
+				     "configured events exists)\n");
+	}
+}
+
+static int perf_validate(const struct config *cfg, char *err, size_t errlen)
+{
+	struct perfspec sp;
+	for (int c = 0; c < COUNTER_COUNT; c++) {
+		const char *s = cfg->perf_event[c] ? cfg->perf_event[c]
+						   : counters[c]->perf;
+		if (perfspec_parse(s, config_perf_sysfs(cfg), &sp, err, errlen))
+			return -1;
+	}
+	return 0;
+}
+
+static int perf_open(struct backend *b, const struct config *cfg, char *err,
+		     size_t errlen)
+{
+	struct perf *pf = calloc(1, sizeof(*pf));
+	if (!pf) {
+		snprintf(err, errlen, "perf: out of memory");
+		return -1;
+	}
+	snprintf(pf->sysfs, sizeof(pf->sysfs), "%s", config_perf_sysfs(cfg));
+	pf->group_size = cfg->perf_group_size;
+	for (int c = 0; c < COUNTER_COUNT; c++) {
+		const char *s = cfg->perf_event[c] ? cfg->perf_event[c]
+						   : counters[c]->perf;
+		if (perfspec_parse(s, pf->sysfs, &pf->spec[c], err, errlen)) {
+			free(pf);
+			return -1;
+		}
+	}
+	b->priv = pf;
+	struct cpulist online;
+	char path[300];
+	snprintf(path, sizeof(path), "%s/devices/system/cpu/online", pf->sysfs);
+	if (cpulist_read(path, &online) != 0 || online.n == 0) {
+		snprintf(err, errlen, "perf: cannot read the online CPUs from %s",
+			 path);
+		cpulist_free(&online);
+		free_perf(pf);
+		b->priv = NULL;
+		return -1;
+	}
+	probe_all(pf, (int)online.cpu[0]);
+	cpulist_free(&online);
+	read_cpurev(pf);
+	hwr_log(LOG_INFO, "perf: counting %d of %d metrics\n",
+		__builtin_popcountll(pf->counted), COUNTER_COUNT);
+	if (sync_cpus(pf) != 0) {
+		snprintf(err, errlen, "perf: cannot read the online CPUs");
+		free_perf(pf);
+		b->priv = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ read */
+
+static int perf_read(struct backend *b, struct sample *s)
+{
+	struct perf *pf = b->priv;
+
+	if (sync_cpus(pf) != 0)
+		s->errors++; /* keep serving the CPUs we have */
+	if (sample_reserve(s, pf->ncpus) < 0)
+		return -1;
+	for (size_t i = 0; i < pf->ncpus; i++) {
+		struct perf_cpu *pc = &pf->cpus[i];
+		for (unsigned g = 0; pc->open && g < pc->ngroups; g++) {
+			if (read_group(pc, &pc->groups[g]) != 0) {
+				close_cpu(pc); /* reopened at the next poll */
+				s->errors++;
+			}
+		}
+		struct cpu_sample *cs = &s->cpus[i];
+		memset(cs, 0, sizeof(*cs));
+		cs->cpu = pc->cpu;
+		cs->counting = pc->open;
+		cs->epoch = pc->epoch;
+		memcpy(cs->value, pc->value, sizeof(cs->value));
+		cs->time_enabled = pc->enabled;
+		cs->time_running = pc->running;
+	}
+	s->ncpus = pf->ncpus;
+	s->counted = pf->counted;
+	s->state = pf->state;
+	snprintf(s->cpurev, sizeof(s->cpurev), "%s", pf->cpurev);
+	return 0;
+}
+
+static void perf_close(struct backend *b)
+{
+	free_perf(b->priv);
+}
+
+const struct backend_ops backend_perf = {
+	.name = "perf",
+	.validate = perf_validate,
+	.open = perf_open,
+	.read = perf_read,
+	.close = perf_close,
+};

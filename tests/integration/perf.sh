@@ -1,0 +1,64 @@
+#!/bin/sh
+# The perf backend on this machine (no hardware PMU; root): software
+# events mapped onto three metrics through perfEvent serve per-CPU values
+# that grow and sums equal to the rows; with hardware events only the
+# state is -1 and no counter has an instance; 100 reloads leak no fd.
+. "$(dirname "$0")/lib.sh"
+
+SW="backend perf
+pollInterval 1
+perfEvent hw.r10kevctr.cycles software:cpu-clock
+perfEvent hw.r10kevctr.tlb software:page-faults+software:context-switches
+perfEvent hw.r10kevctr.grad.instrg software:task-clock"
+HWONLY="backend perf
+pollInterval 1
+perfEvent hw.r10kevctr.cycles hardware:cpu-cycles
+perfEvent hw.r10kevctr.grad.instrg hardware:instructions"
+
+start_master
+start_agent "$SW"
+wait_until 20 agent_serving || fail "the subagent never answered"
+sleep 1.2
+n=$(nproc)
+
+[ "$(snmpq snmpget hwR10kEvCtrState.0)" = 3 ] || fail "state is not 3"
+[ "$(snmpq snmpget hwR10kEvCtrNumCpus.0)" = "$n" ] || fail "not $n CPUs"
+oids="hwR10kEvCtrCycles.0"
+i=0; while [ $i -lt "$n" ]; do oids="$oids hwR10kEvCtrCpuCycles.$i"; i=$((i + 1)); done
+# shellcheck disable=SC2086
+set -- $(snmpq snmpget $oids)
+total=$1; shift; sum=0
+for v in "$@"; do [ "$v" -gt 0 ] || fail "a CPU counts 0"; sum=$((sum + v)); done
+[ "$total" = "$sum" ] || fail "total $total is not the sum $sum of the rows"
+sleep 1.5
+later=$(snmpq snmpget hwR10kEvCtrCycles.0)
+[ "$later" -gt "$total" ] || fail "cycles did not grow: $total -> $later"
+ok "software events: $n CPUs counting, sum equals rows ($total), grows ($later)"
+
+snmp snmpwalk hwR10kEvCtrMIB >"$TMP/walk"
+c64=$(grep -cE 'hwR10kEvCtr(Cpu)?(Cycles|Tlb|GradInstrg)\.[0-9]+ = Counter64' "$TMP/walk")
+[ "$c64" = $((3 + 3 * n)) ] || fail "$c64 counter instances, expected $((3 + 3 * n))"
+grep -E 'hwR10kEvCtr(Cpu)?(IssueBrd|PcacheDmiss|FailBrmp)' "$TMP/walk" &&
+    fail "unopenable default hardware events have instances"
+grep -q "hwR10kEvCtrCpuDutyCycle.0 = Gauge32: 100 percent" "$TMP/walk" || fail "duty cycle"
+ok "only the counted metrics have instances"
+
+fds() { ls "/proc/$AGENT_PID/fd" | wc -l; }
+before=$(fds)
+i=0
+while [ $i -lt 100 ]; do kill -HUP "$AGENT_PID"; sleep 0.03; i=$((i + 1)); done
+sleep 1.5
+agent_serving || fail "not serving after 100 reloads"
+after=$(fds)
+[ "$after" = "$before" ] || fail "fds $before before 100 reloads, $after after"
+ok "100 reloads: $after fds before and after"
+
+printf '%s\n' "$HWONLY" >"$TMP/agent.conf"
+kill -HUP "$AGENT_PID"
+minus1() { [ "$(snmpq snmpget hwR10kEvCtrState.0)" = -1 ]; }
+wait_until 10 minus1 || fail "state is not -1 with hardware events only"
+snmp snmpwalk hwR10kEvCtrMIB >"$TMP/walk"
+grep -E 'hwR10kEvCtr(Cpu)?[A-Z][a-zA-Z]*\.[0-9]+ = Counter64: [0-9]+ events' "$TMP/walk" &&
+    fail "counter instances without a PMU"
+grep -q "perf: no usable performance counters" "$TMP/agent.log" || fail "no log line"
+ok "hardware events only: state -1, no counter instances"

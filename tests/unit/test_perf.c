@@ -1,0 +1,223 @@
+/*
+ * test_perf.c - the perf backend's real code path on this machine: system
+ * wide software events per CPU mapped through the config, hardware events
+ * that fail (no PMU here), CPU hotplug through a stand-in sysfs, and no fd
+ * leak over 100 open/close cycles.  Needs the right to open system-wide
+ * events (root or CAP_PERFMON); skips otherwise.
+ */
+#include "testenv.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "backend.h"
+#include "logcapture.h"
+
+static char sysfs[64];
+
+static int C(const char *name)
+{
+	return counter_index_by_name(name);
+}
+
+static void set_online(const char *list)
+{
+	char cmd[256];
+	snprintf(cmd, sizeof(cmd),
+		 "mkdir -p %s/devices/system/cpu && echo %s > "
+		 "%s/devices/system/cpu/online",
+		 sysfs, list, sysfs);
+	assert_int_equal(system(cmd), 0);
+}
+
+static long ncpus(void)
+{
+	return sysconf(_SC_NPROCESSORS_ONLN);
+}
+
+/* Software events mapped onto three metrics; everything else off. */
+static void sw_config(struct config *cfg, bool only_hardware)
+{
+	config_defaults(cfg);
+	snprintf(cfg->backend, sizeof(cfg->backend), "perf");
+	cfg->perf_sysfs = strdup(sysfs);
+	for (int c = 0; c < COUNTER_COUNT; c++)
+		cfg->perf_event[c] = strdup(only_hardware ? "hardware:cpu-cycles" : "off");
+	if (only_hardware)
+		return;
+	free(cfg->perf_event[C("hw.r10kevctr.cycles")]);
+	cfg->perf_event[C("hw.r10kevctr.cycles")] = strdup("software:cpu-clock");
+	free(cfg->perf_event[C("hw.r10kevctr.tlb")]);
+	cfg->perf_event[C("hw.r10kevctr.tlb")] =
+		strdup("software:page-faults+software:context-switches");
+	free(cfg->perf_event[C("hw.r10kevctr.grad.instrg")]);
+	cfg->perf_event[C("hw.r10kevctr.grad.instrg")] = strdup("software:task-clock");
+}
+
+static int setup(void **state)
+{
+	struct perf_event_attr attr = {.size = sizeof(attr),
+				       .type = PERF_TYPE_SOFTWARE,
+				       .config = PERF_COUNT_SW_CPU_CLOCK};
+	int fd = (int)syscall(__NR_perf_event_open, &attr, -1, 0, -1, 0);
+	if (fd < 0) {
+		fprintf(stderr, "SKIP: cannot open system-wide events: %s\n",
+			strerror(errno));
+		exit(77);
+	}
+	close(fd);
+	strcpy(sysfs, "/tmp/hwr-perf-XXXXXX");
+	assert_non_null(mkdtemp(sysfs));
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", sysfs);
+	return system(cmd);
+}
+
+static void busy(void)
+{
+	volatile unsigned long x = 0;
+	for (unsigned long i = 0; i < 20000000; i++)
+		x += i;
+	usleep(20000);
+}
+
+static void counts_software_events(void **state)
+{
+	struct config cfg;
+	struct backend b = {0};
+	struct sample s = {0};
+	char err[256];
+	char list[32];
+
+	snprintf(list, sizeof(list), "0-%ld", ncpus() - 1);
+	set_online(list);
+	sw_config(&cfg, false);
+	log_capture_start();
+	assert_int_equal(backend_open(&b, &cfg, err, sizeof(err)), 0);
+	assert_int_equal(backend_read(&b, &s), 0);
+	assert_int_equal(s.ncpus, (size_t)ncpus());
+	assert_int_equal(s.state, 3);
+	assert_int_equal(s.counted, COUNTER_BIT(C("hw.r10kevctr.cycles")) |
+					    COUNTER_BIT(C("hw.r10kevctr.tlb")) |
+					    COUNTER_BIT(C("hw.r10kevctr.grad.instrg")));
+	uint64_t first = s.cpus[0].value[C("hw.r10kevctr.cycles")];
+	busy();
+	assert_int_equal(backend_read(&b, &s), 0);
+	for (size_t i = 0; i < s.ncpus; i++) {
+		assert_true(s.cpus[i].counting);
+		assert_true(s.cpus[i].value[C("hw.r10kevctr.cycles")] > 0);
+		assert_true(s.cpus[i].time_enabled >= s.cpus[i].time_running);
+		assert_true(s.cpus[i].time_running > 0);
+	}
+	/* cpu-clock counts nanoseconds: at least the 20 ms we slept */
+	assert_true(s.cpus[0].value[C("hw.r10kevctr.cycles")] - first >= 20000000);
+	assert_logged("perf: counting 3 of 31 metrics");
+	backend_close(&b);
+	sample_free(&s);
+	config_free(&cfg);
+}
+
+static void no_pmu_state_minus_one(void **state)
+{
+	struct config cfg;
+	struct backend b = {0};
+	struct sample s = {0};
+	char err[256];
+
+	set_online("0");
+	sw_config(&cfg, true);
+	log_capture_start();
+	assert_int_equal(backend_open(&b, &cfg, err, sizeof(err)), 0);
+	assert_int_equal(backend_read(&b, &s), 0);
+	assert_int_equal(s.state, -1);
+	assert_int_equal(s.counted, 0);
+	assert_logged("no usable performance counters");
+	assert_logged("hw.r10kevctr.cycles not counted");
+	backend_close(&b);
+	sample_free(&s);
+	config_free(&cfg);
+}
+
+static void hotplug(void **state)
+{
+	struct config cfg;
+	struct backend b = {0};
+	struct sample s = {0};
+	char err[256];
+
+	if (ncpus() < 2)
+		skip();
+	set_online("0-1");
+	sw_config(&cfg, false);
+	log_capture_start();
+	assert_int_equal(backend_open(&b, &cfg, err, sizeof(err)), 0);
+	assert_int_equal(backend_read(&b, &s), 0);
+	uint32_t epoch = s.cpus[1].epoch;
+	set_online("0");
+	assert_int_equal(backend_read(&b, &s), 0);
+	assert_int_equal(s.ncpus, 2);
+	assert_true(s.cpus[0].counting);
+	assert_false(s.cpus[1].counting);
+	assert_logged("perf: CPU 1 went offline; its counters stop");
+	set_online("0-1");
+	assert_int_equal(backend_read(&b, &s), 0);
+	assert_true(s.cpus[1].counting);
+	assert_true(s.cpus[1].epoch != epoch);
+	assert_logged("perf: CPU 1 counting again");
+	backend_close(&b);
+	sample_free(&s);
+	config_free(&cfg);
+}
+
+static int count_fds(void)
+{
+	int n = 0;
+	DIR *d = opendir("/proc/self/fd");
+	assert_non_null(d);
+	while (readdir(d))
+		n++;
+	closedir(d);
+	return n;
+}
+
+static void no_fd_leak(void **state)
+{
+	struct config cfg;
+	struct sample s = {0};
+	char err[256];
+	char list[32];
+
+	snprintf(list, sizeof(list), "0-%ld", ncpus() - 1);
+	set_online(list);
+	sw_config(&cfg, false);
+	log_capture_start();
+	int before = count_fds();
+	for (int i = 0; i < 100; i++) {
+		struct backend b = {0};
+		assert_int_equal(backend_open(&b, &cfg, err, sizeof(err)), 0);
+		assert_int_equal(backend_read(&b, &s), 0);
+		backend_close(&b);
+	}
+	assert_int_equal(count_fds(), before);
+	sample_free(&s);
+	config_free(&cfg);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(counts_software_events),
+		cmocka_unit_test(no_pmu_state_minus_one),
+		cmocka_unit_test(hotplug),
+		cmocka_unit_test(no_fd_leak),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
