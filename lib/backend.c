@@ -1,6 +1,4 @@
 /* backend.c - the registry of built-in backends. */
-#include "hwr-config.h"
-
 #include "backend.h"
 
 #include <stdio.h>
@@ -13,6 +11,7 @@ static const struct backend_ops *const registry[] = {
 #ifdef HAVE_PERF_BACKEND
 	&backend_perf,
 #endif
+	&backend_replay,
 };
 #define NREG (sizeof(registry) / sizeof(registry[0]))
 

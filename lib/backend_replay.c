@@ -1,0 +1,401 @@
+/*
+ * backend_replay.c - replays recorded samples from a file, one sample set
+ * per poll (format: doc/replay-format.md).
+ *
+ *   # comment
+ *   TIME CPU METRIC VALUE
+ *   1000.0 - hw.r10kevctr.cpurev 3.1
+ *   1000.0 0 hw.r10kevctr.cycles 4294967000
+ *
+ * Lines with the same TIME form one sample set.  The whole file is checked
+ * when the backend opens: every bad line is logged with FILE:LINE, skipped
+ * and counted (hwR10kEvCtrPollErrors).  With replayCounterWidth 32 or 48,
+ * values are raw hardware counts and deltas are taken modulo 2^width, as
+ * IRIX kept 64-bit totals from 32-bit registers; with 64 (the default) a
+ * value lower than the cell's previous one is a bad line.  The first value
+ * of each cell is its base: served values count from the start of the
+ * replay.  At the end the replay holds the last set, or with replayLoop
+ * yes starts again in a new counting epoch.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "counter_math.h"
+#include "log.h"
+
+struct rec {
+	unsigned slot; /* index into replay.cpus */
+	int counter;
+	uint64_t value;
+};
+
+struct rset {
+	size_t first, n; /* records */
+	bool has_state, has_cpurev;
+	int32_t state;
+	char cpurev[CPUREV_MAX + 1];
+};
+
+struct cell {
+	bool seen;
+	uint64_t raw, acc;
+};
+
+struct replay {
+	char *file;
+	bool loop, ended;
+	unsigned width;
+	struct rec *recs;
+	size_t nrecs;
+	struct rset *sets;
+	size_t nsets, next;
+	unsigned *cpus; /* distinct CPU numbers, sorted */
+	size_t ncpus;
+	struct cell (*cells)[COUNTER_COUNT]; /* [slot][counter] */
+	counter_mask counted;
+	unsigned bad_lines, unreported;
+	uint32_t epoch;
+	bool *present;  /* [slot]: CPU in the set being served */
+	bool state_given;
+	int32_t state;
+	char cpurev[CPUREV_MAX + 1];
+};
+
+/* ------------------------------------------------------------ parsing */
+
+struct parser {
+	struct replay *r;
+	const char *file;
+	unsigned line;
+	double last_time;
+	bool have_time;
+	/* last accepted value per (cpu, counter), to catch values going back */
+	struct {
+		unsigned cpu;
+		int counter;
+		uint64_t value;
+	} *last;
+	size_t nlast;
+};
+
+static int bad(struct parser *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static int bad(struct parser *p, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	hwr_log(LOG_WARNING, "replay: %s:%u: %s; line skipped\n", p->file,
+		p->line, msg);
+	p->r->bad_lines++;
+	return -1;
+}
+
+static int grow(void **ptr, size_t n, size_t size)
+{
+	void *q = realloc(*ptr, (n + 1) * size);
+	if (!q)
+		return -1;
+	*ptr = q;
+	return 0;
+}
+
+static uint64_t *last_value(struct parser *p, unsigned cpu, int counter)
+{
+	for (size_t i = 0; i < p->nlast; i++)
+		if (p->last[i].cpu == cpu && p->last[i].counter == counter)
+			return &p->last[i].value;
+	if (grow((void **)&p->last, p->nlast, sizeof(*p->last)))
+		return NULL;
+	p->last[p->nlast].cpu = cpu;
+	p->last[p->nlast].counter = counter;
+	p->last[p->nlast].value = 0;
+	return &p->last[p->nlast++].value;
+}
+
+static unsigned slot_of(struct replay *r, unsigned cpu, bool *oom)
+{
+	for (size_t i = 0; i < r->ncpus; i++)
+		if (r->cpus[i] == cpu)
+			return (unsigned)i;
+	if (grow((void **)&r->cpus, r->ncpus, sizeof(*r->cpus))) {
+		*oom = true;
+		return 0;
+	}
+	r->cpus[r->ncpus] = cpu;
+	return (unsigned)r->ncpus++;
+}
+
+/* The set for time t: the current one, or a new one. */
+static struct rset *set_for(struct parser *p, double t)
+{
+	struct replay *r = p->r;
+	if (p->have_time && t == p->last_time)
+		return &r->sets[r->nsets - 1];
+	if (grow((void **)&r->sets, r->nsets, sizeof(*r->sets)))
+		return NULL;
+	struct rset *s = &r->sets[r->nsets++];
+	memset(s, 0, sizeof(*s));
+	s->first = r->nrecs;
+	p->last_time = t;
+	p->have_time = true;
+	return s;
+}
+
+static int parse_machine_metric(struct parser *p, const struct metric *m,
+				const char *value, double t)
+{
+	struct rset *s;
+	if (m->kind == METRIC_STATE) {
+		char *end;
+		errno = 0;
+		long v = strtol(value, &end, 10);
+		if (errno || *end || v < -1 || v > INT32_MAX)
+			return bad(p, "state '%s' is not a number from -1 up",
+				   value);
+		if (!(s = set_for(p, t)))
+			return bad(p, "out of memory");
+		s->has_state = true;
+		s->state = (int32_t)v;
+		return 0;
+	}
+	if (strlen(value) > CPUREV_MAX)
+		return bad(p, "cpurev '%s' is longer than 32 characters", value);
+	if (!(s = set_for(p, t)))
+		return bad(p, "out of memory");
+	s->has_cpurev = true;
+	snprintf(s->cpurev, sizeof(s->cpurev), "%s", value);
+	return 0;
+}
+
+static int parse_line(struct parser *p, char *line)
+{
+	char *f[5], *save = NULL;
+	int n = 0;
+	for (char *t = strtok_r(line, " \t\r\n", &save); t && n < 5;
+	     t = strtok_r(NULL, " \t\r\n", &save))
+		f[n++] = t;
+	if (n == 0 || f[0][0] == '#')
+		return 0;
+	if (n != 4)
+		return bad(p, "expected TIME CPU METRIC VALUE");
+
+	char *end;
+	errno = 0;
+	double t = strtod(f[0], &end);
+	if (errno || *end || !isfinite(t) || t < 0)
+		return bad(p, "bad time '%s'", f[0]);
+	if (p->have_time && t < p->last_time)
+		return bad(p, "time %s goes backwards", f[0]);
+	const struct metric *m = metric_by_name(f[2]);
+	if (!m)
+		return bad(p, "unknown metric '%s'", f[2]);
+	if (m->kind != METRIC_COUNTER) {
+		if (strcmp(f[1], "-") != 0)
+			return bad(p, "CPU must be '-' for %s", f[2]);
+		return parse_machine_metric(p, m, f[3], t);
+	}
+	uint64_t cpu, v;
+	if (parse_u64(f[1], 65535, &cpu))
+		return bad(p, "bad CPU '%s' (0..65535)", f[1]);
+	uint64_t max = p->r->width >= 64 ? UINT64_MAX
+					 : (UINT64_C(1) << p->r->width) - 1;
+	if (parse_u64(f[3], max, &v))
+		return bad(p, "bad value '%s' (a whole number that fits "
+			      "replayCounterWidth)",
+			   f[3]);
+	int counter = counter_index_of(m);
+	uint64_t *last = last_value(p, (unsigned)cpu, counter);
+	if (!last)
+		return bad(p, "out of memory");
+	if (p->r->width >= 64 && v < *last)
+		return bad(p, "value %s goes backwards (declare "
+			      "replayCounterWidth for wrapping counters)",
+			   f[3]);
+	bool oom = false;
+	struct replay *r = p->r;
+	unsigned slot = slot_of(r, (unsigned)cpu, &oom);
+	if (oom || !set_for(p, t) ||
+	    grow((void **)&r->recs, r->nrecs, sizeof(*r->recs)))
+		return bad(p, "out of memory");
+	*last = v;
+	r->recs[r->nrecs++] = (struct rec){slot, counter, v};
+	r->sets[r->nsets - 1].n++;
+	r->counted |= COUNTER_BIT(counter);
+	return 0;
+}
+
+static int load(struct replay *r, char *err, size_t errlen)
+{
+	FILE *in = fopen(r->file, "r");
+	if (!in) {
+		snprintf(err, errlen, "replay: %s: %s", r->file, strerror(errno));
+		return -1;
+	}
+	struct parser p = {.r = r, .file = r->file};
+	char *line = NULL;
+	size_t cap = 0;
+	while (getline(&line, &cap, in) != -1) {
+		p.line++;
+		parse_line(&p, line);
+	}
+	free(line);
+	free(p.last);
+	fclose(in);
+	if (r->nsets == 0) {
+		snprintf(err, errlen, "replay: %s: no valid sample lines",
+			 r->file);
+		return -1;
+	}
+	r->cells = calloc(r->ncpus ? r->ncpus : 1, sizeof(*r->cells));
+	r->present = calloc(r->ncpus ? r->ncpus : 1, sizeof(*r->present));
+	if (!r->cells || !r->present) {
+		snprintf(err, errlen, "replay: out of memory");
+		return -1;
+	}
+	r->unreported = r->bad_lines;
+	hwr_log(LOG_INFO, "replay: %s: %zu sample sets, %zu CPUs, %u bad "
+			  "line(s) skipped\n",
+		r->file, r->nsets, r->ncpus, r->bad_lines);
+	return 0;
+}
+
+/* ------------------------------------------------------------ backend */
+
+static void free_replay(struct replay *r)
+{
+	if (!r)
+		return;
+	free(r->file);
+	free(r->recs);
+	free(r->sets);
+	free(r->cpus);
+	free(r->cells);
+	free(r->present);
+	free(r);
+}
+
+static int replay_validate(const struct config *cfg, char *err, size_t errlen)
+{
+	if (!cfg->replay.file) {
+		snprintf(err, errlen, "backend replay needs replayFile");
+		return -1;
+	}
+	return 0;
+}
+
+static void restart(struct replay *r)
+{
+	memset(r->cells, 0, r->ncpus * sizeof(*r->cells));
+	r->next = 0;
+	r->epoch = backend_new_epoch();
+}
+
+static int replay_open(struct backend *b, const struct config *cfg, char *err,
+		       size_t errlen)
+{
+	struct replay *r = calloc(1, sizeof(*r));
+	if (!r || !(r->file = strdup(cfg->replay.file))) {
+		free(r);
+		snprintf(err, errlen, "replay: out of memory");
+		return -1;
+	}
+	r->loop = cfg->replay.loop;
+	r->width = cfg->replay.width;
+	snprintf(r->cpurev, sizeof(r->cpurev), "unknown");
+	if (load(r, err, errlen) != 0) {
+		free_replay(r);
+		return -1;
+	}
+	restart(r);
+	b->priv = r;
+	return 0;
+}
+
+/* Apply set `i` to the cells. */
+static void apply_set(struct replay *r, const struct rset *s, bool *present)
+{
+	for (size_t k = s->first; k < s->first + s->n; k++) {
+		const struct rec *rec = &r->recs[k];
+		struct cell *c = &r->cells[rec->slot][rec->counter];
+		if (c->seen)
+			c->acc += wrap_delta(c->raw, rec->value, r->width);
+		c->raw = rec->value;
+		c->seen = true;
+		present[rec->slot] = true;
+	}
+	if (s->has_state) {
+		r->state = s->state;
+		r->state_given = true;
+	}
+	if (s->has_cpurev)
+		snprintf(r->cpurev, sizeof(r->cpurev), "%s", s->cpurev);
+}
+
+static int replay_read(struct backend *b, struct sample *out)
+{
+	struct replay *r = b->priv;
+	bool *present = r->present;
+
+	if (r->next == r->nsets && r->loop) {
+		hwr_log(LOG_INFO, "replay: %s: end reached, starting again\n",
+			r->file);
+		restart(r);
+	}
+	memset(present, 0, r->ncpus * sizeof(*present));
+	size_t i = r->next < r->nsets ? r->next : r->nsets - 1;
+	if (r->next < r->nsets) {
+		apply_set(r, &r->sets[r->next++], present);
+	} else {
+		if (!r->ended)
+			hwr_log(LOG_NOTICE, "replay: %s: end reached after %zu "
+					    "sets; holding the last values\n",
+				r->file, r->nsets);
+		r->ended = true;
+		const struct rset *s = &r->sets[i];
+		for (size_t k = s->first; k < s->first + s->n; k++)
+			present[r->recs[k].slot] = true;
+	}
+	if (sample_reserve(out, r->ncpus) < 0)
+		return -1;
+	size_t n = 0;
+	for (size_t slot = 0; slot < r->ncpus; slot++) {
+		if (!present[slot])
+			continue; /* CPUs of this set only */
+		struct cpu_sample *cs = &out->cpus[n++];
+		memset(cs, 0, sizeof(*cs));
+		cs->cpu = r->cpus[slot];
+		cs->counting = true;
+		cs->epoch = r->epoch;
+		for (int c = 0; c < COUNTER_COUNT; c++)
+			cs->value[c] = r->cells[slot][c].acc;
+	}
+	out->ncpus = n;
+	out->counted = r->counted;
+	out->state = r->state_given ? r->state
+				    : (int32_t)__builtin_popcountll(r->counted);
+	snprintf(out->cpurev, sizeof(out->cpurev), "%s", r->cpurev);
+	out->errors = r->unreported;
+	r->unreported = 0;
+	return 0;
+}
+
+static void replay_close(struct backend *b)
+{
+	free_replay(b->priv);
+}
+
+const struct backend_ops backend_replay = {
+	.name = "replay",
+	.validate = replay_validate,
+	.open = replay_open,
+	.read = replay_read,
+	.close = replay_close,
+};
