@@ -71,6 +71,7 @@ int backend_read(struct backend *b, struct sample *s)
 	s->errors = 0;
 	s->state = -1;
 	snprintf(s->cpurev, sizeof(s->cpurev), "unknown");
+	s->time_ns = b->clock_ns ? b->clock_ns() : backend_monotonic_ns();
 	return b->ops->read(b, s);
 }
 

@@ -35,6 +35,7 @@ struct rec {
 };
 
 struct rset {
+	double time;
 	size_t first, n; /* records */
 	bool has_state, has_cpurev;
 	int32_t state;
@@ -49,7 +50,8 @@ struct cell {
 struct replay {
 	char *file;
 	bool loop, ended;
-	unsigned width;
+	unsigned width, interval;
+	uint64_t time_ns; /* of the set served last */
 	struct rec *recs;
 	size_t nrecs;
 	struct rset *sets;
@@ -143,6 +145,7 @@ static struct rset *set_for(struct parser *p, double t)
 		return NULL;
 	struct rset *s = &r->sets[r->nsets++];
 	memset(s, 0, sizeof(*s));
+	s->time = t;
 	s->first = r->nrecs;
 	p->last_time = t;
 	p->have_time = true;
@@ -308,6 +311,7 @@ static int replay_open(struct backend *b, const struct config *cfg, char *err,
 		return -1;
 	}
 	r->loop = cfg->replay.loop;
+	r->interval = cfg->poll_interval;
 	r->width = cfg->replay.width;
 	snprintf(r->cpurev, sizeof(r->cpurev), "unknown");
 	if (load(r, err, errlen) != 0) {
@@ -352,8 +356,11 @@ static int replay_read(struct backend *b, struct sample *out)
 	memset(present, 0, r->ncpus * sizeof(*present));
 	size_t i = r->next < r->nsets ? r->next : r->nsets - 1;
 	if (r->next < r->nsets) {
+		r->time_ns = (uint64_t)(r->sets[r->next].time * 1e9);
 		apply_set(r, &r->sets[r->next++], present);
 	} else {
+		/* holding: time goes on, the counters stand still */
+		r->time_ns += (uint64_t)r->interval * 1000000000u;
 		if (!r->ended)
 			hwr_log(LOG_NOTICE, "replay: %s: end reached after %zu "
 					    "sets; holding the last values\n",
@@ -378,6 +385,7 @@ static int replay_read(struct backend *b, struct sample *out)
 			cs->value[c] = r->cells[slot][c].acc;
 	}
 	out->ncpus = n;
+	out->time_ns = r->time_ns;
 	out->counted = r->counted;
 	out->state = r->state_given ? r->state
 				    : (int32_t)__builtin_popcountll(r->counted);

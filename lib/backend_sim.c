@@ -83,6 +83,7 @@ static int sim_read(struct backend *b, struct sample *out)
 					       s->cfg.rate[i] * (cpu + 1) * t;
 	}
 	out->ncpus = s->cfg.cpus;
+	out->time_ns = t * 1000000000u; /* the virtual clock */
 	out->counted = s->counted;
 	out->state = __builtin_popcountll(s->counted);
 	snprintf(out->cpurev, sizeof(out->cpurev), "%s", s->cfg.cpurev);

@@ -156,6 +156,10 @@ int cache_update(struct cache *c, const struct sample *s, uint32_t now)
 	c->rows = rows;
 	c->nrows = s->ncpus;
 	c->counted = s->counted;
+	c->interval_ns = !first && s->time_ns > c->sample_time_ns
+				 ? s->time_ns - c->sample_time_ns
+				 : 0;
+	c->sample_time_ns = s->time_ns;
 	c->state = s->state;
 	snprintf(c->cpurev, sizeof(c->cpurev), "%s", s->cpurev);
 	c->poll_errors += s->errors;
@@ -166,4 +170,45 @@ int cache_update(struct cache *c, const struct sample *s, uint32_t now)
 		c->discontinuities++;
 	}
 	return disc;
+}
+
+/* delta (and its validity) of the sum or of one CPU's row */
+static enum sample_status last_delta(const struct cache *c, int counter,
+				     long cpu, uint64_t *delta, uint64_t *value)
+{
+	if (counter < 0 || counter >= COUNTER_COUNT || !cache_counted(c, counter) ||
+	    c->polls < 2)
+		return SAMPLE_NONE;
+	if (cpu < 0) {
+		*delta = c->total_delta[counter];
+		*value = c->total[counter];
+		return c->total_delta_valid ? SAMPLE_OK : SAMPLE_DISCONTINUITY;
+	}
+	const struct cpu_row *r = cache_row(c, (unsigned)cpu);
+	if (!r || r->status != CPU_COUNTING)
+		return r ? SAMPLE_DISCONTINUITY : SAMPLE_NONE;
+	*delta = r->delta[counter];
+	*value = r->value[counter];
+	return r->delta_valid ? SAMPLE_OK : SAMPLE_DISCONTINUITY;
+}
+
+enum sample_status cache_rate(const struct cache *c, int counter, long cpu,
+			      uint64_t *rate)
+{
+	uint64_t delta, value;
+	enum sample_status st = last_delta(c, counter, cpu, &delta, &value);
+	if (st != SAMPLE_OK)
+		return st;
+	if (c->interval_ns == 0)
+		return SAMPLE_DISCONTINUITY;
+	unsigned __int128 r = (unsigned __int128)delta * 1000000000u / c->interval_ns;
+	*rate = r > UINT64_MAX ? UINT64_MAX : (uint64_t)r;
+	return SAMPLE_OK;
+}
+
+enum sample_status cache_value(const struct cache *c, int counter, long cpu,
+			       uint64_t *value)
+{
+	uint64_t delta;
+	return last_delta(c, counter, cpu, &delta, value);
 }

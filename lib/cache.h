@@ -23,6 +23,8 @@
 
 #include "sample.h"
 
+struct alarm_set;
+
 enum cpu_status { CPU_COUNTING = 1, CPU_STOPPED = 2 };
 
 struct cpu_row {
@@ -55,7 +57,28 @@ struct cache {
 	uint32_t polls, poll_errors;
 	uint32_t discontinuities; /* how many since start */
 	char last_discontinuity[256]; /* why, for the log (truncated) */
+	uint64_t sample_time_ns;      /* backend clock of the last poll */
+	uint64_t interval_ns;         /* since the poll before; 0 = unknown */
+	struct alarm_set *alarms;     /* served in the alarm table; may be NULL */
 };
+
+/* What a sample of a counter is worth at this poll. */
+enum sample_status {
+	SAMPLE_OK,
+	SAMPLE_NONE,          /* not counted, no such CPU, or no delta yet */
+	SAMPLE_DISCONTINUITY, /* the delta spans a discontinuity */
+};
+
+/*
+ * The rate per second of counter over the last poll interval, for the sum
+ * (cpu < 0) or one CPU.
+ */
+enum sample_status cache_rate(const struct cache *c, int counter, long cpu,
+			      uint64_t *rate);
+/* The counter's value, for the sum (cpu < 0) or one CPU; an absolute
+ * value is valid only when the last delta was (no discontinuity). */
+enum sample_status cache_value(const struct cache *c, int counter, long cpu,
+			       uint64_t *value);
 
 void cache_init(struct cache *c);
 void cache_free(struct cache *c);

@@ -8,8 +8,8 @@
 
 const struct metric metrics[] = {
 #define M(arc, name, kind, ev0, ev1, rev, perf, match, simrate)                \
-	{arc,       name,      METRIC_##kind, ev0, ev1, REV_##rev, perf,       \
-	 MATCH_##match, simrate},
+	{arc,       name,      METRIC_PREFIX name, METRIC_##kind, ev0, ev1,     \
+	 REV_##rev, perf, MATCH_##match, simrate},
 #include "metrics.def"
 #undef M
 };

@@ -18,6 +18,7 @@ enum metric_match { MATCH_NONE, MATCH_EXACT, MATCH_APPROX };
 struct metric {
 	unsigned arc;         /* OID arc, never reused */
 	const char *name;     /* after "hw.r10kevctr." */
+	const char *fullname; /* "hw.r10kevctr." name */
 	enum metric_kind kind;
 	int event0, event1;   /* R10000 event numbers, -1 = none */
 	enum metric_rev rev;

@@ -34,6 +34,7 @@ struct sample {
 	int32_t state;            /* hw.r10kevctr.state */
 	char cpurev[CPUREV_MAX + 1];
 	unsigned errors;          /* records skipped / reads failed */
+	uint64_t time_ns;         /* when read, in the backend's clock */
 };
 
 /* Make room for n CPUs; returns -1 when out of memory. */
