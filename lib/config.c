@@ -24,6 +24,8 @@ const struct config_token config_tokens[] = {
 	{"replayFile", "PATH"},
 	{"replayLoop", "yes|no"},
 	{"replayCounterWidth", "BITS (32, 48 or 64)"},
+	{"alarm", "NAME METRIC sum|each|CPU rate|absolute RISING FALLING "
+		  "[rising|falling|both]"},
 	{NULL, NULL},
 };
 
@@ -51,6 +53,7 @@ void config_free(struct config *c)
 		free(c->perf_event[i]);
 	free(c->replay.file);
 	free(c->perf_sysfs);
+	free(c->alarms);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -67,6 +70,15 @@ int config_copy(struct config *dst, const struct config *src)
 	*dst = *src;
 	int rc = dup_str(&dst->replay.file, src->replay.file);
 	rc |= dup_str(&dst->perf_sysfs, src->perf_sysfs);
+	dst->alarms = NULL;
+	if (src->nalarms) {
+		dst->alarms = malloc(src->nalarms * sizeof(*dst->alarms));
+		if (dst->alarms)
+			memcpy(dst->alarms, src->alarms,
+			       src->nalarms * sizeof(*dst->alarms));
+		else
+			rc = -1;
+	}
 	for (int i = 0; i < COUNTER_COUNT; i++)
 		rc |= dup_str(&dst->perf_event[i], src->perf_event[i]);
 	if (rc)
@@ -208,9 +220,32 @@ static int apply_replay(struct config *c, const char *token, char **w, int n,
 	return 0;
 }
 
+static int apply_alarm(struct config *c, const char *args, char *err,
+		       size_t len)
+{
+	struct alarm_config a;
+	if (alarm_config_parse(args, &a, err, len))
+		return -1;
+	for (size_t i = 0; i < c->nalarms; i++)
+		if (strcmp(c->alarms[i].name, a.name) == 0)
+			return fail(err, len, "alarm: name '%s' used twice",
+				    a.name);
+	if (c->nalarms == ALARMS_MAX)
+		return fail(err, len, "alarm: more than %d alarms", ALARMS_MAX);
+	struct alarm_config *p =
+		realloc(c->alarms, (c->nalarms + 1) * sizeof(*p));
+	if (!p)
+		return fail(err, len, "out of memory");
+	c->alarms = p;
+	c->alarms[c->nalarms++] = a;
+	return 0;
+}
+
 int config_apply(struct config *c, const char *token, const char *args,
 		 char *err, size_t len)
 {
+	if (strcasecmp(token, "alarm") == 0)
+		return apply_alarm(c, args, err, len);
 	char buf[1024];
 	char *w[3] = {NULL, NULL, NULL};
 	int n = words(args, buf, sizeof(buf), w, 2);

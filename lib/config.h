@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "alarm.h"
 #include "metrics.h"
 #include "sample.h"
 
@@ -46,7 +47,11 @@ struct config {
 	char *perf_sysfs;                /* NULL = "/sys" */
 	unsigned perf_group_size;        /* CPU PMU events read in one group */
 	struct replay_config replay;
+	struct alarm_config *alarms; /* in config order: index + 1 = MIB index */
+	size_t nalarms;
 };
+
+#define ALARMS_MAX 1024
 
 void config_defaults(struct config *c);
 void config_free(struct config *c);

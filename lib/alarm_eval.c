@@ -1,0 +1,101 @@
+/* alarm_eval.c - feeds cache samples through the alarm state machine. */
+#include "alarm_eval.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+
+static struct alarm_instance *instance(struct alarm *a, int cpu)
+{
+	size_t i = 0;
+	while (i < a->ninst && a->inst[i].cpu < cpu)
+		i++;
+	if (i < a->ninst && a->inst[i].cpu == cpu)
+		return &a->inst[i];
+	struct alarm_instance *p = realloc(a->inst, (a->ninst + 1) * sizeof(*p));
+	if (!p)
+		return NULL;
+	a->inst = p;
+	memmove(&p[i + 1], &p[i], (a->ninst - i) * sizeof(*p));
+	memset(&p[i], 0, sizeof(*p));
+	p[i].cpu = cpu;
+	p[i].status = ALARM_WAITING;
+	a->ninst++;
+	return &p[i];
+}
+
+/* Each-CPU alarms follow the CPU table: a CPU that left loses its state. */
+static void drop_departed(struct alarm *a, const struct cache *c)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < a->ninst; i++)
+		if (cache_row(c, (unsigned)a->inst[i].cpu))
+			a->inst[k++] = a->inst[i];
+	a->ninst = k;
+}
+
+static unsigned sample_one(struct cache *c, struct alarm *a, size_t index,
+			   int cpu, alarm_emit_fn emit, void *ctx)
+{
+	uint64_t v = 0;
+	enum sample_status st =
+		a->cfg.type == TYPE_RATE ? cache_rate(c, a->cfg.counter, cpu, &v)
+					 : cache_value(c, a->cfg.counter, cpu, &v);
+	if (st == SAMPLE_NONE)
+		return 0;
+	char who[16] = "sum";
+	if (cpu >= 0)
+		snprintf(who, sizeof(who), "CPU %d", cpu);
+	if (st == SAMPLE_DISCONTINUITY) {
+		a->dropped++;
+		hwr_log(LOG_INFO,
+			"alarm %s: %s: sample across a counter discontinuity "
+			"dropped\n",
+			a->cfg.name, who);
+		return 0;
+	}
+	struct alarm_instance *in = instance(a, cpu);
+	enum alarm_event_kind kind;
+	if (!in || !alarm_step(&a->cfg, in, v, &kind))
+		return 0;
+	a->events++;
+	a->event_cpu = cpu;
+	a->event_value = v;
+	a->event_threshold =
+		kind == ALARM_EVENT_RISING ? a->cfg.rising : a->cfg.falling;
+	hwr_log(LOG_NOTICE, "alarm %s: %s %s %llu %s threshold %llu\n",
+		a->cfg.name, kind == ALARM_EVENT_RISING ? "rising:" : "falling:",
+		who, (unsigned long long)v,
+		kind == ALARM_EVENT_RISING ? ">=" : "<=",
+		(unsigned long long)a->event_threshold);
+	if (emit)
+		emit(ctx, a, index, kind);
+	return 1;
+}
+
+unsigned alarms_evaluate(struct cache *c, alarm_emit_fn emit, void *ctx)
+{
+	unsigned n = 0;
+	if (!c->alarms)
+		return 0;
+	for (size_t i = 0; i < c->alarms->count; i++) {
+		struct alarm *a = &c->alarms->alarm[i];
+		switch (a->cfg.scope) {
+		case SCOPE_SUM:
+			n += sample_one(c, a, i, ALARM_CPU_SUM, emit, ctx);
+			break;
+		case SCOPE_CPU:
+			n += sample_one(c, a, i, (int)a->cfg.cpu, emit, ctx);
+			break;
+		case SCOPE_EACH_CPU:
+			drop_departed(a, c);
+			for (size_t r = 0; r < c->nrows; r++)
+				n += sample_one(c, a, i, (int)c->rows[r].cpu,
+						emit, ctx);
+			break;
+		}
+	}
+	return n;
+}
