@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdbool.h>
 
+#include "alarm.h"
 #include "backend.h"
 #include "cache.h"
 #include "config.h"
@@ -19,6 +20,7 @@ struct agent {
 	struct backend backend; /* open backend of cfg */
 	struct cache cache;
 	struct sample sample;   /* reading buffer, reused */
+	struct alarm_set alarms; /* alarms of cfg with their state */
 	unsigned poll_alarm;    /* net-snmp alarm id, 0 = none */
 	const char *xaddr;      /* -x, overrides agentXSocket */
 	volatile sig_atomic_t reload_requested, stop_requested;
@@ -37,6 +39,7 @@ void handler_unregister(void);
 
 /* notify.c */
 void notify_discontinuity(const struct cache *c);
+void notify_alarm(const struct cache *c, size_t index, bool rising);
 
 /* confload.c: net-snmp config handlers -> struct config */
 void confload_register(void);

@@ -11,12 +11,19 @@
 #include <string.h>
 
 #include "agent.h"
+#include "alarm_eval.h"
 
 /* Our TimeStamps are sysUpTime values: net-snmp keeps the subagent's
  * uptime in step with the master's at every AgentX response. */
 static uint32_t uptime_ticks(void)
 {
 	return (uint32_t)netsnmp_get_agent_uptime();
+}
+
+static void on_alarm_event(void *ctx, const struct alarm *al, size_t index,
+			   enum alarm_event_kind kind)
+{
+	notify_alarm(ctx, index, kind == ALARM_EVENT_RISING);
 }
 
 void poll_now(struct agent *a)
@@ -58,6 +65,7 @@ void poll_now(struct agent *a)
 			 c->last_discontinuity);
 		notify_discontinuity(c);
 	}
+	alarms_evaluate(c, on_alarm_event, c);
 }
 
 static void on_alarm(unsigned int reg, void *arg)
@@ -82,6 +90,11 @@ static void describe_cache(struct agent *a)
 
 int poll_start(struct agent *a, char *err, size_t errlen)
 {
+	if (alarm_set_build(&a->alarms, a->cfg.alarms, a->cfg.nalarms, NULL)) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	a->cache.alarms = &a->alarms;
 	if (backend_open(&a->backend, &a->cfg, err, errlen) != 0)
 		return -1;
 	describe_cache(a);
@@ -97,14 +110,25 @@ int poll_reconfigure(struct agent *a, struct config *newcfg)
 	struct backend nb = {.clock_ns = a->backend.clock_ns};
 	char err[256];
 
+	struct alarm_set na;
+
+	/* Alarms whose settings did not change keep their state. */
+	if (alarm_set_build(&na, newcfg->alarms, newcfg->nalarms, &a->alarms)) {
+		snmp_log(LOG_ERR, "reload: out of memory; keeping the running "
+				  "config\n");
+		return -1;
+	}
 	/* Open the new backend first: if it fails, the old one keeps on. */
 	if (backend_open(&nb, newcfg, err, sizeof(err)) != 0) {
 		snmp_log(LOG_ERR, "reload: %s; keeping the running config\n",
 			 err);
+		alarm_set_free(&na);
 		return -1;
 	}
 	backend_close(&a->backend);
 	a->backend = nb;
+	alarm_set_free(&a->alarms);
+	a->alarms = na;
 	config_free(&a->cfg);
 	a->cfg = *newcfg; /* takes ownership */
 	describe_cache(a);
@@ -121,4 +145,6 @@ void poll_stop(struct agent *a)
 		snmp_alarm_unregister(a->poll_alarm);
 	a->poll_alarm = 0;
 	backend_close(&a->backend);
+	a->cache.alarms = NULL;
+	alarm_set_free(&a->alarms);
 }

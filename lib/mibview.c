@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "alarm.h"
+
 static void set_u64(struct mib_value *v, uint64_t x)
 {
 	v->type = SYN_COUNTER64;
@@ -20,6 +22,70 @@ static void set_str(struct mib_value *v, const char *s)
 	v->type = SYN_OCTETS;
 	v->v.str.ptr = s;
 	v->v.str.len = strlen(s);
+}
+
+static void set_i32(struct mib_value *v, int32_t x)
+{
+	v->type = SYN_INTEGER32;
+	v->v.i32 = x;
+}
+
+static enum mibview_result alarm_value(const struct alarm *a,
+				       const struct mib_object *o,
+				       struct mib_value *v)
+{
+	uint64_t x = 0;
+	switch (o->tag) {
+	case TAG_ALARM_NAME:
+		set_str(v, a->cfg.name);
+		return MV_OK;
+	case TAG_ALARM_METRIC:
+		set_str(v, counters[a->cfg.counter]->fullname);
+		return MV_OK;
+	case TAG_ALARM_SCOPE:
+		set_i32(v, (int32_t)a->cfg.scope);
+		return MV_OK;
+	case TAG_ALARM_CPU:
+		set_i32(v, a->cfg.scope == SCOPE_CPU ? (int32_t)a->cfg.cpu : -1);
+		return MV_OK;
+	case TAG_ALARM_SAMPLE_TYPE:
+		set_i32(v, a->cfg.type == TYPE_RATE ? 2 : 1);
+		return MV_OK;
+	case TAG_ALARM_RISING:
+		set_u64(v, a->cfg.rising);
+		return MV_OK;
+	case TAG_ALARM_FALLING:
+		set_u64(v, a->cfg.falling);
+		return MV_OK;
+	case TAG_ALARM_STARTUP:
+		set_i32(v, (int32_t)a->cfg.startup);
+		return MV_OK;
+	case TAG_ALARM_VALUE:
+		if (!alarm_value_of(a, &x))
+			return MV_NO_SUCH_INSTANCE;
+		set_u64(v, x);
+		return MV_OK;
+	case TAG_ALARM_STATUS:
+		set_i32(v, (int32_t)alarm_status_of(a));
+		return MV_OK;
+	case TAG_ALARM_EVENTS:
+		set_u32(v, SYN_COUNTER32, a->events);
+		return MV_OK;
+	case TAG_ALARM_DROPPED:
+		set_u32(v, SYN_COUNTER32, a->dropped);
+		return MV_OK;
+	case TAG_ALARM_EVENT_CPU:
+		set_i32(v, a->event_cpu);
+		return MV_OK;
+	case TAG_ALARM_EVENT_VALUE:
+		set_u64(v, a->event_value);
+		return MV_OK;
+	case TAG_ALARM_EVENT_THRESHOLD:
+		set_u64(v, a->event_threshold);
+		return MV_OK;
+	default:
+		return MV_NO_SUCH_INSTANCE;
+	}
 }
 
 static enum mibview_result cpu_value(const struct cache *c,
@@ -46,6 +112,13 @@ static enum mibview_result cpu_value(const struct cache *c,
 		v->type = SYN_INTEGER32;
 		v->v.i32 = (int32_t)r->status;
 		return MV_OK;
+	case TAG_CPU_RATE: {
+		uint64_t x;
+		if (cache_rate(c, o->counter, (long)r->cpu, &x) != SAMPLE_OK)
+			return MV_NO_SUCH_INSTANCE;
+		set_u64(v, x);
+		return MV_OK;
+	}
 	default:
 		return MV_NO_SUCH_INSTANCE;
 	}
@@ -89,6 +162,13 @@ static enum mibview_result scalar_value(const struct cache *c,
 	case TAG_POLL_ERRORS:
 		set_u32(v, SYN_COUNTER32, c->poll_errors);
 		return MV_OK;
+	case TAG_RATE: {
+		uint64_t x;
+		if (cache_rate(c, o->counter, -1, &x) != SAMPLE_OK)
+			return MV_NO_SUCH_INSTANCE;
+		set_u64(v, x);
+		return MV_OK;
+	}
 	default:
 		return MV_NO_SUCH_INSTANCE;
 	}
@@ -101,6 +181,11 @@ enum mibview_result mibview_value(const struct cache *c,
 	if (o->table == TBL_SCALAR)
 		return instance == 0 ? scalar_value(c, o, val)
 				     : MV_NO_SUCH_INSTANCE;
+	if (o->table == TBL_ALARM) {
+		if (!c->alarms || instance < 1 || instance > c->alarms->count)
+			return MV_NO_SUCH_INSTANCE;
+		return alarm_value(&c->alarms->alarm[instance - 1], o, val);
+	}
 	if (instance > UINT32_MAX)
 		return MV_NO_SUCH_INSTANCE;
 	const struct cpu_row *r = cache_row(c, (unsigned)instance);
@@ -204,6 +289,17 @@ static enum mibview_result next_instance(const struct cache *c,
 		return scalar_value(c, o, val) == MV_OK ? MV_OK
 							: MV_END_OF_VIEW;
 	}
+	if (o->table == TBL_ALARM) {
+		size_t n = c->alarms ? c->alarms->count : 0;
+		/* [x] and [x, ...] are both followed by alarm x+1 */
+		for (unsigned long i = ilen ? inst[0] + 1 : 1; i <= n; i++) {
+			if (alarm_value(&c->alarms->alarm[i - 1], o, val) == MV_OK) {
+				*instance = i;
+				return MV_OK;
+			}
+		}
+		return MV_END_OF_VIEW;
+	}
 	size_t r = 0;
 	if (ilen > 0) {
 		if (inst[0] > UINT32_MAX)
@@ -216,8 +312,10 @@ static enum mibview_result next_instance(const struct cache *c,
 			*instance = c->rows[r].cpu;
 			return MV_OK;
 		}
-		if (o->tag == TAG_CPU_COUNTER)
-			break; /* an uncounted counter has no instance at all */
+		if (o->tag == TAG_CPU_COUNTER || o->tag == TAG_CPU_RATE) {
+			if (!cache_counted(c, o->counter))
+				break; /* uncounted: no instance at all */
+		}
 	}
 	return MV_END_OF_VIEW;
 }

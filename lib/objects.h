@@ -28,6 +28,7 @@ enum obj_access { ACC_READ_ONLY, ACC_FOR_NOTIFY };
 enum obj_table {
 	TBL_SCALAR, /* one instance, .0 */
 	TBL_CPU,    /* one instance per cache CPU row, index = CPU number */
+	TBL_ALARM,  /* one instance per configured alarm, index from 1 */
 };
 
 /* Which value an object reports; handlers switch on it. */
@@ -47,6 +48,23 @@ enum obj_tag {
 	TAG_DISCONTINUITY_TIME,
 	TAG_POLLS,
 	TAG_POLL_ERRORS,
+	TAG_RATE,      /* rate of the sum (counter index) */
+	TAG_CPU_RATE,  /* rate of one CPU (counter index) */
+	TAG_ALARM_NAME,
+	TAG_ALARM_METRIC,
+	TAG_ALARM_SCOPE,
+	TAG_ALARM_CPU,
+	TAG_ALARM_SAMPLE_TYPE,
+	TAG_ALARM_RISING,
+	TAG_ALARM_FALLING,
+	TAG_ALARM_STARTUP,
+	TAG_ALARM_VALUE,
+	TAG_ALARM_STATUS,
+	TAG_ALARM_EVENTS,
+	TAG_ALARM_DROPPED,
+	TAG_ALARM_EVENT_CPU,
+	TAG_ALARM_EVENT_VALUE,
+	TAG_ALARM_EVENT_THRESHOLD,
 };
 
 struct mib_object {
@@ -60,9 +78,18 @@ struct mib_object {
 	int counter; /* counter index for TAG_TOTAL/TAG_CPU_COUNTER, else -1 */
 };
 
+/* A NOTIFICATION-TYPE: its OID below mib_root. */
+struct mib_notification {
+	const char *name;
+	unsigned arcs[OBJ_MAX_ARCS];
+	unsigned len;
+};
+
 extern const unsigned mib_root[MIB_ROOT_MAX];
 extern const unsigned mib_root_len;
 extern const struct mib_object mib_objects[];
 extern const size_t mib_objects_count;
+extern const struct mib_notification mib_notifications[];
+extern const size_t mib_notifications_count;
 
 #endif

@@ -16,8 +16,9 @@ static const struct {
 } revisions[] = {
 	{"202612020000Z",
 	 "Initial version: state, CPU revision, the 31 R10000\n"
-	 "event counters summed and per CPU, counting status, the\n"
-	 "agent's objects and the discontinuity notification."},
+	 "event counters summed and per CPU, counting status, event\n"
+	 "rates, threshold alarms, the agent's objects and\n"
+	 "notifications."},
 };
 
 static const unsigned root_parent_oid[] = {MIB_ROOT_PARENT_OID};
@@ -57,7 +58,7 @@ static void put_header(FILE *out)
 		"    MODULE-IDENTITY, OBJECT-TYPE, NOTIFICATION-TYPE,\n"
 		"    Integer32, Unsigned32, Counter32, Counter64\n"
 		"        FROM SNMPv2-SMI\n"
-		"    DisplayString, TimeStamp\n"
+		"    TEXTUAL-CONVENTION, DisplayString, TimeStamp\n"
 		"        FROM SNMPv2-TC\n"
 		"    MODULE-COMPLIANCE, OBJECT-GROUP, NOTIFICATION-GROUP\n"
 		"        FROM SNMPv2-CONF\n"
@@ -132,6 +133,13 @@ static void put_list(FILE *out, const char *clause, const char *members)
 static void put_node(FILE *out, const struct mibmodel *mm, const struct node *n)
 {
 	switch (n->kind) {
+	case NK_TC:
+		fprintf(out, "%s ::= TEXTUAL-CONVENTION\n"
+			     "    DISPLAY-HINT \"d\"\n    STATUS      current\n",
+			n->name);
+		put_descr(out, n->descr);
+		fprintf(out, "    SYNTAX      %s\n\n", n->syntax);
+		break;
 	case NK_BRANCH:
 		fprintf(out, "%s OBJECT IDENTIFIER ::= { %s %u }\n\n", n->name,
 			parent_of(n), n->arc);
@@ -212,6 +220,23 @@ static const char *const tag_names[] = {
 	T(TAG_DISCONTINUITY_TIME),
 	T(TAG_POLLS),
 	T(TAG_POLL_ERRORS),
+	T(TAG_RATE),
+	T(TAG_CPU_RATE),
+	T(TAG_ALARM_NAME),
+	T(TAG_ALARM_METRIC),
+	T(TAG_ALARM_SCOPE),
+	T(TAG_ALARM_CPU),
+	T(TAG_ALARM_SAMPLE_TYPE),
+	T(TAG_ALARM_RISING),
+	T(TAG_ALARM_FALLING),
+	T(TAG_ALARM_STARTUP),
+	T(TAG_ALARM_VALUE),
+	T(TAG_ALARM_STATUS),
+	T(TAG_ALARM_EVENTS),
+	T(TAG_ALARM_DROPPED),
+	T(TAG_ALARM_EVENT_CPU),
+	T(TAG_ALARM_EVENT_VALUE),
+	T(TAG_ALARM_EVENT_THRESHOLD),
 #undef T
 };
 
@@ -263,9 +288,25 @@ void mibmodel_write_c(const struct mibmodel *mm, FILE *out)
 			syn_names[o->csyn],
 			o->acc == ACC_FOR_NOTIFY ? "ACC_FOR_NOTIFY"
 						 : "ACC_READ_ONLY",
-			o->table == TBL_CPU ? "TBL_CPU" : "TBL_SCALAR",
+			o->table == TBL_CPU	? "TBL_CPU"
+			: o->table == TBL_ALARM ? "TBL_ALARM"
+						: "TBL_SCALAR",
 			tag_names[o->tag], o->counter);
 	}
 	fprintf(out, "};\n\nconst size_t mib_objects_count = %zu;\n", n);
 	free(objs);
+
+	size_t k = 0;
+	fprintf(out, "\nconst struct mib_notification mib_notifications[] = {\n");
+	for (size_t i = 0; i < mm->count; i++) {
+		const struct node *no = &mm->nodes[i];
+		if (no->kind != NK_NOTIF)
+			continue;
+		fprintf(out, "\t{\"%s\", {", no->name);
+		for (unsigned a = 0; a < no->len; a++)
+			fprintf(out, "%s%u", a ? ", " : "", no->arcs[a]);
+		fprintf(out, "}, %u},\n", no->len);
+		k++;
+	}
+	fprintf(out, "};\n\nconst size_t mib_notifications_count = %zu;\n", k);
 }

@@ -8,6 +8,9 @@
  *   .1.2        hwR10kEvCtrCpuTable    per-CPU counters, column = ARC
  *   .1.3        hwR10kEvCtrCpuStatusTable (AUGMENTS the CPU table)
  *   .1.4        hwR10kEvCtrAgent       the agent's own objects
+ *   .1.5        hwR10kEvCtrRates       rate scalars, arc = metrics.def ARC
+ *   .1.6        hwR10kEvCtrCpuRateTable (AUGMENTS), column = ARC
+ *   .1.7        hwR10kEvCtrAlarmTable  threshold alarms of the config
  *   .2        hwR10kEvCtrConformance
  * The arcs of the fixed objects are written here, once, like metrics.def's.
  */
@@ -185,8 +188,18 @@ static int add_cpu_columns(struct mibmodel *mm, const struct helpfile *hf,
 	return errors;
 }
 
+#define GAUGE64 "HwR10kEvCtrGauge64"
+
 static void add_module(struct mibmodel *mm)
 {
+	struct node *tc = add(mm, NK_TC, GAUGE64, NULL, 0);
+	tc->len = 0;
+	tc->syntax = "Counter64";
+	set_descr(tc, "A 64-bit gauge: a value that may go up and down, such as\n"
+		      "a rate or a threshold, as CounterBasedGauge64 of HCNUM-TC\n"
+		      "(RFC 2856), defined here so that the module does not\n"
+		      "depend on HCNUM-TC.  Its value is never a counter: it has\n"
+		      "no discontinuities and is not to be differenced.");
 	add(mm, NK_BRANCH, "hwR10kEvCtrNotifications", NULL, 0);
 	add(mm, NK_BRANCH, "hwR10kEvCtrObjects", NULL, 1);
 	add(mm, NK_BRANCH, "hwR10kEvCtrMetrics", "hwR10kEvCtrObjects", 1);
@@ -309,6 +322,159 @@ static void add_agent(struct mibmodel *mm)
 	     "with its cause.");
 }
 
+static void add_rates(struct mibmodel *mm)
+{
+	char name[METRIC_DESCRIPTOR_MAX + 1], full[128], d[512];
+	struct node *n;
+
+	add(mm, NK_BRANCH, "hwR10kEvCtrRates", "hwR10kEvCtrObjects", 5);
+	for (int c = 0; c < COUNTER_COUNT; c++) {
+		const struct metric *m = counters[c];
+		metric_descriptor(m, "hwR10kEvCtrRate", name, sizeof(name));
+		metric_fullname(m, full, sizeof(full));
+		snprintf(d, sizeof(d),
+			 "The rate of %s (summed over all CPUs) per\n"
+			 "second over the last poll interval, for managers that\n"
+			 "can only threshold gauges.  No instance before the\n"
+			 "second poll, after a counter discontinuity, or when the\n"
+			 "counter is not counted.",
+			 full);
+		n = leaf(mm, NK_SCALAR, name, "hwR10kEvCtrRates", m->arc,
+			 GAUGE64, SYN_COUNTER64, TAG_RATE,
+			 "hwR10kEvCtrRateGroup", d);
+		n->units = "events per second";
+		n->counter = c;
+	}
+	n = add(mm, NK_TABLE, "hwR10kEvCtrCpuRateTable", "hwR10kEvCtrObjects",
+		6);
+	n->syntax = "SEQUENCE OF HwR10kEvCtrCpuRateEntry";
+	set_descr(n, "Event rates per CPU over the last poll interval.");
+	n = add(mm, NK_ENTRY, "hwR10kEvCtrCpuRateEntry",
+		"hwR10kEvCtrCpuRateTable", 1);
+	n->syntax = "HwR10kEvCtrCpuRateEntry";
+	n->index = "AUGMENTS { hwR10kEvCtrCpuEntry }";
+	set_descr(n, "The event rates of one CPU.");
+	for (int c = 0; c < COUNTER_COUNT; c++) {
+		const struct metric *m = counters[c];
+		metric_descriptor(m, "hwR10kEvCtrCpuRate", name, sizeof(name));
+		metric_fullname(m, full, sizeof(full));
+		snprintf(d, sizeof(d),
+			 "The rate of %s on this CPU per second\n"
+			 "over the last poll interval.  No instance when it is\n"
+			 "not known (see hwR10kEvCtrRates).",
+			 full);
+		n = leaf(mm, NK_COLUMN, name, "hwR10kEvCtrCpuRateEntry", m->arc,
+			 GAUGE64, SYN_COUNTER64, TAG_CPU_RATE,
+			 "hwR10kEvCtrRateGroup", d);
+		n->units = "events per second";
+		n->counter = c;
+	}
+}
+
+static struct node *alarm_col(struct mibmodel *mm, const char *name,
+			      unsigned arc, const char *syntax,
+			      const char *seqtype, enum obj_syntax csyn,
+			      enum obj_tag tag, const char *descr)
+{
+	struct node *n = leaf(mm, NK_COLUMN, name, "hwR10kEvCtrAlarmEntry", arc,
+			      syntax, csyn, tag, "hwR10kEvCtrAlarmGroup", descr);
+	n->seqtype = seqtype;
+	n->table = TBL_ALARM;
+	return n;
+}
+
+static void add_alarm_table(struct mibmodel *mm)
+{
+	struct node *n;
+
+	n = add(mm, NK_TABLE, "hwR10kEvCtrAlarmTable", "hwR10kEvCtrObjects", 7);
+	n->syntax = "SEQUENCE OF HwR10kEvCtrAlarmEntry";
+	set_descr(n, "The threshold alarms of the agent's configuration\n"
+		     "('alarm' lines), with RMON alarmTable semantics (RFC\n"
+		     "2819) on 64-bit values: one notification per crossing,\n"
+		     "re-armed only by the opposite crossing.  The table is\n"
+		     "read-only: alarms are configured in hw-r10kevctr.conf.");
+	n = add(mm, NK_ENTRY, "hwR10kEvCtrAlarmEntry", "hwR10kEvCtrAlarmTable",
+		1);
+	n->syntax = "HwR10kEvCtrAlarmEntry";
+	n->index = "INDEX { hwR10kEvCtrAlarmIndex }";
+	set_descr(n, "One configured alarm.");
+	n = add(mm, NK_INDEX, "hwR10kEvCtrAlarmIndex", "hwR10kEvCtrAlarmEntry",
+		1);
+	n->syntax = "Unsigned32 (1..1024)";
+	n->seqtype = "Unsigned32";
+	set_descr(n, "The alarm's position in the configuration, from 1.");
+	alarm_col(mm, "hwR10kEvCtrAlarmName", 2, "DisplayString (SIZE (1..32))",
+		  "DisplayString", SYN_OCTETS, TAG_ALARM_NAME,
+		  "The alarm's name in the configuration.");
+	alarm_col(mm, "hwR10kEvCtrAlarmMetric", 3,
+		  "DisplayString (SIZE (1..64))", "DisplayString", SYN_OCTETS,
+		  TAG_ALARM_METRIC,
+		  "The watched metric, by its PCP name (hw.r10kevctr.*).");
+	alarm_col(mm, "hwR10kEvCtrAlarmScope", 4,
+		  "INTEGER { sum(1), cpu(2), eachCpu(3) }", "INTEGER",
+		  SYN_INTEGER32, TAG_ALARM_SCOPE,
+		  "sum(1): the metric summed over all CPUs; cpu(2): the CPU\n"
+		  "hwR10kEvCtrAlarmCpu; eachCpu(3): every CPU of\n"
+		  "hwR10kEvCtrCpuTable, each with its own alarm state.");
+	alarm_col(mm, "hwR10kEvCtrAlarmCpu", 5, "Integer32 (-1..65535)",
+		  "Integer32", SYN_INTEGER32, TAG_ALARM_CPU,
+		  "The watched CPU for scope cpu(2); -1 otherwise.");
+	alarm_col(mm, "hwR10kEvCtrAlarmSampleType", 6,
+		  "INTEGER { absoluteValue(1), ratePerSecond(2) }", "INTEGER",
+		  SYN_INTEGER32, TAG_ALARM_SAMPLE_TYPE,
+		  "absoluteValue(1): the counter's value is compared with the\n"
+		  "thresholds; ratePerSecond(2): its rate per second over the\n"
+		  "poll interval (hwR10kEvCtrRates).");
+	alarm_col(mm, "hwR10kEvCtrAlarmRisingThreshold", 7, GAUGE64, GAUGE64,
+		  SYN_COUNTER64, TAG_ALARM_RISING,
+		  "A sample >= this value raises hwR10kEvCtrRisingAlarm, once\n"
+		  "until a sample <= hwR10kEvCtrAlarmFallingThreshold.");
+	alarm_col(mm, "hwR10kEvCtrAlarmFallingThreshold", 8, GAUGE64, GAUGE64,
+		  SYN_COUNTER64, TAG_ALARM_FALLING,
+		  "A sample <= this value raises hwR10kEvCtrFallingAlarm, once\n"
+		  "until a sample >= hwR10kEvCtrAlarmRisingThreshold.  Always\n"
+		  "below the rising threshold.");
+	alarm_col(mm, "hwR10kEvCtrAlarmStartupAlarm", 9,
+		  "INTEGER { risingAlarm(1), fallingAlarm(2),\n"
+		  "          risingOrFallingAlarm(3) }",
+		  "INTEGER", SYN_INTEGER32, TAG_ALARM_STARTUP,
+		  "Which alarm the first valid sample may raise, as\n"
+		  "alarmStartupAlarm of RFC 2819.");
+	alarm_col(mm, "hwR10kEvCtrAlarmValue", 10, GAUGE64, GAUGE64,
+		  SYN_COUNTER64, TAG_ALARM_VALUE,
+		  "The last valid sample (for eachCpu(3) the highest over the\n"
+		  "CPUs).  No instance before the first valid sample.");
+	alarm_col(mm, "hwR10kEvCtrAlarmStatus", 11,
+		  "INTEGER { waiting(1), armed(2), risen(3), fallen(4) }",
+		  "INTEGER", SYN_INTEGER32, TAG_ALARM_STATUS,
+		  "waiting(1): no valid sample yet; armed(2): sampled, no alarm\n"
+		  "raised yet; risen(3): the last alarm was a rising one (for\n"
+		  "eachCpu(3): on any CPU); fallen(4): the last alarm was a\n"
+		  "falling one.");
+	alarm_col(mm, "hwR10kEvCtrAlarmEvents", 12, "Counter32", "Counter32",
+		  SYN_COUNTER32, TAG_ALARM_EVENTS,
+		  "The notifications this alarm raised.");
+	alarm_col(mm, "hwR10kEvCtrAlarmDropped", 13, "Counter32", "Counter32",
+		  SYN_COUNTER32, TAG_ALARM_DROPPED,
+		  "Samples dropped because they spanned a counter\n"
+		  "discontinuity; they never raise an alarm.");
+	struct node *c;
+	c = alarm_col(mm, "hwR10kEvCtrAlarmEventCpu", 14, "Integer32 (-1..65535)",
+		      "Integer32", SYN_INTEGER32, TAG_ALARM_EVENT_CPU,
+		      "In a notification: the CPU whose sample crossed the\n"
+		      "threshold; -1 for the sum.");
+	c->acc = ACC_FOR_NOTIFY;
+	c = alarm_col(mm, "hwR10kEvCtrAlarmEventValue", 15, GAUGE64, GAUGE64,
+		      SYN_COUNTER64, TAG_ALARM_EVENT_VALUE,
+		      "In a notification: the sample that crossed the threshold.");
+	c->acc = ACC_FOR_NOTIFY;
+	c = alarm_col(mm, "hwR10kEvCtrAlarmEventThreshold", 16, GAUGE64, GAUGE64,
+		      SYN_COUNTER64, TAG_ALARM_EVENT_THRESHOLD,
+		      "In a notification: the threshold that was crossed.");
+	c->acc = ACC_FOR_NOTIFY;
+}
+
 static void add_notifications(struct mibmodel *mm)
 {
 	struct node *n = add(mm, NK_NOTIF, "hwR10kEvCtrCounterDiscontinuity",
@@ -319,6 +485,24 @@ static void add_notifications(struct mibmodel *mm)
 	set_descr(n, "Sent when the counters suffered a discontinuity (see\n"
 		  "hwR10kEvCtrDiscontinuityTime) after the first poll, so\n"
 		  "that a manager can restart its rate computations.");
+	static const char *const objs =
+		"hwR10kEvCtrAlarmName, hwR10kEvCtrAlarmMetric,\n"
+		"hwR10kEvCtrAlarmSampleType, hwR10kEvCtrAlarmEventCpu,\n"
+		"hwR10kEvCtrAlarmEventValue, hwR10kEvCtrAlarmEventThreshold";
+	n = add(mm, NK_NOTIF, "hwR10kEvCtrRisingAlarm",
+		"hwR10kEvCtrNotifications", 2);
+	n->members = strdup(objs);
+	n->group = "hwR10kEvCtrNotificationGroup";
+	set_descr(n, "A sample of an alarm (hwR10kEvCtrAlarmTable) reached\n"
+		     "its rising threshold.  The instance of every object is\n"
+		     "the alarm's hwR10kEvCtrAlarmIndex.");
+	n = add(mm, NK_NOTIF, "hwR10kEvCtrFallingAlarm",
+		"hwR10kEvCtrNotifications", 3);
+	n->members = strdup(objs);
+	n->group = "hwR10kEvCtrNotificationGroup";
+	set_descr(n, "A sample of an alarm (hwR10kEvCtrAlarmTable) reached\n"
+		     "its falling threshold.  The instance of every object is\n"
+		     "the alarm's hwR10kEvCtrAlarmIndex.");
 }
 
 /* Members of a group: every node naming it, as "a, b,\n c". */
@@ -353,6 +537,10 @@ static void add_conformance(struct mibmodel *mm)
 		 "The agent's own objects."},
 		{"hwR10kEvCtrNotificationGroup", NK_NGROUP,
 		 "The agent's notifications."},
+		{"hwR10kEvCtrRateGroup", NK_OGROUP,
+		 "The event rates, summed and per CPU."},
+		{"hwR10kEvCtrAlarmGroup", NK_OGROUP,
+		 "The threshold alarms and their notification objects."},
 	};
 	struct strbuf all = STRBUF_INIT;
 
@@ -386,6 +574,8 @@ int mibmodel_build(struct mibmodel *mm, const struct helpfile *hf, FILE *err)
 	errors += add_cpu_columns(mm, hf, err);
 	add_cpu_status_table(mm);
 	add_agent(mm);
+	add_rates(mm);
+	add_alarm_table(mm);
 	add_notifications(mm);
 	add_conformance(mm);
 	return errors;

@@ -23,6 +23,7 @@ enum node_kind {
 	NK_OGROUP,     /* OBJECT-GROUP */
 	NK_NGROUP,     /* NOTIFICATION-GROUP */
 	NK_COMPLIANCE, /* MODULE-COMPLIANCE */
+	NK_TC,         /* TEXTUAL-CONVENTION (syntax = its SYNTAX) */
 };
 
 struct node {

@@ -9,6 +9,9 @@ pollInterval 2
 simCpus 3"
 wait_until 20 agent_serving || fail "the subagent never answered"
 ok "subagent registered with the master"
+# Rates need two polls: wait for the second one, so the walk is complete.
+two_polls() { [ "$(snmpq snmpget hwR10kEvCtrPolls.0)" -ge 2 ]; }
+wait_until 20 two_polls || fail "no second poll"
 
 # One PDU is one poll: sums equal the rows, values follow the sim formula
 # value(cpu) = rate * (cpu + 1) * pollInterval * polls.
@@ -16,7 +19,7 @@ set -- $(snmpq snmpget hwR10kEvCtrPolls.0 hwR10kEvCtrCycles.0 \
     hwR10kEvCtrCpuCycles.0 hwR10kEvCtrCpuCycles.1 hwR10kEvCtrCpuCycles.2 \
     hwR10kEvCtrTlb.0 hwR10kEvCtrCpuTlb.2 hwR10kEvCtrState.0 hwR10kEvCtrCpurev.0)
 polls=$1
-[ "$polls" -ge 1 ] || fail "polls=$polls"
+[ "$polls" -ge 2 ] || fail "polls=$polls"
 [ "$3" = $((195000000 * 1 * 2 * polls)) ] || fail "cpu 0 cycles $3 (polls $polls)"
 [ "$4" = $((195000000 * 2 * 2 * polls)) ] || fail "cpu 1 cycles $4"
 [ "$5" = $((195000000 * 3 * 2 * polls)) ] || fail "cpu 2 cycles $5"
@@ -26,6 +29,13 @@ polls=$1
 [ "$8" = 30 ] || fail "state $8 (30 counters on a 3.4 CPU)"
 [ "$9" = '"3.4"' ] || [ "$9" = 3.4 ] || fail "cpurev $9"
 ok "predicted sim values, sums equal the rows (polls=$polls)"
+
+# The sim's virtual clock makes rates exact: rate * (cpu + 1) per second.
+set -- $(snmpq snmpget hwR10kEvCtrRateCycles.0 hwR10kEvCtrCpuRateCycles.0 \
+    hwR10kEvCtrCpuRateCycles.2 hwR10kEvCtrRateTlb.0)
+[ "$1" = $((195000000 * 6)) ] && [ "$2" = 195000000 ] &&
+    [ "$3" = $((195000000 * 3)) ] && [ "$4" = $((60000 * 6)) ] || fail "rates: $*"
+ok "rates per second, summed and per CPU"
 
 out=$(snmp snmpget hwR10kEvCtrCpuCycles.7 hwR10kEvCtrVcc.0 hwR10kEvCtrCpuVcc.0 hwR10kEvCtrState.1)
 [ "$(echo "$out" | grep -c 'No Such Instance')" = 4 ] || fail "missing instances: $out"
@@ -42,16 +52,18 @@ ok "getnext within rows, columns, and past an uncounted column"
 snmp snmpwalk hwR10kEvCtrMIB >"$TMP/walk" || fail "walk failed: $(cat "$TMP/walk")"
 n=$(wc -l <"$TMP/walk")
 # 30 totals + state + cpurev + 30 columns * 3 CPUs + 4 status * 3 + 7 agent
-[ "$n" = 141 ] || { cat "$TMP/walk"; fail "walk has $n lines, not 141"; }
-tail -n 1 "$TMP/walk" | grep -q '^HW-R10KEVCTR-MIB::hwR10kEvCtrPollErrors.0 = Counter32: 0$' ||
-    fail "walk does not end at the module's last object"
+# + 30 rates + 30 rate columns * 3 CPUs (no alarms configured)
+[ "$n" = 261 ] || { cat "$TMP/walk"; fail "walk has $n lines, not 261"; }
+tail -n 1 "$TMP/walk" | grep -q '^HW-R10KEVCTR-MIB::hwR10kEvCtrCpuRateScacheUpshare.2 = Counter64: ' ||
+    fail "walk does not end at the module's last instance"
 grep -q 'Vcc' "$TMP/walk" && fail "uncounted vcc in the walk"
 check_type() { # check_type REGEX TYPE COUNT
     c=$(grep -E "::$1 = $2: " "$TMP/walk" | wc -l)
     [ "$c" = "$3" ] || fail "$c lines of $1 with type $2, expected $3"
 }
 check_type 'hwR10kEvCtr(Cycles|Tlb|FailBrmp|Fucomp|ScacheUpshare)\.0' Counter64 5
-check_type 'hwR10kEvCtrCpu[A-Z][A-Za-z]*\.[0-2]' Counter64 96
+check_type 'hwR10kEvCtrCpu[A-Z][A-Za-z]*\.[0-2]' Counter64 186
+check_type 'hwR10kEvCtrRate[A-Z][A-Za-z]*\.0' Counter64 30
 check_type 'hwR10kEvCtrState\.0' INTEGER 1
 check_type 'hwR10kEvCtrCpurev\.0' STRING 1
 check_type 'hwR10kEvCtrCpuStatus\.[0-2]' INTEGER 3
@@ -61,7 +73,7 @@ check_type 'hwR10kEvCtr(LastPollTime|DiscontinuityTime)\.0' Timeticks 2
 check_type 'hwR10kEvCtr(Polls|PollErrors)\.0' Counter32 2
 check_type 'hwR10kEvCtrBackend\.0' STRING 1
 grep -q 'hwR10kEvCtrCpuStatus.1 = INTEGER: counting(1)' "$TMP/walk" || fail "status"
-ok "snmpwalk: 141 objects with their types, ends at the end of the module"
+ok "snmpwalk: 261 objects with their types, ends at the end of the module"
 
 snmp snmpbulkwalk -Cr25 hwR10kEvCtrMIB >"$TMP/bulk" || fail "bulkwalk failed"
 strip() { sed 's/ = \([A-Za-z0-9]*\):.*/ \1/' "$1"; }
@@ -70,7 +82,7 @@ strip "$TMP/bulk" >"$TMP/bulk.names"
 diff -u "$TMP/walk.names" "$TMP/bulk.names" || fail "bulkwalk differs from walk"
 ok "snmpbulkwalk returns the same objects and types"
 
-out=$(snmp snmpgetnext -On hwR10kEvCtrPollErrors.0)
+out=$(snmp snmpgetnext -On hwR10kEvCtrCpuRateScacheUpshare.2)
 case "$out" in .1.3.6.1.4.1.8072.9999.9999.59.*) fail "getnext stayed inside: $out" ;; esac
 ok "getnext after the last object leaves the module"
 

@@ -9,7 +9,7 @@ root=$(snmptranslate -M "$dir:$NETSNMP_MIBDIRS:$BASE_MIBDIR" -m HW-R10KEVCTR-MIB
     -On HW-R10KEVCTR-MIB::hwR10kEvCtrMIB 2>"$dir/err") || fail "no module root"
 [ ! -s "$dir/err" ] || { cat "$dir/err"; fail "snmptranslate printed errors"; }
 names=$(SMIPATH="$HWR_SMIPATH" "$SMIDUMP" -q -f identifiers "$GENERATED" |
-    awk '$1 == "HW-R10KEVCTR-MIB" { print $2 }')
+    awk '$1 == "HW-R10KEVCTR-MIB" && $3 != "type" { print $2 }')
 n=0
 for name in $names; do
     oid=$(snmptranslate -M "$dir:$NETSNMP_MIBDIRS:$BASE_MIBDIR" -m HW-R10KEVCTR-MIB \

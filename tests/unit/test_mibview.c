@@ -7,6 +7,7 @@
 #include "cache.h"
 #include "metrics.h"
 #include "mibview.h"
+#include "alarm.h"
 
 static struct cache cache;
 
@@ -231,12 +232,64 @@ static void getnext_edges(void **state)
 	assert_int_equal(next[nlen - 1], 0);
 }
 
+static void alarm_rows(void **state)
+{
+	struct alarm_config cfg[2];
+	struct alarm_set set;
+	unsigned long q[MIBVIEW_OID_MAX], next[MIBVIEW_OID_MAX];
+	const struct mib_object *o;
+	struct mib_value v;
+	size_t n, nlen;
+	char err[256];
+
+	assert_int_equal(alarm_config_parse("first hw.r10kevctr.tlb sum rate 10 5", &cfg[0], err, 256), 0);
+	assert_int_equal(alarm_config_parse("second hw.r10kevctr.cycles 2 absolute 10 5 falling", &cfg[1], err, 256), 0);
+	assert_int_equal(alarm_set_build(&set, cfg, 2, NULL), 0);
+	cache.alarms = &set;
+
+	n = oid_of("hwR10kEvCtrAlarmName", 2, q);
+	assert_int_equal(mibview_get(&cache, q, n, &o, &v), MV_OK);
+	assert_int_equal(v.v.str.len, 6);
+	assert_memory_equal(v.v.str.ptr, "second", 6);
+	n = oid_of("hwR10kEvCtrAlarmMetric", 1, q);
+	assert_int_equal(mibview_get(&cache, q, n, &o, &v), MV_OK);
+	assert_memory_equal(v.v.str.ptr, "hw.r10kevctr.tlb", 16);
+	n = oid_of("hwR10kEvCtrAlarmCpu", 2, q);
+	assert_int_equal(mibview_get(&cache, q, n, &o, &v), MV_OK);
+	assert_int_equal(v.v.i32, 2);
+	n = oid_of("hwR10kEvCtrAlarmStartupAlarm", 2, q);
+	assert_int_equal(mibview_get(&cache, q, n, &o, &v), MV_OK);
+	assert_int_equal(v.v.i32, 2);
+	n = oid_of("hwR10kEvCtrAlarmStatus", 1, q);
+	assert_int_equal(mibview_get(&cache, q, n, &o, &v), MV_OK);
+	assert_int_equal(v.v.i32, ALARM_WAITING);
+	/* no sample yet: no value; no alarm 3; notify-only objects hidden */
+	n = oid_of("hwR10kEvCtrAlarmValue", 1, q);
+	assert_int_equal(mibview_get(&cache, q, n, &o, &v), MV_NO_SUCH_INSTANCE);
+	n = oid_of("hwR10kEvCtrAlarmName", 3, q);
+	assert_int_equal(mibview_get(&cache, q, n, &o, &v), MV_NO_SUCH_INSTANCE);
+	n = oid_of("hwR10kEvCtrAlarmEventCpu", 1, q);
+	assert_int_equal(mibview_get(&cache, q, n, &o, &v), MV_NO_SUCH_OBJECT);
+	/* getnext: name.2 -> metric.1; value column skipped; dropped.2 -> end */
+	n = oid_of("hwR10kEvCtrAlarmName", 2, q);
+	assert_int_equal(mibview_getnext(&cache, q, n, next, &nlen, &o, &v), MV_OK);
+	assert_string_equal(o->name, "hwR10kEvCtrAlarmMetric");
+	assert_int_equal(next[nlen - 1], 1);
+	n = oid_of("hwR10kEvCtrAlarmStartupAlarm", 2, q);
+	assert_int_equal(mibview_getnext(&cache, q, n, next, &nlen, &o, &v), MV_OK);
+	assert_string_equal(o->name, "hwR10kEvCtrAlarmStatus");
+	n = oid_of("hwR10kEvCtrAlarmDropped", 2, q);
+	assert_int_equal(mibview_getnext(&cache, q, n, next, &nlen, &o, &v), MV_END_OF_VIEW);
+	cache.alarms = NULL;
+	alarm_set_free(&set);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(table_sorted), cmocka_unit_test(get_values),
 		cmocka_unit_test(get_missing), cmocka_unit_test(walk),
-		cmocka_unit_test(getnext_edges),
+		cmocka_unit_test(getnext_edges), cmocka_unit_test(alarm_rows),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
