@@ -16,13 +16,13 @@
 #define AGENT_NAME "hw-r10kevctr" /* config file type: hw-r10kevctr.conf */
 
 struct agent {
-	struct config cfg;      /* the running, validated config */
+	struct config cfg;	/* the running, validated config */
 	struct backend backend; /* open backend of cfg */
 	struct cache cache;
-	struct sample sample;   /* reading buffer, reused */
+	struct sample sample;	 /* reading buffer, reused */
 	struct alarm_set alarms; /* alarms of cfg with their state */
-	unsigned poll_alarm;    /* net-snmp alarm id, 0 = none */
-	const char *xaddr;      /* -x, overrides agentXSocket */
+	unsigned poll_alarm;	 /* net-snmp alarm id, 0 = none */
+	const char *xaddr;	 /* -x, overrides agentXSocket */
 	volatile sig_atomic_t reload_requested, stop_requested;
 };
 

@@ -49,8 +49,8 @@ void confload_register(void)
 {
 	if (registered)
 		return;
-	regcomp(&config_diag, ": line [0-9]+: (Error|Warning):",
-		REG_EXTENDED | REG_NOSUB);
+	regcomp(&config_diag,
+		": line [0-9]+: (Error|Warning):", REG_EXTENDED | REG_NOSUB);
 	for (const struct config_token *t = config_tokens; t->token; t++)
 		register_app_config_handler(t->token, on_line, NULL, t->usage);
 	netsnmp_register_loghandler(NETSNMP_LOGHANDLER_CALLBACK, LOG_WARNING);
@@ -82,7 +82,7 @@ int confload_end(void)
 int confload_reread(struct config *cfg)
 {
 	const char *optional = netsnmp_ds_get_string(
-		NETSNMP_DS_LIBRARY_ID, NETSNMP_DS_LIB_OPTIONALCONFIG);
+	    NETSNMP_DS_LIBRARY_ID, NETSNMP_DS_LIB_OPTIONALCONFIG);
 
 	confload_begin(cfg);
 	if (!netsnmp_ds_get_boolean(NETSNMP_DS_LIBRARY_ID,

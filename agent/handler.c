@@ -44,8 +44,8 @@ static void answer_getnext(const struct cache *c, netsnmp_request_info *r)
 	size_t len = 0;
 	netsnmp_variable_list *vb = r->requestvb;
 
-	if (mibview_getnext(c, vb->name, vb->name_length, next, &len, &o,
-			    &v) != MV_OK)
+	if (mibview_getnext(c, vb->name, vb->name_length, next, &len, &o, &v) !=
+	    MV_OK)
 		return; /* nothing here: net-snmp moves on past our subtree */
 	snmp_set_var_objid(vb, next, len);
 	varbind_set(vb, &v);
@@ -86,10 +86,11 @@ int handler_register(struct agent *a)
 		return -1;
 	h->myvoid = a;
 	registration = netsnmp_handler_registration_create(
-		"hwR10kEvCtr", h, root_oid, mib_root_len, HANDLER_CAN_RONLY);
+	    "hwR10kEvCtr", h, root_oid, mib_root_len, HANDLER_CAN_RONLY);
 	if (!registration ||
 	    netsnmp_register_handler(registration) != MIB_REGISTERED_OK) {
-		snmp_log(LOG_ERR, "cannot register the HW-R10KEVCTR-MIB subtree\n");
+		snmp_log(LOG_ERR,
+			 "cannot register the HW-R10KEVCTR-MIB subtree\n");
 		return -1;
 	}
 	register_sysORTable(root_oid, mib_root_len,

@@ -20,23 +20,25 @@ static struct agent agent_ctx; /* the agent's one mutable context */
 
 static void usage(FILE *out, const char *prog)
 {
-	fprintf(out,
-		"usage: %s [-f] [-C] [-c FILE] [-x ADDRESS] [-L LOGOPTS] "
-		"[-D TOKENS] [-p PIDFILE]\n"
-		"       %s -h | -v\n"
-		"AgentX subagent exporting HW-R10KEVCTR-MIB (CPU event counters).\n"
-		"  -f           stay in the foreground\n"
-		"  -C           do not read the default config files, only -c\n"
-		"  -c FILE      read FILE as a " AGENT_NAME ".conf too\n"
-		"  -x ADDRESS   master agent's AgentX address (unix:/path, "
-		"tcp:127.0.0.1:705)\n"
-		"  -L LOGOPTS   log as net-snmp's -L: -Le, -Lo, -Lf FILE, -Ls "
-		"FACILITY, -LS PRI FACILITY...\n"
-		"  -D TOKENS    debug output for these tokens (e.g. hwr10k,agentx)\n"
-		"  -p PIDFILE   write the process id here\n"
-		"  -h           this help;  -v  version\n"
-		"Backends built in: %s\n",
-		prog, prog, backend_names());
+	fprintf(
+	    out,
+	    "usage: %s [-f] [-C] [-c FILE] [-x ADDRESS] [-L LOGOPTS] "
+	    "[-D TOKENS] [-p PIDFILE]\n"
+	    "       %s -h | -v\n"
+	    "AgentX subagent exporting HW-R10KEVCTR-MIB (CPU event counters).\n"
+	    "  -f           stay in the foreground\n"
+	    "  -C           do not read the default config files, only -c\n"
+	    "  -c FILE      read FILE as a " AGENT_NAME ".conf too\n"
+	    "  -x ADDRESS   master agent's AgentX address (unix:/path, "
+	    "tcp:127.0.0.1:705)\n"
+	    "  -L LOGOPTS   log as net-snmp's -L: -Le, -Lo, -Lf FILE, -Ls "
+	    "FACILITY, -LS PRI FACILITY...\n"
+	    "  -D TOKENS    debug output for these tokens (e.g. "
+	    "hwr10k,agentx)\n"
+	    "  -p PIDFILE   write the process id here\n"
+	    "  -h           this help;  -v  version\n"
+	    "Backends built in: %s\n",
+	    prog, prog, backend_names());
 }
 
 /* lib/ code logs through net-snmp, so -L applies to it too. */
@@ -161,8 +163,9 @@ static void reload(struct agent *a)
 	int bad = confload_reread(&next);
 
 	if (bad) {
-		snmp_log(LOG_ERR, "reload: %d bad config line(s); keeping the "
-				  "running config\n",
+		snmp_log(LOG_ERR,
+			 "reload: %d bad config line(s); keeping the "
+			 "running config\n",
 			 bad);
 		config_free(&next);
 		return;

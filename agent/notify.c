@@ -46,10 +46,9 @@ static netsnmp_variable_list *start(const char *name)
 		for (unsigned k = 0; k < no->len; k++)
 			trap[n++] = no->arcs[k];
 	}
-	if (n == 0 ||
-	    !snmp_varlist_add_variable(&vars, snmptrap_oid,
-				       OID_LENGTH(snmptrap_oid), ASN_OBJECT_ID,
-				       (u_char *)trap, n * sizeof(oid)))
+	if (n == 0 || !snmp_varlist_add_variable(
+			  &vars, snmptrap_oid, OID_LENGTH(snmptrap_oid),
+			  ASN_OBJECT_ID, (u_char *)trap, n * sizeof(oid)))
 		return NULL;
 	return vars;
 }
@@ -71,7 +70,8 @@ void notify_discontinuity(const struct cache *c)
 {
 	const char *name = "hwR10kEvCtrCounterDiscontinuity";
 	netsnmp_variable_list *vars = start(name);
-	int bad = !vars || add_object(&vars, c, "hwR10kEvCtrDiscontinuityTime", 0) ||
+	int bad = !vars ||
+		  add_object(&vars, c, "hwR10kEvCtrDiscontinuityTime", 0) ||
 		  add_object(&vars, c, "hwR10kEvCtrNumCpus", 0) ||
 		  add_object(&vars, c, "hwR10kEvCtrBackend", 0);
 	send_notification(vars, bad, name);
@@ -80,12 +80,12 @@ void notify_discontinuity(const struct cache *c)
 void notify_alarm(const struct cache *c, size_t index, bool rising)
 {
 	static const char *const objects[] = {
-		"hwR10kEvCtrAlarmName",       "hwR10kEvCtrAlarmMetric",
-		"hwR10kEvCtrAlarmSampleType", "hwR10kEvCtrAlarmEventCpu",
-		"hwR10kEvCtrAlarmEventValue", "hwR10kEvCtrAlarmEventThreshold",
+	    "hwR10kEvCtrAlarmName",	  "hwR10kEvCtrAlarmMetric",
+	    "hwR10kEvCtrAlarmSampleType", "hwR10kEvCtrAlarmEventCpu",
+	    "hwR10kEvCtrAlarmEventValue", "hwR10kEvCtrAlarmEventThreshold",
 	};
-	const char *name = rising ? "hwR10kEvCtrRisingAlarm"
-				  : "hwR10kEvCtrFallingAlarm";
+	const char *name =
+	    rising ? "hwR10kEvCtrRisingAlarm" : "hwR10kEvCtrFallingAlarm";
 	netsnmp_variable_list *vars = start(name);
 	int bad = !vars;
 	for (size_t i = 0; !bad && i < sizeof(objects) / sizeof(*objects); i++)

@@ -39,15 +39,17 @@ void poll_now(struct agent *a)
 	}
 	if (backend_read(&a->backend, &a->sample) != 0) {
 		c->poll_errors++;
-		snmp_log(LOG_ERR, "poll: backend %s: read failed; serving the "
-				  "values of the last poll\n",
+		snmp_log(LOG_ERR,
+			 "poll: backend %s: read failed; serving the "
+			 "values of the last poll\n",
 			 a->cfg.backend);
 		return;
 	}
 	if (sample_sort(&a->sample) != 0) {
 		c->poll_errors++;
-		snmp_log(LOG_ERR, "poll: backend %s reported a CPU twice; "
-				  "reading dropped\n",
+		snmp_log(LOG_ERR,
+			 "poll: backend %s reported a CPU twice; "
+			 "reading dropped\n",
 			 a->cfg.backend);
 		return;
 	}
@@ -77,8 +79,8 @@ static void schedule(struct agent *a)
 {
 	if (a->poll_alarm)
 		snmp_alarm_unregister(a->poll_alarm);
-	a->poll_alarm = snmp_alarm_register(a->cfg.poll_interval, SA_REPEAT,
-					    on_alarm, a);
+	a->poll_alarm =
+	    snmp_alarm_register(a->cfg.poll_interval, SA_REPEAT, on_alarm, a);
 }
 
 static void describe_cache(struct agent *a)

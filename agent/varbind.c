@@ -25,7 +25,7 @@ static void encode(const struct mib_value *v, struct encoded *e)
 	case SYN_UNSIGNED32:
 	case SYN_COUNTER32:
 	case SYN_TIMETICKS:
-		e->type = v->type == SYN_UNSIGNED32   ? ASN_UNSIGNED
+		e->type = v->type == SYN_UNSIGNED32  ? ASN_UNSIGNED
 			  : v->type == SYN_COUNTER32 ? ASN_COUNTER
 						     : ASN_TIMETICKS;
 		e->ul = v->v.u32;
@@ -59,8 +59,7 @@ int varbind_append(netsnmp_variable_list **vars, const oid *name, size_t len,
 {
 	struct encoded e = {0};
 	encode(v, &e);
-	return snmp_varlist_add_variable(vars, name, len, e.type, e.ptr,
-					 e.len)
-		       ? 0
-		       : -1;
+	return snmp_varlist_add_variable(vars, name, len, e.type, e.ptr, e.len)
+		   ? 0
+		   : -1;
 }

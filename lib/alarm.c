@@ -21,16 +21,18 @@ int alarm_step(const struct alarm_config *cfg, struct alarm_instance *in,
 		if (v >= cfg->rising && cfg->startup != STARTUP_FALLING) {
 			*kind = ALARM_EVENT_RISING;
 			fired = 1;
-		} else if (v <= cfg->falling && cfg->startup != STARTUP_RISING) {
+		} else if (v <= cfg->falling &&
+			   cfg->startup != STARTUP_RISING) {
 			*kind = ALARM_EVENT_FALLING;
 			fired = 1;
 		}
 		/* arm by where the first sample lies, fired or not */
 		in->rise_armed = v < cfg->rising;
 		in->fall_armed = v > cfg->falling;
-		in->status = fired ? (*kind == ALARM_EVENT_RISING ? ALARM_RISEN
-								 : ALARM_FALLEN)
-				   : ALARM_ARMED;
+		in->status = fired
+				 ? (*kind == ALARM_EVENT_RISING ? ALARM_RISEN
+								: ALARM_FALLEN)
+				 : ALARM_ARMED;
 		return fired;
 	}
 	if (v >= cfg->rising && in->rise_armed) {
@@ -113,7 +115,8 @@ enum alarm_status alarm_status_of(const struct alarm *a)
 		if (!a->inst[i].sampled)
 			continue;
 		if (a->inst[i].status == ALARM_RISEN)
-			return ALARM_RISEN; /* any CPU above: the row is risen */
+			return ALARM_RISEN; /* any CPU above: the row is risen
+					     */
 		if (a->inst[i].status == ALARM_FALLEN || s == ALARM_WAITING)
 			s = a->inst[i].status;
 	}
@@ -167,9 +170,10 @@ int alarm_config_parse(const char *args, struct alarm_config *out, char *err,
 	     t = strtok_r(NULL, " \t\r\n", &save))
 		w[n++] = t;
 	if (n < 6 || n > 7)
-		return fail(err, len, "expected NAME METRIC sum|each|CPU "
-				      "rate|absolute RISING FALLING "
-				      "[rising|falling|both]",
+		return fail(err, len,
+			    "expected NAME METRIC sum|each|CPU "
+			    "rate|absolute RISING FALLING "
+			    "[rising|falling|both]",
 			    NULL);
 	if (!valid_name(w[0]))
 		return fail(err, len, "bad name (1-32 of A-Z a-z 0-9 . _ -)",

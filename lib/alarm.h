@@ -25,13 +25,22 @@
 #include <stdint.h>
 
 #define ALARM_NAME_MAX 32
-#define ALARM_CPU_SUM (-1) /* "the CPU" of a sum alarm */
+#define ALARM_CPU_SUM  (-1) /* "the CPU" of a sum alarm */
 
 enum alarm_scope { SCOPE_SUM = 1, SCOPE_CPU = 2, SCOPE_EACH_CPU = 3 };
 enum alarm_type { TYPE_ABSOLUTE = 1, TYPE_RATE = 2 };
-enum alarm_startup { STARTUP_RISING = 1, STARTUP_FALLING = 2, STARTUP_BOTH = 3 };
+enum alarm_startup {
+	STARTUP_RISING = 1,
+	STARTUP_FALLING = 2,
+	STARTUP_BOTH = 3
+};
 /* MIB hwR10kEvCtrAlarmState */
-enum alarm_status { ALARM_WAITING = 1, ALARM_ARMED = 2, ALARM_RISEN = 3, ALARM_FALLEN = 4 };
+enum alarm_status {
+	ALARM_WAITING = 1,
+	ALARM_ARMED = 2,
+	ALARM_RISEN = 3,
+	ALARM_FALLEN = 4
+};
 
 struct alarm_config {
 	char name[ALARM_NAME_MAX + 1];
@@ -45,19 +54,19 @@ struct alarm_config {
 
 /* The state of one watched value (the sum, or one CPU). */
 struct alarm_instance {
-	int cpu;             /* ALARM_CPU_SUM or the CPU number */
-	bool sampled;        /* a valid sample was evaluated */
+	int cpu;      /* ALARM_CPU_SUM or the CPU number */
+	bool sampled; /* a valid sample was evaluated */
 	bool rise_armed, fall_armed;
 	enum alarm_status status;
-	uint64_t value;      /* last valid sample */
+	uint64_t value; /* last valid sample */
 };
 
 struct alarm {
 	struct alarm_config cfg;
 	struct alarm_instance *inst; /* sorted by cpu */
 	size_t ninst;
-	uint32_t events;   /* notifications raised */
-	uint32_t dropped;  /* samples dropped across discontinuities */
+	uint32_t events;  /* notifications raised */
+	uint32_t dropped; /* samples dropped across discontinuities */
 	/* the last crossing, for the notification's varbinds */
 	int event_cpu;
 	uint64_t event_value, event_threshold;

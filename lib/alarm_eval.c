@@ -14,7 +14,8 @@ static struct alarm_instance *instance(struct alarm *a, int cpu)
 		i++;
 	if (i < a->ninst && a->inst[i].cpu == cpu)
 		return &a->inst[i];
-	struct alarm_instance *p = realloc(a->inst, (a->ninst + 1) * sizeof(*p));
+	struct alarm_instance *p =
+	    realloc(a->inst, (a->ninst + 1) * sizeof(*p));
 	if (!p)
 		return NULL;
 	a->inst = p;
@@ -40,9 +41,9 @@ static unsigned sample_one(struct cache *c, struct alarm *a, size_t index,
 			   int cpu, alarm_emit_fn emit, void *ctx)
 {
 	uint64_t v = 0;
-	enum sample_status st =
-		a->cfg.type == TYPE_RATE ? cache_rate(c, a->cfg.counter, cpu, &v)
-					 : cache_value(c, a->cfg.counter, cpu, &v);
+	enum sample_status st = a->cfg.type == TYPE_RATE
+				    ? cache_rate(c, a->cfg.counter, cpu, &v)
+				    : cache_value(c, a->cfg.counter, cpu, &v);
 	if (st == SAMPLE_NONE)
 		return 0;
 	char who[16] = "sum";
@@ -64,11 +65,11 @@ static unsigned sample_one(struct cache *c, struct alarm *a, size_t index,
 	a->event_cpu = cpu;
 	a->event_value = v;
 	a->event_threshold =
-		kind == ALARM_EVENT_RISING ? a->cfg.rising : a->cfg.falling;
+	    kind == ALARM_EVENT_RISING ? a->cfg.rising : a->cfg.falling;
 	hwr_log(LOG_NOTICE, "alarm %s: %s %s %llu %s threshold %llu\n",
-		a->cfg.name, kind == ALARM_EVENT_RISING ? "rising:" : "falling:",
-		who, (unsigned long long)v,
-		kind == ALARM_EVENT_RISING ? ">=" : "<=",
+		a->cfg.name,
+		kind == ALARM_EVENT_RISING ? "rising:" : "falling:", who,
+		(unsigned long long)v, kind == ALARM_EVENT_RISING ? ">=" : "<=",
 		(unsigned long long)a->event_threshold);
 	if (emit)
 		emit(ctx, a, index, kind);

@@ -7,11 +7,11 @@
 #include <time.h>
 
 static const struct backend_ops *const registry[] = {
-	&backend_sim,
+    &backend_sim,
 #ifdef HAVE_PERF_BACKEND
-	&backend_perf,
+    &backend_perf,
 #endif
-	&backend_replay,
+    &backend_replay,
 };
 #define NREG (sizeof(registry) / sizeof(registry[0]))
 

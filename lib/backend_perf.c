@@ -34,10 +34,10 @@
 #include "perfspec.h"
 
 #define SW_GROUP_MAX 32
-#define GROUP_MAX 64
+#define GROUP_MAX    64
 
 struct perf_group {
-	int fd[GROUP_MAX];      /* fd[0] is the leader */
+	int fd[GROUP_MAX];	/* fd[0] is the leader */
 	int counter[GROUP_MAX]; /* which counter each event adds to */
 	unsigned n;
 	uint64_t raw[GROUP_MAX];
@@ -117,7 +117,7 @@ static struct perf_group *group_for(struct perf_cpu *pc, long key, long *keys,
 		if (keys[g] == key && pc->groups[g].n < limit)
 			return &pc->groups[g];
 	struct perf_group *p =
-		realloc(pc->groups, (pc->ngroups + 1) * sizeof(*p));
+	    realloc(pc->groups, (pc->ngroups + 1) * sizeof(*p));
 	if (!p)
 		return NULL;
 	pc->groups = p;
@@ -139,18 +139,21 @@ static int open_cpu(struct perf *pf, struct perf_cpu *pc)
 		for (unsigned k = 0; k < pf->spec[c].nterms; k++) {
 			const struct perf_term *t = &pf->spec[c].term[k];
 			long key = group_key(t);
-			unsigned limit = key == -2 ? pf->group_size
-				       : key == -1 ? SW_GROUP_MAX : GROUP_MAX;
+			unsigned limit = key == -2   ? pf->group_size
+					 : key == -1 ? SW_GROUP_MAX
+						     : GROUP_MAX;
 			struct perf_group *g = group_for(pc, key, keys, limit);
 			if (!g)
 				goto fail;
-			int fd = open_term(t, (int)pc->cpu, g->n ? g->fd[0] : -1);
+			int fd =
+			    open_term(t, (int)pc->cpu, g->n ? g->fd[0] : -1);
 			if (fd < 0) {
-				hwr_log(LOG_WARNING,
-					"perf: CPU %u: cannot open the event of "
-					"%s%s: %s; the CPU stops counting\n",
-					pc->cpu, METRIC_PREFIX, counters[c]->name,
-					strerror(errno));
+				hwr_log(
+				    LOG_WARNING,
+				    "perf: CPU %u: cannot open the event of "
+				    "%s%s: %s; the CPU stops counting\n",
+				    pc->cpu, METRIC_PREFIX, counters[c].name,
+				    strerror(errno));
 				if (g->n == 0)
 					pc->ngroups--;
 				goto fail;
@@ -232,8 +235,9 @@ static int sync_cpus(struct perf *pf)
 	for (size_t i = 0; i < pf->ncpus; i++) {
 		struct perf_cpu *pc = &pf->cpus[i];
 		if (pc->open && !cpulist_has(&online, pc->cpu)) {
-			hwr_log(LOG_NOTICE, "perf: CPU %u went offline; its "
-					    "counters stop\n",
+			hwr_log(LOG_NOTICE,
+				"perf: CPU %u went offline; its "
+				"counters stop\n",
 				pc->cpu);
 			close_cpu(pc);
 		}
@@ -247,7 +251,8 @@ static int sync_cpus(struct perf *pf)
 		bool reopen = pc->ever_open;
 		if (!pc->open && open_cpu(pf, pc) == 0) {
 			if (reopen)
-				hwr_log(LOG_NOTICE, "perf: CPU %u counting again\n",
+				hwr_log(LOG_NOTICE,
+					"perf: CPU %u counting again\n",
 					pc->cpu);
 			pc->ever_open = true;
 		}
@@ -320,16 +325,17 @@ static void probe_all(struct perf *pf, int cpu)
 		else
 			other++;
 		hwr_log(LOG_INFO, "perf: %s%s not counted: %s\n", METRIC_PREFIX,
-			counters[c]->name, strerror(e));
+			counters[c].name, strerror(e));
 	}
 	pf->state = __builtin_popcountll(pf->counted);
 	if (pf->counted == 0 && denied) {
 		pf->state = 0;
-		hwr_log(LOG_ERR,
-			"perf: counting is not permitted (EACCES/EPERM): run as "
-			"root, give the agent CAP_PERFMON, or lower "
-			"/proc/sys/kernel/perf_event_paranoid (-1 for system-"
-			"wide events)\n");
+		hwr_log(
+		    LOG_ERR,
+		    "perf: counting is not permitted (EACCES/EPERM): run as "
+		    "root, give the agent CAP_PERFMON, or lower "
+		    "/proc/sys/kernel/perf_event_paranoid (-1 for system-"
+		    "wide events)\n");
 	} else if (pf->counted == 0 && (nopmu || other)) {
 		pf->state = -1;
 		hwr_log(LOG_WARNING, "perf: no usable performance counters on "
@@ -342,8 +348,8 @@ static int perf_validate(const struct config *cfg, char *err, size_t errlen)
 {
 	struct perfspec sp;
 	for (int c = 0; c < COUNTER_COUNT; c++) {
-		const char *s = cfg->perf_event[c] ? cfg->perf_event[c]
-						   : counters[c]->perf;
+		const char *s =
+		    cfg->perf_event[c] ? cfg->perf_event[c] : counters[c].perf;
 		if (perfspec_parse(s, config_perf_sysfs(cfg), &sp, err, errlen))
 			return -1;
 	}
@@ -361,8 +367,8 @@ static int perf_open(struct backend *b, const struct config *cfg, char *err,
 	snprintf(pf->sysfs, sizeof(pf->sysfs), "%s", config_perf_sysfs(cfg));
 	pf->group_size = cfg->perf_group_size;
 	for (int c = 0; c < COUNTER_COUNT; c++) {
-		const char *s = cfg->perf_event[c] ? cfg->perf_event[c]
-						   : counters[c]->perf;
+		const char *s =
+		    cfg->perf_event[c] ? cfg->perf_event[c] : counters[c].perf;
 		if (perfspec_parse(s, pf->sysfs, &pf->spec[c], err, errlen)) {
 			free(pf);
 			return -1;
@@ -373,8 +379,8 @@ static int perf_open(struct backend *b, const struct config *cfg, char *err,
 	char path[300];
 	snprintf(path, sizeof(path), "%s/devices/system/cpu/online", pf->sysfs);
 	if (cpulist_read(path, &online) != 0 || online.n == 0) {
-		snprintf(err, errlen, "perf: cannot read the online CPUs from %s",
-			 path);
+		snprintf(err, errlen,
+			 "perf: cannot read the online CPUs from %s", path);
 		cpulist_free(&online);
 		free_perf(pf);
 		b->priv = NULL;
@@ -434,9 +440,9 @@ static void perf_close(struct backend *b)
 }
 
 const struct backend_ops backend_perf = {
-	.name = "perf",
-	.validate = perf_validate,
-	.open = perf_open,
-	.read = perf_read,
-	.close = perf_close,
+    .name = "perf",
+    .validate = perf_validate,
+    .open = perf_open,
+    .read = perf_read,
+    .close = perf_close,
 };

@@ -62,7 +62,7 @@ struct replay {
 	counter_mask counted;
 	unsigned bad_lines, unreported;
 	uint32_t epoch;
-	bool *present;  /* [slot]: CPU in the set being served */
+	bool *present; /* [slot]: CPU in the set being served */
 	bool state_given;
 	int32_t state;
 	char cpurev[CPUREV_MAX + 1];
@@ -81,12 +81,12 @@ struct parser {
 		unsigned cpu;
 		int counter;
 		uint64_t value;
-	} *last;
+	} * last;
 	size_t nlast;
 };
 
 static int bad(struct parser *p, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 static int bad(struct parser *p, const char *fmt, ...)
 {
 	char msg[256];
@@ -170,7 +170,8 @@ static int parse_machine_metric(struct parser *p, const struct metric *m,
 		return 0;
 	}
 	if (strlen(value) > CPUREV_MAX)
-		return bad(p, "cpurev '%s' is longer than 32 characters", value);
+		return bad(p, "cpurev '%s' is longer than 32 characters",
+			   value);
 	if (!(s = set_for(p, t)))
 		return bad(p, "out of memory");
 	s->has_cpurev = true;
@@ -208,19 +209,21 @@ static int parse_line(struct parser *p, char *line)
 	uint64_t cpu, v;
 	if (parse_u64(f[1], 65535, &cpu))
 		return bad(p, "bad CPU '%s' (0..65535)", f[1]);
-	uint64_t max = p->r->width >= 64 ? UINT64_MAX
-					 : (UINT64_C(1) << p->r->width) - 1;
+	uint64_t max =
+	    p->r->width >= 64 ? UINT64_MAX : (UINT64_C(1) << p->r->width) - 1;
 	if (parse_u64(f[3], max, &v))
-		return bad(p, "bad value '%s' (a whole number that fits "
-			      "replayCounterWidth)",
+		return bad(p,
+			   "bad value '%s' (a whole number that fits "
+			   "replayCounterWidth)",
 			   f[3]);
 	int counter = counter_index_of(m);
 	uint64_t *last = last_value(p, (unsigned)cpu, counter);
 	if (!last)
 		return bad(p, "out of memory");
 	if (p->r->width >= 64 && v < *last)
-		return bad(p, "value %s goes backwards (declare "
-			      "replayCounterWidth for wrapping counters)",
+		return bad(p,
+			   "value %s goes backwards (declare "
+			   "replayCounterWidth for wrapping counters)",
 			   f[3]);
 	bool oom = false;
 	struct replay *r = p->r;
@@ -239,7 +242,8 @@ static int load(struct replay *r, char *err, size_t errlen)
 {
 	FILE *in = fopen(r->file, "r");
 	if (!in) {
-		snprintf(err, errlen, "replay: %s: %s", r->file, strerror(errno));
+		snprintf(err, errlen, "replay: %s: %s", r->file,
+			 strerror(errno));
 		return -1;
 	}
 	struct parser p = {.r = r, .file = r->file};
@@ -264,8 +268,9 @@ static int load(struct replay *r, char *err, size_t errlen)
 		return -1;
 	}
 	r->unreported = r->bad_lines;
-	hwr_log(LOG_INFO, "replay: %s: %zu sample sets, %zu CPUs, %u bad "
-			  "line(s) skipped\n",
+	hwr_log(LOG_INFO,
+		"replay: %s: %zu sample sets, %zu CPUs, %u bad "
+		"line(s) skipped\n",
 		r->file, r->nsets, r->ncpus, r->bad_lines);
 	return 0;
 }
@@ -362,8 +367,9 @@ static int replay_read(struct backend *b, struct sample *out)
 		/* holding: time goes on, the counters stand still */
 		r->time_ns += (uint64_t)r->interval * 1000000000u;
 		if (!r->ended)
-			hwr_log(LOG_NOTICE, "replay: %s: end reached after %zu "
-					    "sets; holding the last values\n",
+			hwr_log(LOG_NOTICE,
+				"replay: %s: end reached after %zu "
+				"sets; holding the last values\n",
 				r->file, r->nsets);
 		r->ended = true;
 		const struct rset *s = &r->sets[i];
@@ -401,9 +407,9 @@ static void replay_close(struct backend *b)
 }
 
 const struct backend_ops backend_replay = {
-	.name = "replay",
-	.validate = replay_validate,
-	.open = replay_open,
-	.read = replay_read,
-	.close = replay_close,
+    .name = "replay",
+    .validate = replay_validate,
+    .open = replay_open,
+    .read = replay_read,
+    .close = replay_close,
 };

@@ -56,7 +56,7 @@ static int sim_open(struct backend *b, const struct config *cfg, char *err,
 	s->epoch = backend_new_epoch();
 	for (int i = 0; i < COUNTER_COUNT; i++)
 		if (!(s->cfg.off & COUNTER_BIT(i)) &&
-		    metric_in_revision(counters[i], s->cfg.cpurev))
+		    metric_in_revision(&counters[i], s->cfg.cpurev))
 			s->counted |= COUNTER_BIT(i);
 	b->priv = s;
 	return 0;
@@ -96,9 +96,9 @@ static void sim_close(struct backend *b)
 }
 
 const struct backend_ops backend_sim = {
-	.name = "sim",
-	.validate = NULL,
-	.open = sim_open,
-	.read = sim_read,
-	.close = sim_close,
+    .name = "sim",
+    .validate = NULL,
+    .open = sim_open,
+    .read = sim_read,
+    .close = sim_close,
 };

@@ -47,8 +47,8 @@ const struct cpu_row *cache_row(const struct cache *c, unsigned cpu)
 		size_t used_ = disc ? strlen(c->last_discontinuity) : 0;       \
 		if (used_ + 3 < sizeof(c->last_discontinuity))                 \
 			snprintf(c->last_discontinuity + used_,                \
-				 sizeof(c->last_discontinuity) - used_,        \
-				 "%s", disc ? "; " : "");                      \
+				 sizeof(c->last_discontinuity) - used_, "%s",  \
+				 disc ? "; " : "");                            \
 		used_ = strlen(c->last_discontinuity);                         \
 		snprintf(c->last_discontinuity + used_,                        \
 			 sizeof(c->last_discontinuity) - used_, __VA_ARGS__);  \
@@ -62,7 +62,13 @@ static uint64_t advance(uint64_t *raw, uint64_t now, bool restarted)
 	return d;
 }
 
-enum fold_event { FOLD_STEADY, FOLD_STOPPED, FOLD_RESUMED, FOLD_RESTARTED, FOLD_RESET };
+enum fold_event {
+	FOLD_STEADY,
+	FOLD_STOPPED,
+	FOLD_RESUMED,
+	FOLD_RESTARTED,
+	FOLD_RESET
+};
 
 /* Fold one CPU's reading into its row; says what happened to it. */
 static enum fold_event fold_cpu(struct cpu_row *r, const struct cpu_sample *s,
@@ -88,7 +94,8 @@ static enum fold_event fold_cpu(struct cpu_row *r, const struct cpu_sample *s,
 		if (!(counted & COUNTER_BIT(i)))
 			continue;
 		if (!restarted && s->value[i] < r->raw[i])
-			ev = FOLD_RESET; /* the backend reset without saying so */
+			ev = FOLD_RESET; /* the backend reset without saying so
+					  */
 		uint64_t d = advance(&r->raw[i], s->value[i], restarted);
 		r->value[i] += d;
 		r->delta[i] = d;
@@ -157,8 +164,8 @@ int cache_update(struct cache *c, const struct sample *s, uint32_t now)
 	c->nrows = s->ncpus;
 	c->counted = s->counted;
 	c->interval_ns = !first && s->time_ns > c->sample_time_ns
-				 ? s->time_ns - c->sample_time_ns
-				 : 0;
+			     ? s->time_ns - c->sample_time_ns
+			     : 0;
 	c->sample_time_ns = s->time_ns;
 	c->state = s->state;
 	snprintf(c->cpurev, sizeof(c->cpurev), "%s", s->cpurev);
@@ -176,8 +183,8 @@ int cache_update(struct cache *c, const struct sample *s, uint32_t now)
 static enum sample_status last_delta(const struct cache *c, int counter,
 				     long cpu, uint64_t *delta, uint64_t *value)
 {
-	if (counter < 0 || counter >= COUNTER_COUNT || !cache_counted(c, counter) ||
-	    c->polls < 2)
+	if (counter < 0 || counter >= COUNTER_COUNT ||
+	    !cache_counted(c, counter) || c->polls < 2)
 		return SAMPLE_NONE;
 	if (cpu < 0) {
 		*delta = c->total_delta[counter];
@@ -201,7 +208,8 @@ enum sample_status cache_rate(const struct cache *c, int counter, long cpu,
 		return st;
 	if (c->interval_ns == 0)
 		return SAMPLE_DISCONTINUITY;
-	unsigned __int128 r = (unsigned __int128)delta * 1000000000u / c->interval_ns;
+	unsigned __int128 r =
+	    (unsigned __int128)delta * 1000000000u / c->interval_ns;
 	*rate = r > UINT64_MAX ? UINT64_MAX : (uint64_t)r;
 	return SAMPLE_OK;
 }

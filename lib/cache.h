@@ -32,13 +32,13 @@ struct cpu_row {
 	enum cpu_status status;
 	uint32_t epoch;
 	bool have_raw;
-	uint64_t value[COUNTER_COUNT];   /* served */
-	uint64_t raw[COUNTER_COUNT];     /* last backend reading */
-	uint64_t delta[COUNTER_COUNT];   /* last interval's delta */
+	uint64_t value[COUNTER_COUNT]; /* served */
+	uint64_t raw[COUNTER_COUNT];   /* last backend reading */
+	uint64_t delta[COUNTER_COUNT]; /* last interval's delta */
 	bool delta_valid;
-	uint64_t time_enabled, time_running;     /* served, accumulated */
+	uint64_t time_enabled, time_running; /* served, accumulated */
 	uint64_t raw_enabled, raw_running;
-	unsigned duty_cycle;                     /* percent, last interval */
+	unsigned duty_cycle; /* percent, last interval */
 };
 
 struct cache {
@@ -51,21 +51,21 @@ struct cache {
 	int32_t state;
 	char cpurev[CPUREV_MAX + 1];
 	char backend[33];
-	unsigned poll_interval;  /* seconds */
+	unsigned poll_interval;	 /* seconds */
 	uint32_t last_poll_time; /* TimeTicks; 0 = never */
 	uint32_t discontinuity_time;
 	uint32_t polls, poll_errors;
-	uint32_t discontinuities; /* how many since start */
+	uint32_t discontinuities;     /* how many since start */
 	char last_discontinuity[256]; /* why, for the log (truncated) */
 	uint64_t sample_time_ns;      /* backend clock of the last poll */
-	uint64_t interval_ns;         /* since the poll before; 0 = unknown */
-	struct alarm_set *alarms;     /* served in the alarm table; may be NULL */
+	uint64_t interval_ns;	      /* since the poll before; 0 = unknown */
+	struct alarm_set *alarms; /* served in the alarm table; may be NULL */
 };
 
 /* What a sample of a counter is worth at this poll. */
 enum sample_status {
 	SAMPLE_OK,
-	SAMPLE_NONE,          /* not counted, no such CPU, or no delta yet */
+	SAMPLE_NONE,	      /* not counted, no such CPU, or no delta yet */
 	SAMPLE_DISCONTINUITY, /* the delta spans a discontinuity */
 };
 

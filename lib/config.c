@@ -12,21 +12,21 @@
 #include "perfspec.h"
 
 const struct config_token config_tokens[] = {
-	{"backend", "sim|perf|replay"},
-	{"pollInterval", "SECONDS (1..3600)"},
-	{"simCpus", "N (1..4096)"},
-	{"simRate", "METRIC PER_SECOND|off"},
-	{"simSeed", "N"},
-	{"simCpurev", "MAJOR.MINOR"},
-	{"perfEvent", "METRIC SPEC|off"},
-	{"perfGroupSize", "N (1..64)"},
-	{"perfSysfs", "PATH"},
-	{"replayFile", "PATH"},
-	{"replayLoop", "yes|no"},
-	{"replayCounterWidth", "BITS (32, 48 or 64)"},
-	{"alarm", "NAME METRIC sum|each|CPU rate|absolute RISING FALLING "
-		  "[rising|falling|both]"},
-	{NULL, NULL},
+    {"backend", "sim|perf|replay"},
+    {"pollInterval", "SECONDS (1..3600)"},
+    {"simCpus", "N (1..4096)"},
+    {"simRate", "METRIC PER_SECOND|off"},
+    {"simSeed", "N"},
+    {"simCpurev", "MAJOR.MINOR"},
+    {"perfEvent", "METRIC SPEC|off"},
+    {"perfGroupSize", "N (1..64)"},
+    {"perfSysfs", "PATH"},
+    {"replayFile", "PATH"},
+    {"replayLoop", "yes|no"},
+    {"replayCounterWidth", "BITS (32, 48 or 64)"},
+    {"alarm", "NAME METRIC sum|each|CPU rate|absolute RISING FALLING "
+	      "[rising|falling|both]"},
+    {NULL, NULL},
 };
 
 void config_defaults(struct config *c)
@@ -36,7 +36,7 @@ void config_defaults(struct config *c)
 	c->poll_interval = POLL_INTERVAL_DEFAULT;
 	c->sim.cpus = SIM_CPUS_DEFAULT;
 	for (int i = 0; i < COUNTER_COUNT; i++)
-		c->sim.rate[i] = counters[i]->sim_rate;
+		c->sim.rate[i] = counters[i].sim_rate;
 	snprintf(c->sim.cpurev, sizeof(c->sim.cpurev), SIM_CPUREV_DEFAULT);
 	c->replay.width = 64;
 	c->perf_group_size = PERF_GROUP_SIZE_DEFAULT;
@@ -101,7 +101,7 @@ int parse_u64(const char *s, uint64_t max, uint64_t *out)
 }
 
 static int fail(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 static int fail(char *err, size_t len, const char *fmt, ...)
 {
 	va_list ap;
@@ -141,10 +141,9 @@ static int apply_number(const char *token, char **w, int n, uint64_t min,
 			uint64_t max, uint64_t *out, char *err, size_t len)
 {
 	if (n != 1 || parse_u64(w[0], max, out) || *out < min)
-		return fail(err, len,
-			    "%s: expected one whole number from %llu to %llu",
-			    token, (unsigned long long)min,
-			    (unsigned long long)max);
+		return fail(
+		    err, len, "%s: expected one whole number from %llu to %llu",
+		    token, (unsigned long long)min, (unsigned long long)max);
 	return 0;
 }
 
@@ -233,7 +232,7 @@ static int apply_alarm(struct config *c, const char *args, char *err,
 	if (c->nalarms == ALARMS_MAX)
 		return fail(err, len, "alarm: more than %d alarms", ALARMS_MAX);
 	struct alarm_config *p =
-		realloc(c->alarms, (c->nalarms + 1) * sizeof(*p));
+	    realloc(c->alarms, (c->nalarms + 1) * sizeof(*p));
 	if (!p)
 		return fail(err, len, "out of memory");
 	c->alarms = p;

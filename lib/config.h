@@ -17,18 +17,18 @@
 #include "metrics.h"
 #include "sample.h"
 
-#define CONFIG_BACKEND_MAX 16
-#define POLL_INTERVAL_DEFAULT 5
-#define POLL_INTERVAL_MAX 3600
-#define SIM_CPUS_DEFAULT 4
-#define SIM_CPUS_MAX 4096
-#define SIM_CPUREV_DEFAULT "3.4"
+#define CONFIG_BACKEND_MAX	16
+#define POLL_INTERVAL_DEFAULT	5
+#define POLL_INTERVAL_MAX	3600
+#define SIM_CPUS_DEFAULT	4
+#define SIM_CPUS_MAX		4096
+#define SIM_CPUREV_DEFAULT	"3.4"
 #define PERF_GROUP_SIZE_DEFAULT 4 /* general-purpose counters of most PMUs */
 
 struct sim_config {
 	unsigned cpus;
 	uint64_t rate[COUNTER_COUNT]; /* events per second on CPU 0 */
-	counter_mask off;             /* counters the sim does not count */
+	counter_mask off;	      /* counters the sim does not count */
 	uint64_t seed;
 	char cpurev[CPUREV_MAX + 1];
 };
@@ -43,11 +43,13 @@ struct config {
 	char backend[CONFIG_BACKEND_MAX];
 	unsigned poll_interval;
 	struct sim_config sim;
-	char *perf_event[COUNTER_COUNT]; /* per-counter override, NULL = table */
-	char *perf_sysfs;                /* NULL = "/sys" */
-	unsigned perf_group_size;        /* CPU PMU events read in one group */
+	char
+	    *perf_event[COUNTER_COUNT]; /* per-counter override, NULL = table */
+	char *perf_sysfs;		/* NULL = "/sys" */
+	unsigned perf_group_size;	/* CPU PMU events read in one group */
 	struct replay_config replay;
-	struct alarm_config *alarms; /* in config order: index + 1 = MIB index */
+	struct alarm_config
+	    *alarms; /* in config order: index + 1 = MIB index */
 	size_t nalarms;
 };
 

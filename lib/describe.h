@@ -12,7 +12,7 @@
 #include "helpfile.h"
 
 #define DESCRIBE_TOTAL_PHRASE "sum over all CPUs"
-#define DESCRIBE_CPU_PHRASE "count on this CPU"
+#define DESCRIBE_CPU_PHRASE   "count on this CPU"
 
 /* Returns malloc'ed text, or NULL if per_cpu and the phrase is missing. */
 char *metric_description(const struct help_entry *e, int per_cpu);

@@ -23,7 +23,8 @@ static bool is_blank(const char *s)
 	return s[strspn(s, " \t\r\n")] == '\0';
 }
 
-/* Apply the SMI string rule to one line in place; returns false on a bad byte. */
+/* Apply the SMI string rule to one line in place; returns false on a bad byte.
+ */
 static bool smi_clean_line(char *s, size_t *badcol)
 {
 	for (size_t i = 0; s[i]; i++) {
@@ -41,7 +42,7 @@ static bool smi_clean_line(char *s, size_t *badcol)
 static struct help_entry *add_entry(struct helpfile *hf)
 {
 	struct help_entry *e =
-		realloc(hf->entries, (hf->count + 1) * sizeof(*hf->entries));
+	    realloc(hf->entries, (hf->count + 1) * sizeof(*hf->entries));
 	if (!e)
 		return NULL;
 	hf->entries = e;
@@ -85,9 +86,10 @@ static int check_duplicate(const struct helpfile *hf, const char *file,
 {
 	for (size_t i = 0; i + 1 < hf->count; i++) {
 		if (strcmp(hf->entries[i].metric, e->metric) == 0) {
-			fprintf(err,
-				"%s:%u: duplicate metric %s (first at line %u)\n",
-				file, e->line, e->metric, hf->entries[i].line);
+			fprintf(
+			    err,
+			    "%s:%u: duplicate metric %s (first at line %u)\n",
+			    file, e->line, e->metric, hf->entries[i].line);
 			return 1;
 		}
 	}
@@ -117,7 +119,8 @@ int helpfile_parse(FILE *in, const char *filename, struct helpfile *hf,
 			finish_text(&text, cur);
 			cur = add_entry(hf);
 			if (!cur) {
-				diag(err, filename, lineno, "out of memory", NULL);
+				diag(err, filename, lineno, "out of memory",
+				     NULL);
 				errors++;
 				break;
 			}
@@ -127,7 +130,8 @@ int helpfile_parse(FILE *in, const char *filename, struct helpfile *hf,
 				diag(err, filename, lineno, msg,
 				     cur->metric ? cur->metric : NULL);
 				errors++;
-				hf->count--; /* not an entry; text is discarded */
+				hf->count--; /* not an entry; text is discarded
+					      */
 				free(cur->metric);
 				free(cur->summary);
 				cur = NULL;
@@ -135,10 +139,11 @@ int helpfile_parse(FILE *in, const char *filename, struct helpfile *hf,
 			}
 			size_t col = 0;
 			if (!smi_clean_line(cur->summary, &col)) {
-				fprintf(err,
-					"%s:%u: byte outside printable ASCII in "
-					"summary of %s\n",
-					filename, lineno, cur->metric);
+				fprintf(
+				    err,
+				    "%s:%u: byte outside printable ASCII in "
+				    "summary of %s\n",
+				    filename, lineno, cur->metric);
 				errors++;
 			}
 			errors += check_duplicate(hf, filename, cur, err);

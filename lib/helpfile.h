@@ -17,17 +17,17 @@
 #include <stdio.h>
 
 struct help_entry {
-	char *metric;   /* "hw.r10kevctr.cycles" */
-	char *summary;  /* one-line summary */
-	char *text;     /* long text, lines joined with '\n', quotes converted */
-	unsigned line;  /* line of the '@' */
+	char *metric;  /* "hw.r10kevctr.cycles" */
+	char *summary; /* one-line summary */
+	char *text;    /* long text, lines joined with '\n', quotes converted */
+	unsigned line; /* line of the '@' */
 };
 
 struct helpfile {
 	char *filename;
 	struct help_entry *entries;
 	size_t count;
-	unsigned lines;  /* number of lines read */
+	unsigned lines; /* number of lines read */
 };
 
 /*

@@ -10,7 +10,7 @@
 typedef void (*hwr_log_fn)(int priority, const char *msg);
 
 void hwr_log(int priority, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 void hwr_log_set(hwr_log_fn fn);
 
 #endif

@@ -8,8 +8,8 @@
 
 const struct metric metrics[] = {
 #define M(arc, name, kind, ev0, ev1, rev, perf, match, simrate)                \
-	{arc,       name,      METRIC_PREFIX name, METRIC_##kind, ev0, ev1,     \
-	 REV_##rev, perf, MATCH_##match, simrate},
+	{arc,	    name, METRIC_PREFIX name, METRIC_##kind, ev0, ev1,         \
+	 REV_##rev, perf, MATCH_##match,      simrate},
 #include "metrics.def"
 #undef M
 };
@@ -17,8 +17,8 @@ const struct metric metrics[] = {
 const size_t metrics_count = sizeof(metrics) / sizeof(metrics[0]);
 
 /* Counters are the metrics of kind COUNTER, in table order. */
-#define IS_COUNTER_STATE 0
-#define IS_COUNTER_CPUREV 0
+#define IS_COUNTER_STATE   0
+#define IS_COUNTER_CPUREV  0
 #define IS_COUNTER_COUNTER 1
 enum {
 	counters_in_table = 0
@@ -33,14 +33,7 @@ _Static_assert(counters_in_table == COUNTER_COUNT,
 /* Non-counter metrics come first in the table (arcs 1 and 2). */
 enum { first_counter = sizeof(metrics) / sizeof(metrics[0]) - COUNTER_COUNT };
 
-const struct metric *const counters[COUNTER_COUNT] = {
-#define C(i) &metrics[first_counter + (i)]
-	C(0),  C(1),  C(2),  C(3),  C(4),  C(5),  C(6),  C(7),
-	C(8),  C(9),  C(10), C(11), C(12), C(13), C(14), C(15),
-	C(16), C(17), C(18), C(19), C(20), C(21), C(22), C(23),
-	C(24), C(25), C(26), C(27), C(28), C(29), C(30),
-#undef C
-};
+const struct metric *const counters = metrics + first_counter;
 
 const struct metric *metric_by_name(const char *fullname)
 {

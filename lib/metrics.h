@@ -5,8 +5,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define METRIC_PREFIX "hw.r10kevctr."
-#define METRIC_DESCRIPTOR_PREFIX "hwR10kEvCtr"
+#define METRIC_PREFIX		     "hw.r10kevctr."
+#define METRIC_DESCRIPTOR_PREFIX     "hwR10kEvCtr"
 #define METRIC_CPU_DESCRIPTOR_PREFIX "hwR10kEvCtrCpu"
 /* Longest descriptor we generate; SMIv2 wants descriptors <= 64 chars. */
 #define METRIC_DESCRIPTOR_MAX 64
@@ -16,13 +16,13 @@ enum metric_rev { REV_ALL, REV_BEFORE_3_1, REV_FROM_3_1 };
 enum metric_match { MATCH_NONE, MATCH_EXACT, MATCH_APPROX };
 
 struct metric {
-	unsigned arc;         /* OID arc, never reused */
+	unsigned arc;	      /* OID arc, never reused */
 	const char *name;     /* after "hw.r10kevctr." */
 	const char *fullname; /* "hw.r10kevctr." name */
 	enum metric_kind kind;
-	int event0, event1;   /* R10000 event numbers, -1 = none */
+	int event0, event1; /* R10000 event numbers, -1 = none */
 	enum metric_rev rev;
-	const char *perf;     /* default perf spec, "" = none */
+	const char *perf; /* default perf spec, "" = none */
 	enum metric_match match;
 	unsigned long long sim_rate;
 };
@@ -36,7 +36,7 @@ extern const size_t metrics_count;
  * used by the cache, the backends and the per-CPU table.
  */
 #define COUNTER_COUNT 31
-extern const struct metric *const counters[COUNTER_COUNT];
+extern const struct metric *const counters; /* counters[0..COUNTER_COUNT) */
 
 /* Lookups by full name ("hw.r10kevctr.cycles"); NULL / -1 when unknown. */
 const struct metric *metric_by_name(const char *fullname);

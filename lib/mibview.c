@@ -40,13 +40,14 @@ static enum mibview_result alarm_value(const struct alarm *a,
 		set_str(v, a->cfg.name);
 		return MV_OK;
 	case TAG_ALARM_METRIC:
-		set_str(v, counters[a->cfg.counter]->fullname);
+		set_str(v, counters[a->cfg.counter].fullname);
 		return MV_OK;
 	case TAG_ALARM_SCOPE:
 		set_i32(v, (int32_t)a->cfg.scope);
 		return MV_OK;
 	case TAG_ALARM_CPU:
-		set_i32(v, a->cfg.scope == SCOPE_CPU ? (int32_t)a->cfg.cpu : -1);
+		set_i32(v,
+			a->cfg.scope == SCOPE_CPU ? (int32_t)a->cfg.cpu : -1);
 		return MV_OK;
 	case TAG_ALARM_SAMPLE_TYPE:
 		set_i32(v, a->cfg.type == TYPE_RATE ? 2 : 1);
@@ -251,8 +252,9 @@ size_t mibview_oid(const struct mib_object *o, unsigned long instance,
 	return n;
 }
 
-enum mibview_result mibview_get(const struct cache *c, const unsigned long *name,
-				size_t len, const struct mib_object **obj,
+enum mibview_result mibview_get(const struct cache *c,
+				const unsigned long *name, size_t len,
+				const struct mib_object **obj,
 				struct mib_value *val)
 {
 	const unsigned long *rel;
@@ -293,7 +295,8 @@ static enum mibview_result next_instance(const struct cache *c,
 		size_t n = c->alarms ? c->alarms->count : 0;
 		/* [x] and [x, ...] are both followed by alarm x+1 */
 		for (unsigned long i = ilen ? inst[0] + 1 : 1; i <= n; i++) {
-			if (alarm_value(&c->alarms->alarm[i - 1], o, val) == MV_OK) {
+			if (alarm_value(&c->alarms->alarm[i - 1], o, val) ==
+			    MV_OK) {
 				*instance = i;
 				return MV_OK;
 			}

@@ -35,8 +35,9 @@ enum mibview_result {
 	MV_END_OF_VIEW, /* getnext: nothing after this OID in the module */
 };
 
-enum mibview_result mibview_get(const struct cache *c, const unsigned long *name,
-				size_t len, const struct mib_object **obj,
+enum mibview_result mibview_get(const struct cache *c,
+				const unsigned long *name, size_t len,
+				const struct mib_object **obj,
 				struct mib_value *val);
 /* next[] gets the OID of the answer; *nextlen its length. */
 enum mibview_result mibview_getnext(const struct cache *c,
@@ -48,7 +49,8 @@ enum mibview_result mibview_getnext(const struct cache *c,
 /* The value of one instance (instance = CPU number for TBL_CPU). */
 enum mibview_result mibview_value(const struct cache *c,
 				  const struct mib_object *o,
-				  unsigned long instance, struct mib_value *val);
+				  unsigned long instance,
+				  struct mib_value *val);
 
 /* Object by descriptor, for notifications and tests; NULL if unknown. */
 const struct mib_object *mibview_object(const char *name);

@@ -14,12 +14,12 @@
 
 /* SMI base types, as the MIB declares them. */
 enum obj_syntax {
-	SYN_INTEGER32,  /* Integer32 and enumerated INTEGER */
+	SYN_INTEGER32,	/* Integer32 and enumerated INTEGER */
 	SYN_UNSIGNED32, /* Unsigned32 / Gauge32 */
 	SYN_COUNTER32,
-	SYN_COUNTER64,  /* Counter64 and TCs based on it */
-	SYN_OCTETS,     /* DisplayString */
-	SYN_TIMETICKS,  /* TimeStamp */
+	SYN_COUNTER64, /* Counter64 and TCs based on it */
+	SYN_OCTETS,    /* DisplayString */
+	SYN_TIMETICKS, /* TimeStamp */
 };
 
 enum obj_access { ACC_READ_ONLY, ACC_FOR_NOTIFY };
@@ -35,8 +35,8 @@ enum obj_table {
 enum obj_tag {
 	TAG_STATE,
 	TAG_CPUREV,
-	TAG_TOTAL,            /* counter summed over CPUs (counter index) */
-	TAG_CPU_COUNTER,      /* per-CPU counter (counter index) */
+	TAG_TOTAL,	 /* counter summed over CPUs (counter index) */
+	TAG_CPU_COUNTER, /* per-CPU counter (counter index) */
 	TAG_CPU_TIME_ENABLED,
 	TAG_CPU_TIME_RUNNING,
 	TAG_CPU_DUTY_CYCLE,
@@ -48,8 +48,8 @@ enum obj_tag {
 	TAG_DISCONTINUITY_TIME,
 	TAG_POLLS,
 	TAG_POLL_ERRORS,
-	TAG_RATE,      /* rate of the sum (counter index) */
-	TAG_CPU_RATE,  /* rate of one CPU (counter index) */
+	TAG_RATE,     /* rate of the sum (counter index) */
+	TAG_CPU_RATE, /* rate of one CPU (counter index) */
 	TAG_ALARM_NAME,
 	TAG_ALARM_METRIC,
 	TAG_ALARM_SCOPE,

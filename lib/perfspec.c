@@ -18,27 +18,33 @@ struct name {
 
 /* PERF_COUNT_HW_* */
 static const struct name hardware[] = {
-	{"cpu-cycles", 0},         {"instructions", 1},
-	{"cache-references", 2},   {"cache-misses", 3},
-	{"branch-instructions", 4}, {"branch-misses", 5},
-	{"bus-cycles", 6},         {"stalled-cycles-frontend", 7},
-	{"stalled-cycles-backend", 8}, {"ref-cycles", 9},
-	{NULL, 0},
+    {"cpu-cycles", 0},
+    {"instructions", 1},
+    {"cache-references", 2},
+    {"cache-misses", 3},
+    {"branch-instructions", 4},
+    {"branch-misses", 5},
+    {"bus-cycles", 6},
+    {"stalled-cycles-frontend", 7},
+    {"stalled-cycles-backend", 8},
+    {"ref-cycles", 9},
+    {NULL, 0},
 };
 /* PERF_COUNT_SW_* */
 static const struct name software[] = {
-	{"cpu-clock", 0},        {"task-clock", 1},       {"page-faults", 2},
-	{"context-switches", 3}, {"cpu-migrations", 4},   {"minor-faults", 5},
-	{"major-faults", 6},     {"alignment-faults", 7}, {"emulation-faults", 8},
-	{NULL, 0},
+    {"cpu-clock", 0},	     {"task-clock", 1},
+    {"page-faults", 2},	     {"context-switches", 3},
+    {"cpu-migrations", 4},   {"minor-faults", 5},
+    {"major-faults", 6},     {"alignment-faults", 7},
+    {"emulation-faults", 8}, {NULL, 0},
 };
 /* PERF_COUNT_HW_CACHE_*, _OP_*, _RESULT_* */
 static const struct name caches[] = {
-	{"l1d", 0}, {"l1i", 1}, {"ll", 2}, {"dtlb", 3},
-	{"itlb", 4}, {"bpu", 5}, {"node", 6}, {NULL, 0},
+    {"l1d", 0},	 {"l1i", 1}, {"ll", 2},	  {"dtlb", 3},
+    {"itlb", 4}, {"bpu", 5}, {"node", 6}, {NULL, 0},
 };
 static const struct name ops[] = {
-	{"read", 0}, {"write", 1}, {"prefetch", 2}, {NULL, 0}};
+    {"read", 0}, {"write", 1}, {"prefetch", 2}, {NULL, 0}};
 static const struct name results[] = {{"access", 0}, {"miss", 1}, {NULL, 0}};
 
 static int lookup(const struct name *t, const char *s, size_t n, uint64_t *out)
@@ -127,8 +133,10 @@ static int parse_pfm(const char *name, struct perf_term *t, char *err,
 #else
 	(void)name;
 	(void)t;
-	return fail(err, len, "pfm: names need a build with libpfm4 "
-			      "(libpfm4-dev)", term);
+	return fail(err, len,
+		    "pfm: names need a build with libpfm4 "
+		    "(libpfm4-dev)",
+		    term);
 #endif
 }
 
@@ -158,14 +166,17 @@ static int parse_term(const char *term, const char *sysfs, struct perf_term *t,
 	} else if (tl == 3 && strncmp(term, "raw", tl) == 0) {
 		t->type = PT_RAW;
 		if (parse_hex(ev, &t->config))
-			return fail(err, len, "expected a hex config (0x...)", term);
+			return fail(err, len, "expected a hex config (0x...)",
+				    term);
 	} else if (tl == 3 && strncmp(term, "pfm", tl) == 0) {
 		return parse_pfm(ev, t, err, len, term);
 	} else {
 		if (pmu_type(sysfs, term, tl, &t->type))
-			return fail(err, len, "unknown event type or PMU", term);
+			return fail(err, len, "unknown event type or PMU",
+				    term);
 		if (parse_hex(ev, &t->config))
-			return fail(err, len, "expected a hex config (0x...)", term);
+			return fail(err, len, "expected a hex config (0x...)",
+				    term);
 	}
 	return 0;
 }
@@ -180,14 +191,17 @@ int perfspec_parse(const char *spec, const char *sysfs, struct perfspec *out,
 		return 0;
 	if (strlen(spec) >= sizeof(buf))
 		return fail(err, errlen, "too long", "...");
-	if (spec[strlen(spec) - 1] == '+' || spec[0] == '+' || strstr(spec, "++"))
+	if (spec[strlen(spec) - 1] == '+' || spec[0] == '+' ||
+	    strstr(spec, "++"))
 		return fail(err, errlen, "empty term", spec);
 	snprintf(buf, sizeof(buf), "%s", spec);
 	char *save = NULL;
-	for (char *t = strtok_r(buf, "+", &save); t; t = strtok_r(NULL, "+", &save)) {
+	for (char *t = strtok_r(buf, "+", &save); t;
+	     t = strtok_r(NULL, "+", &save)) {
 		if (out->nterms == PERFSPEC_MAX_TERMS)
 			return fail(err, errlen, "more than 4 terms", spec);
-		if (parse_term(t, sysfs, &out->term[out->nterms++], err, errlen))
+		if (parse_term(t, sysfs, &out->term[out->nterms++], err,
+			       errlen))
 			return -1;
 	}
 	return 0;

@@ -4,13 +4,14 @@
  *
  *   SPEC  := "off" | TERM ("+" TERM)*       (terms are summed)
  *   TERM  := hardware:NAME                  cpu-cycles, instructions, ...
- *          | software:NAME                  cpu-clock, task-clock, page-faults, ...
- *          | hw_cache:CACHE.OP.RESULT       l1d|l1i|ll|dtlb|itlb|bpu|node .
+ *          | software:NAME                  cpu-clock, task-clock, page-faults,
+ * ... | hw_cache:CACHE.OP.RESULT       l1d|l1i|ll|dtlb|itlb|bpu|node .
  *                                           read|write|prefetch . access|miss
  *          | raw:0xCONFIG                   the CPU PMU's raw event
- *          | PMU:0xCONFIG                   a PMU of /sys/bus/event_source/devices
- *          | pfm:EVENT                      a libpfm4 event name (if built with it)
- * The full name tables are in perfspec.c and doc/perf-mapping.md.
+ *          | PMU:0xCONFIG                   a PMU of
+ * /sys/bus/event_source/devices | pfm:EVENT                      a libpfm4
+ * event name (if built with it) The full name tables are in perfspec.c and
+ * doc/perf-mapping.md.
  */
 #ifndef HWR10K_PERFSPEC_H
 #define HWR10K_PERFSPEC_H

@@ -18,8 +18,8 @@ typedef uint64_t counter_mask;
 #define COUNTER_BIT(c) ((counter_mask)1 << (c))
 
 struct cpu_sample {
-	unsigned cpu;   /* operating system CPU number */
-	bool counting;  /* false: offline or counters lost; values ignored */
+	unsigned cpu;	/* operating system CPU number */
+	bool counting;	/* false: offline or counters lost; values ignored */
 	uint32_t epoch; /* changes whenever counting restarted from zero */
 	/* Counts since the epoch started, 64 bits, already scaled. */
 	uint64_t value[COUNTER_COUNT];
@@ -31,10 +31,10 @@ struct sample {
 	struct cpu_sample *cpus; /* sorted by cpu, no duplicates */
 	size_t ncpus, cap;
 	counter_mask counted;
-	int32_t state;            /* hw.r10kevctr.state */
+	int32_t state; /* hw.r10kevctr.state */
 	char cpurev[CPUREV_MAX + 1];
-	unsigned errors;          /* records skipped / reads failed */
-	uint64_t time_ns;         /* when read, in the backend's clock */
+	unsigned errors;  /* records skipped / reads failed */
+	uint64_t time_ns; /* when read, in the backend's clock */
 };
 
 /* Make room for n CPUs; returns -1 when out of memory. */

@@ -8,12 +8,16 @@
 struct strbuf {
 	char *buf;
 	size_t len, cap;
-	int oom; /* set once an allocation failed; contents are then truncated */
+	int oom; /* set once an allocation failed; contents are then truncated
+		  */
 };
-#define STRBUF_INIT {NULL, 0, 0, 0}
+#define STRBUF_INIT                                                            \
+	{                                                                      \
+		NULL, 0, 0, 0                                                  \
+	}
 
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 void strbuf_add(struct strbuf *sb, const char *s, size_t n);
 void strbuf_reset(struct strbuf *sb);

@@ -84,8 +84,9 @@ static struct node *leaf(struct mibmodel *mm, enum node_kind kind,
 static char *with_trailer(char *descr, const struct metric *m)
 {
 	struct strbuf sb = STRBUF_INIT;
-	static const char *const match[] = {
-		[MATCH_NONE] = "", [MATCH_EXACT] = "exact", [MATCH_APPROX] = "approximate"};
+	static const char *const match[] = {[MATCH_NONE] = "",
+					    [MATCH_EXACT] = "exact",
+					    [MATCH_APPROX] = "approximate"};
 
 	strbuf_addf(&sb, "%s\n\nPCP metric hw.r10kevctr.%s", descr, m->name);
 	if (m->event0 >= 0 && m->event1 >= 0)
@@ -161,26 +162,26 @@ static int add_cpu_columns(struct mibmodel *mm, const struct helpfile *hf,
 	int errors = 0;
 
 	for (int c = 0; c < COUNTER_COUNT; c++) {
-		const struct metric *m = counters[c];
+		const struct metric *m = &counters[c];
 		metric_fullname(m, full, sizeof(full));
 		const struct help_entry *e = helpfile_find(hf, full);
 		char *d = e ? metric_description(e, 1) : NULL;
 		if (!d) {
-			fprintf(err,
-				"%s:%u: long text of %s does not say \"%s\", "
-				"so its per-CPU DESCRIPTION cannot be derived\n",
-				hf->filename, e ? e->line : 0, full,
-				DESCRIBE_TOTAL_PHRASE);
+			fprintf(
+			    err,
+			    "%s:%u: long text of %s does not say \"%s\", "
+			    "so its per-CPU DESCRIPTION cannot be derived\n",
+			    hf->filename, e ? e->line : 0, full,
+			    DESCRIBE_TOTAL_PHRASE);
 			errors++;
 			continue;
 		}
 		metric_descriptor(m, METRIC_CPU_DESCRIPTOR_PREFIX, name,
 				  sizeof(name));
-		struct node *n = leaf(mm, NK_COLUMN, name,
-				      "hwR10kEvCtrCpuEntry", m->arc,
-				      "Counter64", SYN_COUNTER64,
-				      TAG_CPU_COUNTER, "hwR10kEvCtrCpuGroup",
-				      d);
+		struct node *n =
+		    leaf(mm, NK_COLUMN, name, "hwR10kEvCtrCpuEntry", m->arc,
+			 "Counter64", SYN_COUNTER64, TAG_CPU_COUNTER,
+			 "hwR10kEvCtrCpuGroup", d);
 		n->units = "events";
 		n->counter = c;
 		free(d);
@@ -195,11 +196,12 @@ static void add_module(struct mibmodel *mm)
 	struct node *tc = add(mm, NK_TC, GAUGE64, NULL, 0);
 	tc->len = 0;
 	tc->syntax = "Counter64";
-	set_descr(tc, "A 64-bit gauge: a value that may go up and down, such as\n"
-		      "a rate or a threshold, as CounterBasedGauge64 of HCNUM-TC\n"
-		      "(RFC 2856), defined here so that the module does not\n"
-		      "depend on HCNUM-TC.  Its value is never a counter: it has\n"
-		      "no discontinuities and is not to be differenced.");
+	set_descr(tc,
+		  "A 64-bit gauge: a value that may go up and down, such as\n"
+		  "a rate or a threshold, as CounterBasedGauge64 of HCNUM-TC\n"
+		  "(RFC 2856), defined here so that the module does not\n"
+		  "depend on HCNUM-TC.  Its value is never a counter: it has\n"
+		  "no discontinuities and is not to be differenced.");
 	add(mm, NK_BRANCH, "hwR10kEvCtrNotifications", NULL, 0);
 	add(mm, NK_BRANCH, "hwR10kEvCtrObjects", NULL, 1);
 	add(mm, NK_BRANCH, "hwR10kEvCtrMetrics", "hwR10kEvCtrObjects", 1);
@@ -233,8 +235,8 @@ static void add_cpu_status_table(struct mibmodel *mm)
 	const char *p = "hwR10kEvCtrCpuStatusEntry";
 	const char *g = "hwR10kEvCtrCpuStatusGroup";
 
-	n = add(mm, NK_TABLE, "hwR10kEvCtrCpuStatusTable",
-		"hwR10kEvCtrObjects", 3);
+	n = add(mm, NK_TABLE, "hwR10kEvCtrCpuStatusTable", "hwR10kEvCtrObjects",
+		3);
 	n->syntax = "SEQUENCE OF HwR10kEvCtrCpuStatusEntry";
 	set_descr(n, "Counting status per CPU, so that an operator can see\n"
 		     "whether a CPU is counting and how much of the time its\n"
@@ -252,14 +254,14 @@ static void add_cpu_status_table(struct mibmodel *mm)
 		 "frozen until it counts again, after a counter\n"
 		 "discontinuity (hwR10kEvCtrDiscontinuityTime).");
 	n->seqtype = "INTEGER";
-	n = leaf(mm, NK_COLUMN, "hwR10kEvCtrCpuTimeEnabled", p, 2,
-		 "Counter64", SYN_COUNTER64, TAG_CPU_TIME_ENABLED, g,
+	n = leaf(mm, NK_COLUMN, "hwR10kEvCtrCpuTimeEnabled", p, 2, "Counter64",
+		 SYN_COUNTER64, TAG_CPU_TIME_ENABLED, g,
 		 "Total time this CPU's events were enabled, summed over the\n"
 		 "CPU's events, as the kernel reports it\n"
 		 "(PERF_FORMAT_TOTAL_TIME_ENABLED).");
 	n->units = "nanoseconds";
-	n = leaf(mm, NK_COLUMN, "hwR10kEvCtrCpuTimeRunning", p, 3,
-		 "Counter64", SYN_COUNTER64, TAG_CPU_TIME_RUNNING, g,
+	n = leaf(mm, NK_COLUMN, "hwR10kEvCtrCpuTimeRunning", p, 3, "Counter64",
+		 SYN_COUNTER64, TAG_CPU_TIME_RUNNING, g,
 		 "Total time this CPU's events were really counting on the\n"
 		 "hardware (PERF_FORMAT_TOTAL_TIME_RUNNING).  Less than\n"
 		 "hwR10kEvCtrCpuTimeEnabled when the kernel multiplexes more\n"
@@ -313,8 +315,9 @@ static void add_agent(struct mibmodel *mm)
 	     "computing rates must discard a delta across a change of this\n"
 	     "value, as for ifCounterDiscontinuityTime.  0 if there was\n"
 	     "none since the agent started.");
-	leaf(mm, NK_SCALAR, "hwR10kEvCtrPolls", p, 6, "Counter32", SYN_COUNTER32,
-	     TAG_POLLS, g, "The number of times the agent polled the backend.");
+	leaf(mm, NK_SCALAR, "hwR10kEvCtrPolls", p, 6, "Counter32",
+	     SYN_COUNTER32, TAG_POLLS, g,
+	     "The number of times the agent polled the backend.");
 	leaf(mm, NK_SCALAR, "hwR10kEvCtrPollErrors", p, 7, "Counter32",
 	     SYN_COUNTER32, TAG_POLL_ERRORS, g,
 	     "The number of failed backend reads and skipped bad input\n"
@@ -329,16 +332,17 @@ static void add_rates(struct mibmodel *mm)
 
 	add(mm, NK_BRANCH, "hwR10kEvCtrRates", "hwR10kEvCtrObjects", 5);
 	for (int c = 0; c < COUNTER_COUNT; c++) {
-		const struct metric *m = counters[c];
+		const struct metric *m = &counters[c];
 		metric_descriptor(m, "hwR10kEvCtrRate", name, sizeof(name));
 		metric_fullname(m, full, sizeof(full));
-		snprintf(d, sizeof(d),
-			 "The rate of %s (summed over all CPUs) per\n"
-			 "second over the last poll interval, for managers that\n"
-			 "can only threshold gauges.  No instance before the\n"
-			 "second poll, after a counter discontinuity, or when the\n"
-			 "counter is not counted.",
-			 full);
+		snprintf(
+		    d, sizeof(d),
+		    "The rate of %s (summed over all CPUs) per\n"
+		    "second over the last poll interval, for managers that\n"
+		    "can only threshold gauges.  No instance before the\n"
+		    "second poll, after a counter discontinuity, or when the\n"
+		    "counter is not counted.",
+		    full);
 		n = leaf(mm, NK_SCALAR, name, "hwR10kEvCtrRates", m->arc,
 			 GAUGE64, SYN_COUNTER64, TAG_RATE,
 			 "hwR10kEvCtrRateGroup", d);
@@ -355,14 +359,15 @@ static void add_rates(struct mibmodel *mm)
 	n->index = "AUGMENTS { hwR10kEvCtrCpuEntry }";
 	set_descr(n, "The event rates of one CPU.");
 	for (int c = 0; c < COUNTER_COUNT; c++) {
-		const struct metric *m = counters[c];
+		const struct metric *m = &counters[c];
 		metric_descriptor(m, "hwR10kEvCtrCpuRate", name, sizeof(name));
 		metric_fullname(m, full, sizeof(full));
-		snprintf(d, sizeof(d),
-			 "The rate of %s on this CPU per second\n"
-			 "over the last poll interval.  No instance when it is\n"
-			 "not known (see hwR10kEvCtrRates).",
-			 full);
+		snprintf(
+		    d, sizeof(d),
+		    "The rate of %s on this CPU per second\n"
+		    "over the last poll interval.  No instance when it is\n"
+		    "not known (see hwR10kEvCtrRates).",
+		    full);
 		n = leaf(mm, NK_COLUMN, name, "hwR10kEvCtrCpuRateEntry", m->arc,
 			 GAUGE64, SYN_COUNTER64, TAG_CPU_RATE,
 			 "hwR10kEvCtrRateGroup", d);
@@ -376,8 +381,9 @@ static struct node *alarm_col(struct mibmodel *mm, const char *name,
 			      const char *seqtype, enum obj_syntax csyn,
 			      enum obj_tag tag, const char *descr)
 {
-	struct node *n = leaf(mm, NK_COLUMN, name, "hwR10kEvCtrAlarmEntry", arc,
-			      syntax, csyn, tag, "hwR10kEvCtrAlarmGroup", descr);
+	struct node *n =
+	    leaf(mm, NK_COLUMN, name, "hwR10kEvCtrAlarmEntry", arc, syntax,
+		 csyn, tag, "hwR10kEvCtrAlarmGroup", descr);
 	n->seqtype = seqtype;
 	n->table = TBL_ALARM;
 	return n;
@@ -430,11 +436,12 @@ static void add_alarm_table(struct mibmodel *mm)
 		  SYN_COUNTER64, TAG_ALARM_RISING,
 		  "A sample >= this value raises hwR10kEvCtrRisingAlarm, once\n"
 		  "until a sample <= hwR10kEvCtrAlarmFallingThreshold.");
-	alarm_col(mm, "hwR10kEvCtrAlarmFallingThreshold", 8, GAUGE64, GAUGE64,
-		  SYN_COUNTER64, TAG_ALARM_FALLING,
-		  "A sample <= this value raises hwR10kEvCtrFallingAlarm, once\n"
-		  "until a sample >= hwR10kEvCtrAlarmRisingThreshold.  Always\n"
-		  "below the rising threshold.");
+	alarm_col(
+	    mm, "hwR10kEvCtrAlarmFallingThreshold", 8, GAUGE64, GAUGE64,
+	    SYN_COUNTER64, TAG_ALARM_FALLING,
+	    "A sample <= this value raises hwR10kEvCtrFallingAlarm, once\n"
+	    "until a sample >= hwR10kEvCtrAlarmRisingThreshold.  Always\n"
+	    "below the rising threshold.");
 	alarm_col(mm, "hwR10kEvCtrAlarmStartupAlarm", 9,
 		  "INTEGER { risingAlarm(1), fallingAlarm(2),\n"
 		  "          risingOrFallingAlarm(3) }",
@@ -445,13 +452,14 @@ static void add_alarm_table(struct mibmodel *mm)
 		  SYN_COUNTER64, TAG_ALARM_VALUE,
 		  "The last valid sample (for eachCpu(3) the highest over the\n"
 		  "CPUs).  No instance before the first valid sample.");
-	alarm_col(mm, "hwR10kEvCtrAlarmStatus", 11,
-		  "INTEGER { waiting(1), armed(2), risen(3), fallen(4) }",
-		  "INTEGER", SYN_INTEGER32, TAG_ALARM_STATUS,
-		  "waiting(1): no valid sample yet; armed(2): sampled, no alarm\n"
-		  "raised yet; risen(3): the last alarm was a rising one (for\n"
-		  "eachCpu(3): on any CPU); fallen(4): the last alarm was a\n"
-		  "falling one.");
+	alarm_col(
+	    mm, "hwR10kEvCtrAlarmStatus", 11,
+	    "INTEGER { waiting(1), armed(2), risen(3), fallen(4) }", "INTEGER",
+	    SYN_INTEGER32, TAG_ALARM_STATUS,
+	    "waiting(1): no valid sample yet; armed(2): sampled, no alarm\n"
+	    "raised yet; risen(3): the last alarm was a rising one (for\n"
+	    "eachCpu(3): on any CPU); fallen(4): the last alarm was a\n"
+	    "falling one.");
 	alarm_col(mm, "hwR10kEvCtrAlarmEvents", 12, "Counter32", "Counter32",
 		  SYN_COUNTER32, TAG_ALARM_EVENTS,
 		  "The notifications this alarm raised.");
@@ -460,17 +468,19 @@ static void add_alarm_table(struct mibmodel *mm)
 		  "Samples dropped because they spanned a counter\n"
 		  "discontinuity; they never raise an alarm.");
 	struct node *c;
-	c = alarm_col(mm, "hwR10kEvCtrAlarmEventCpu", 14, "Integer32 (-1..65535)",
-		      "Integer32", SYN_INTEGER32, TAG_ALARM_EVENT_CPU,
+	c = alarm_col(mm, "hwR10kEvCtrAlarmEventCpu", 14,
+		      "Integer32 (-1..65535)", "Integer32", SYN_INTEGER32,
+		      TAG_ALARM_EVENT_CPU,
 		      "In a notification: the CPU whose sample crossed the\n"
 		      "threshold; -1 for the sum.");
 	c->acc = ACC_FOR_NOTIFY;
-	c = alarm_col(mm, "hwR10kEvCtrAlarmEventValue", 15, GAUGE64, GAUGE64,
-		      SYN_COUNTER64, TAG_ALARM_EVENT_VALUE,
-		      "In a notification: the sample that crossed the threshold.");
+	c = alarm_col(
+	    mm, "hwR10kEvCtrAlarmEventValue", 15, GAUGE64, GAUGE64,
+	    SYN_COUNTER64, TAG_ALARM_EVENT_VALUE,
+	    "In a notification: the sample that crossed the threshold.");
 	c->acc = ACC_FOR_NOTIFY;
-	c = alarm_col(mm, "hwR10kEvCtrAlarmEventThreshold", 16, GAUGE64, GAUGE64,
-		      SYN_COUNTER64, TAG_ALARM_EVENT_THRESHOLD,
+	c = alarm_col(mm, "hwR10kEvCtrAlarmEventThreshold", 16, GAUGE64,
+		      GAUGE64, SYN_COUNTER64, TAG_ALARM_EVENT_THRESHOLD,
 		      "In a notification: the threshold that was crossed.");
 	c->acc = ACC_FOR_NOTIFY;
 }
@@ -479,16 +489,17 @@ static void add_notifications(struct mibmodel *mm)
 {
 	struct node *n = add(mm, NK_NOTIF, "hwR10kEvCtrCounterDiscontinuity",
 			     "hwR10kEvCtrNotifications", 1);
-	n->members = strdup("hwR10kEvCtrDiscontinuityTime, hwR10kEvCtrNumCpus,\n"
-			    "hwR10kEvCtrBackend");
+	n->members =
+	    strdup("hwR10kEvCtrDiscontinuityTime, hwR10kEvCtrNumCpus,\n"
+		   "hwR10kEvCtrBackend");
 	n->group = "hwR10kEvCtrNotificationGroup";
 	set_descr(n, "Sent when the counters suffered a discontinuity (see\n"
-		  "hwR10kEvCtrDiscontinuityTime) after the first poll, so\n"
-		  "that a manager can restart its rate computations.");
+		     "hwR10kEvCtrDiscontinuityTime) after the first poll, so\n"
+		     "that a manager can restart its rate computations.");
 	static const char *const objs =
-		"hwR10kEvCtrAlarmName, hwR10kEvCtrAlarmMetric,\n"
-		"hwR10kEvCtrAlarmSampleType, hwR10kEvCtrAlarmEventCpu,\n"
-		"hwR10kEvCtrAlarmEventValue, hwR10kEvCtrAlarmEventThreshold";
+	    "hwR10kEvCtrAlarmName, hwR10kEvCtrAlarmMetric,\n"
+	    "hwR10kEvCtrAlarmSampleType, hwR10kEvCtrAlarmEventCpu,\n"
+	    "hwR10kEvCtrAlarmEventValue, hwR10kEvCtrAlarmEventThreshold";
 	n = add(mm, NK_NOTIF, "hwR10kEvCtrRisingAlarm",
 		"hwR10kEvCtrNotifications", 2);
 	n->members = strdup(objs);
@@ -528,19 +539,18 @@ static void add_conformance(struct mibmodel *mm)
 		enum node_kind kind;
 		const char *descr;
 	} groups[] = {
-		{"hwR10kEvCtrMetricGroup", NK_OGROUP,
-		 "The state, CPU revision and summed counters."},
-		{"hwR10kEvCtrCpuGroup", NK_OGROUP, "The per-CPU counters."},
-		{"hwR10kEvCtrCpuStatusGroup", NK_OGROUP,
-		 "The per-CPU counting status."},
-		{"hwR10kEvCtrAgentGroup", NK_OGROUP,
-		 "The agent's own objects."},
-		{"hwR10kEvCtrNotificationGroup", NK_NGROUP,
-		 "The agent's notifications."},
-		{"hwR10kEvCtrRateGroup", NK_OGROUP,
-		 "The event rates, summed and per CPU."},
-		{"hwR10kEvCtrAlarmGroup", NK_OGROUP,
-		 "The threshold alarms and their notification objects."},
+	    {"hwR10kEvCtrMetricGroup", NK_OGROUP,
+	     "The state, CPU revision and summed counters."},
+	    {"hwR10kEvCtrCpuGroup", NK_OGROUP, "The per-CPU counters."},
+	    {"hwR10kEvCtrCpuStatusGroup", NK_OGROUP,
+	     "The per-CPU counting status."},
+	    {"hwR10kEvCtrAgentGroup", NK_OGROUP, "The agent's own objects."},
+	    {"hwR10kEvCtrNotificationGroup", NK_NGROUP,
+	     "The agent's notifications."},
+	    {"hwR10kEvCtrRateGroup", NK_OGROUP,
+	     "The event rates, summed and per CPU."},
+	    {"hwR10kEvCtrAlarmGroup", NK_OGROUP,
+	     "The threshold alarms and their notification objects."},
 	};
 	struct strbuf all = STRBUF_INIT;
 

@@ -23,7 +23,7 @@ enum node_kind {
 	NK_OGROUP,     /* OBJECT-GROUP */
 	NK_NGROUP,     /* NOTIFICATION-GROUP */
 	NK_COMPLIANCE, /* MODULE-COMPLIANCE */
-	NK_TC,         /* TEXTUAL-CONVENTION (syntax = its SYNTAX) */
+	NK_TC,	       /* TEXTUAL-CONVENTION (syntax = its SYNTAX) */
 };
 
 struct node {
@@ -33,13 +33,13 @@ struct node {
 	unsigned arc;
 	unsigned arcs[OBJ_MAX_ARCS]; /* below the module root */
 	unsigned len;
-	const char *syntax;   /* SYNTAX clause text */
-	const char *seqtype;  /* type in the entry's SEQUENCE */
-	const char *units;    /* UNITS or NULL */
-	const char *index;    /* "INDEX { x }" / "AUGMENTS { y }" for entries */
-	const char *group;    /* conformance group this object belongs to */
-	char *descr;          /* DESCRIPTION text, paragraphs split by "\n\n" */
-	char *members;        /* notifications: OBJECTS; groups: members */
+	const char *syntax;  /* SYNTAX clause text */
+	const char *seqtype; /* type in the entry's SEQUENCE */
+	const char *units;   /* UNITS or NULL */
+	const char *index;   /* "INDEX { x }" / "AUGMENTS { y }" for entries */
+	const char *group;   /* conformance group this object belongs to */
+	char *descr;	     /* DESCRIPTION text, paragraphs split by "\n\n" */
+	char *members;	     /* notifications: OBJECTS; groups: members */
 	/* for the C object table */
 	enum obj_syntax csyn;
 	enum obj_access acc;
@@ -60,6 +60,5 @@ void mibmodel_free(struct mibmodel *mm);
 /* Writers. */
 void mibmodel_write_mib(const struct mibmodel *mm, FILE *out);
 void mibmodel_write_c(const struct mibmodel *mm, FILE *out);
-
 
 #endif

@@ -9,23 +9,26 @@
 #include "config.h"
 #include "logcapture.h"
 
-#define R ALARM_EVENT_RISING
-#define F ALARM_EVENT_FALLING
+#define R    ALARM_EVENT_RISING
+#define F    ALARM_EVENT_FALLING
 #define NONE (-1)
 
 /* Feed samples; expect[i] is R, F or NONE for sample i. */
-static void run(enum alarm_startup startup, const uint64_t *v, const int *expect,
-		size_t n)
+static void run(enum alarm_startup startup, const uint64_t *v,
+		const int *expect, size_t n)
 {
-	struct alarm_config cfg = {.rising = 100, .falling = 50, .startup = startup};
+	struct alarm_config cfg = {
+	    .rising = 100, .falling = 50, .startup = startup};
 	struct alarm_instance in = {0};
 	for (size_t i = 0; i < n; i++) {
 		enum alarm_event_kind k;
 		int fired = alarm_step(&cfg, &in, v[i], &k);
 		int got = fired ? (int)k : NONE;
 		if (got != expect[i])
-			fail_msg("startup %d, sample %zu (%llu): got %d, expected %d",
-				 startup, i, (unsigned long long)v[i], got, expect[i]);
+			fail_msg("startup %d, sample %zu (%llu): got %d, "
+				 "expected %d",
+				 startup, i, (unsigned long long)v[i], got,
+				 expect[i]);
 	}
 }
 
@@ -35,7 +38,10 @@ static void run(enum alarm_startup startup, const uint64_t *v, const int *expect
 		const int e_[] = exp;                                          \
 		run(startup, v_, e_, sizeof(v_) / sizeof(v_[0]));              \
 	} while (0)
-#define L(...) {__VA_ARGS__}
+#define L(...)                                                                 \
+	{                                                                      \
+		__VA_ARGS__                                                    \
+	}
 
 static void startup_modes(void **state)
 {
@@ -58,7 +64,8 @@ static void startup_modes(void **state)
 static void hysteresis(void **state)
 {
 	/* rising, then falling, then rising again */
-	RUN(STARTUP_BOTH, L(75, 120, 130, 60, 40, 45, 101), L(NONE, R, NONE, NONE, F, NONE, R));
+	RUN(STARTUP_BOTH, L(75, 120, 130, 60, 40, 45, 101),
+	    L(NONE, R, NONE, NONE, F, NONE, R));
 	/* bouncing between the thresholds raises nothing more */
 	RUN(STARTUP_BOTH, L(120, 90, 110, 60, 99, 51, 100),
 	    L(R, NONE, NONE, NONE, NONE, NONE, NONE));
@@ -72,17 +79,24 @@ static void config_lines(void **state)
 {
 	struct alarm_config a;
 	char err[256];
-	assert_int_equal(alarm_config_parse("brmp hw.r10kevctr.fail.brmp each rate 1000000 500000 rising",
-					    &a, err, sizeof(err)), 0);
+	assert_int_equal(
+	    alarm_config_parse(
+		"brmp hw.r10kevctr.fail.brmp each rate 1000000 500000 rising",
+		&a, err, sizeof(err)),
+	    0);
 	assert_string_equal(a.name, "brmp");
-	assert_int_equal(a.counter, counter_index_by_name("hw.r10kevctr.fail.brmp"));
+	assert_int_equal(a.counter,
+			 counter_index_by_name("hw.r10kevctr.fail.brmp"));
 	assert_int_equal(a.scope, SCOPE_EACH_CPU);
 	assert_int_equal(a.type, TYPE_RATE);
 	assert_int_equal(a.rising, 1000000);
 	assert_int_equal(a.falling, 500000);
 	assert_int_equal(a.startup, STARTUP_RISING);
-	assert_int_equal(alarm_config_parse("c0 hw.r10kevctr.cycles 3 absolute 18446744073709551615 0",
-					    &a, err, sizeof(err)), 0);
+	assert_int_equal(
+	    alarm_config_parse(
+		"c0 hw.r10kevctr.cycles 3 absolute 18446744073709551615 0", &a,
+		err, sizeof(err)),
+	    0);
 	assert_int_equal(a.scope, SCOPE_CPU);
 	assert_int_equal(a.cpu, 3);
 	assert_int_equal(a.rising, UINT64_MAX);
@@ -90,27 +104,39 @@ static void config_lines(void **state)
 	const struct {
 		const char *line, *msg;
 	} bad[] = {
-		{"x hw.r10kevctr.nosuch sum rate 10 5", "not a counter metric: 'hw.r10kevctr.nosuch'"},
-		{"x hw.r10kevctr.cycles sum rate 5 10", "falling threshold must be below"},
-		{"x hw.r10kevctr.cycles sum rate 5 5", "falling threshold must be below"},
-		{"x hw.r10kevctr.cycles cpu7 rate 10 5", "bad CPU"},
-		{"x hw.r10kevctr.cycles 70000 rate 10 5", "bad CPU"},
-		{"x hw.r10kevctr.cycles sum delta 10 5", "sample type must be rate or absolute"},
-		{"x hw.r10kevctr.cycles sum rate ten 5", "bad rising threshold"},
-		{"x hw.r10kevctr.cycles sum rate 10 -1", "bad falling threshold"},
-		{"x hw.r10kevctr.cycles sum rate 10 5 never", "startup must be"},
-		{"x hw.r10kevctr.cycles sum rate 10", "expected NAME METRIC"},
-		{"bad/name hw.r10kevctr.cycles sum rate 10 5", "bad name"},
+	    {"x hw.r10kevctr.nosuch sum rate 10 5",
+	     "not a counter metric: 'hw.r10kevctr.nosuch'"},
+	    {"x hw.r10kevctr.cycles sum rate 5 10",
+	     "falling threshold must be below"},
+	    {"x hw.r10kevctr.cycles sum rate 5 5",
+	     "falling threshold must be below"},
+	    {"x hw.r10kevctr.cycles cpu7 rate 10 5", "bad CPU"},
+	    {"x hw.r10kevctr.cycles 70000 rate 10 5", "bad CPU"},
+	    {"x hw.r10kevctr.cycles sum delta 10 5",
+	     "sample type must be rate or absolute"},
+	    {"x hw.r10kevctr.cycles sum rate ten 5", "bad rising threshold"},
+	    {"x hw.r10kevctr.cycles sum rate 10 -1", "bad falling threshold"},
+	    {"x hw.r10kevctr.cycles sum rate 10 5 never", "startup must be"},
+	    {"x hw.r10kevctr.cycles sum rate 10", "expected NAME METRIC"},
+	    {"bad/name hw.r10kevctr.cycles sum rate 10 5", "bad name"},
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		assert_int_equal(alarm_config_parse(bad[i].line, &a, err, sizeof(err)), -1);
+		assert_int_equal(
+		    alarm_config_parse(bad[i].line, &a, err, sizeof(err)), -1);
 		if (!strstr(err, bad[i].msg))
-			fail_msg("%s: expected '%s' in '%s'", bad[i].line, bad[i].msg, err);
+			fail_msg("%s: expected '%s' in '%s'", bad[i].line,
+				 bad[i].msg, err);
 	}
 	struct config c;
 	config_defaults(&c);
-	assert_int_equal(config_apply(&c, "alarm", "a hw.r10kevctr.cycles sum rate 10 5", err, 256), 0);
-	assert_int_equal(config_apply(&c, "alarm", "a hw.r10kevctr.tlb sum rate 10 5", err, 256), -1);
+	assert_int_equal(config_apply(&c, "alarm",
+				      "a hw.r10kevctr.cycles sum rate 10 5",
+				      err, 256),
+			 0);
+	assert_int_equal(config_apply(&c, "alarm",
+				      "a hw.r10kevctr.tlb sum rate 10 5", err,
+				      256),
+			 -1);
 	assert_non_null(strstr(err, "name 'a' used twice"));
 	assert_int_equal(c.nalarms, 1);
 	config_free(&c);
@@ -159,18 +185,24 @@ static void over_the_cache(void **state)
 	struct alarm_set set;
 	char err[256];
 
-	assert_int_equal(alarm_config_parse("sum hw.r10kevctr.cycles sum rate 100 50", &cfg[0], err, 256), 0);
-	assert_int_equal(alarm_config_parse("each hw.r10kevctr.cycles each rate 60 20", &cfg[1], err, 256), 0);
+	assert_int_equal(
+	    alarm_config_parse("sum hw.r10kevctr.cycles sum rate 100 50",
+			       &cfg[0], err, 256),
+	    0);
+	assert_int_equal(
+	    alarm_config_parse("each hw.r10kevctr.cycles each rate 60 20",
+			       &cfg[1], err, 256),
+	    0);
 	assert_int_equal(alarm_set_build(&set, cfg, 2, NULL), 0);
 	cache_init(&cache);
 	cache.alarms = &set;
 	log_capture_start();
 
-	poll((uint64_t[]){10, 10}, 2, 1);  /* first poll: no delta yet */
+	poll((uint64_t[]){10, 10}, 2, 1); /* first poll: no delta yet */
 	assert_int_equal(alarm_status_of(&set.alarm[0]), ALARM_WAITING);
-	poll((uint64_t[]){10, 10}, 2, 1);  /* sum 20/s: falling at startup */
+	poll((uint64_t[]){10, 10}, 2, 1);     /* sum 20/s: falling at startup */
 	assert_int_equal(emitted_falling, 3); /* sum, CPU 0, CPU 1 */
-	poll((uint64_t[]){70, 40}, 2, 1);  /* sum 110 rising; CPU 0 rising */
+	poll((uint64_t[]){70, 40}, 2, 1);     /* sum 110 rising; CPU 0 rising */
 	assert_int_equal(emitted_rising, 2);
 	assert_int_equal(set.alarm[0].event_value, 110);
 	assert_int_equal(set.alarm[0].event_threshold, 100);
@@ -185,8 +217,10 @@ static void over_the_cache(void **state)
 	assert_int_equal(emitted_rising, 2);
 	assert_int_equal(set.alarm[0].dropped, 1);
 	assert_int_equal(set.alarm[1].dropped, 2);
-	assert_logged("alarm sum: sum: sample across a counter discontinuity dropped");
-	assert_logged("alarm each: CPU 1: sample across a counter discontinuity dropped");
+	assert_logged(
+	    "alarm sum: sum: sample across a counter discontinuity dropped");
+	assert_logged(
+	    "alarm each: CPU 1: sample across a counter discontinuity dropped");
 
 	/* a CPU joins: no false alarm from the join either */
 	poll((uint64_t[]){70, 40, 9999}, 3, 2);
@@ -216,8 +250,10 @@ static void over_the_cache(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(startup_modes), cmocka_unit_test(hysteresis),
-		cmocka_unit_test(config_lines), cmocka_unit_test(over_the_cache),
+	    cmocka_unit_test(startup_modes),
+	    cmocka_unit_test(hysteresis),
+	    cmocka_unit_test(config_lines),
+	    cmocka_unit_test(over_the_cache),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -98,7 +98,8 @@ static void cpu_leaves_and_joins(void **state)
 	assert_int_equal(c.discontinuity_time, 300);
 	assert_int_equal(c.nrows, 3);
 	assert_int_equal(cache_row(&c, 0)->value[0], 1200);
-	assert_int_equal(cache_row(&c, 2)->value[0], 3600); /* since its epoch */
+	assert_int_equal(cache_row(&c, 2)->value[0],
+			 3600); /* since its epoch */
 	assert_true(c.total[0] >= before);
 	cache_free(&c);
 	sample_free(&s);
@@ -145,7 +146,7 @@ static void stop_and_resume(void **state)
 	s.cpus[0].counting = false;
 	assert_int_equal(cache_update(&c, &s, 200), 1);
 	assert_int_equal(c.rows[0].status, CPU_STOPPED);
-	assert_int_equal(c.rows[0].value[0], 5000); /* frozen */
+	assert_int_equal(c.rows[0].value[0], 5000);	/* frozen */
 	assert_int_equal(cache_update(&c, &s, 300), 0); /* still stopped */
 	fill(&s, one, 1, 20, 7);
 	assert_int_equal(cache_update(&c, &s, 400), 1);
@@ -192,12 +193,12 @@ static void duplicate_cpu_rejected(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(first_poll_and_deltas),
-		cmocka_unit_test(cpu_leaves_and_joins),
-		cmocka_unit_test(restart_and_reset),
-		cmocka_unit_test(stop_and_resume),
-		cmocka_unit_test(counted_set_changes),
-		cmocka_unit_test(duplicate_cpu_rejected),
+	    cmocka_unit_test(first_poll_and_deltas),
+	    cmocka_unit_test(cpu_leaves_and_joins),
+	    cmocka_unit_test(restart_and_reset),
+	    cmocka_unit_test(stop_and_resume),
+	    cmocka_unit_test(counted_set_changes),
+	    cmocka_unit_test(duplicate_cpu_rejected),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

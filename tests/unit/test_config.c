@@ -3,8 +3,7 @@
 
 #include "config.h"
 
-static int apply(struct config *c, const char *tok, const char *args,
-		 char *err)
+static int apply(struct config *c, const char *tok, const char *args, char *err)
 {
 	return config_apply(c, tok, args, err, 256);
 }
@@ -33,9 +32,11 @@ static void good_lines(void **state)
 	assert_int_equal(apply(&c, "simCpus", "8", err), 0);
 	assert_int_equal(c.sim.cpus, 8);
 	assert_int_equal(apply(&c, "simRate", "hw.r10kevctr.tlb 42", err), 0);
-	assert_int_equal(c.sim.rate[counter_index_by_name("hw.r10kevctr.tlb")], 42);
+	assert_int_equal(c.sim.rate[counter_index_by_name("hw.r10kevctr.tlb")],
+			 42);
 	assert_int_equal(apply(&c, "simRate", "hw.r10kevctr.vcc off", err), 0);
-	assert_true(c.sim.off & COUNTER_BIT(counter_index_by_name("hw.r10kevctr.vcc")));
+	assert_true(c.sim.off &
+		    COUNTER_BIT(counter_index_by_name("hw.r10kevctr.vcc")));
 	assert_int_equal(apply(&c, "simSeed", "18446744073709551615", err), 0);
 	assert_int_equal(c.sim.seed, UINT64_MAX);
 	assert_int_equal(apply(&c, "simCpurev", "2.6", err), 0);
@@ -45,7 +46,9 @@ static void good_lines(void **state)
 	assert_true(c.replay.loop);
 	assert_int_equal(apply(&c, "replayCounterWidth", "32", err), 0);
 	assert_int_equal(c.replay.width, 32);
-	assert_int_equal(apply(&c, "perfEvent", "hw.r10kevctr.cycles software:cpu-clock", err), 0);
+	assert_int_equal(apply(&c, "perfEvent",
+			       "hw.r10kevctr.cycles software:cpu-clock", err),
+			 0);
 	assert_string_equal(c.perf_event[0], "software:cpu-clock");
 	struct config copy;
 	assert_int_equal(config_copy(&copy, &c), 0);
@@ -80,9 +83,11 @@ static void bad_lines(void **state)
 	bad("simCpus", "0", "from 1 to 4096");
 	bad("simCpus", "99999999999999999999999", "from 1 to 4096");
 	bad("simRate", "hw.r10kevctr.cycles", "expected METRIC PER_SECOND");
-	bad("simRate", "hw.r10kevctr.state 5", "'hw.r10kevctr.state' is not a counter");
+	bad("simRate", "hw.r10kevctr.state 5",
+	    "'hw.r10kevctr.state' is not a counter");
 	bad("simRate", "cycles 5", "'cycles' is not a counter metric");
-	bad("simRate", "hw.r10kevctr.cycles 1e9", "rate '1e9' is not a whole number");
+	bad("simRate", "hw.r10kevctr.cycles 1e9",
+	    "rate '1e9' is not a whole number");
 	bad("simRate", "hw.r10kevctr.cycles 5 6", "expected METRIC PER_SECOND");
 	bad("simCpurev", "three", "expected a revision like 3.4");
 	bad("simCpurev", "3.1x", "expected a revision");
@@ -111,8 +116,10 @@ static void parse_numbers(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(defaults), cmocka_unit_test(good_lines),
-		cmocka_unit_test(bad_lines), cmocka_unit_test(parse_numbers),
+	    cmocka_unit_test(defaults),
+	    cmocka_unit_test(good_lines),
+	    cmocka_unit_test(bad_lines),
+	    cmocka_unit_test(parse_numbers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

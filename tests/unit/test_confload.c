@@ -48,8 +48,8 @@ static int setup(void **state)
 	setenv("MIBDIRS", "", 1);
 	netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID,
 			       NETSNMP_DS_LIB_DONT_READ_CONFIGS, 1);
-	netsnmp_ds_set_boolean(NETSNMP_DS_APPLICATION_ID,
-			       NETSNMP_DS_AGENT_ROLE, 1);
+	netsnmp_ds_set_boolean(NETSNMP_DS_APPLICATION_ID, NETSNMP_DS_AGENT_ROLE,
+			       1);
 	snmp_register_callback(SNMP_CALLBACK_LIBRARY, SNMP_CALLBACK_LOGGING,
 			       capture, NULL);
 	init_agent(AGENT_NAME);
@@ -80,9 +80,9 @@ static void bad_lines_named(void **state)
 	struct config cfg;
 	const char *path;
 	char want[256];
-	assert_int_equal(load("backend sim\npollInterval 0\n\nsimCpus lots\n",
-			      &cfg, &path),
-			 2);
+	assert_int_equal(
+	    load("backend sim\npollInterval 0\n\nsimCpus lots\n", &cfg, &path),
+	    2);
 	snprintf(want, sizeof(want), "%s: line 2: Error: pollInterval", path);
 	if (!strstr(logbuf, want))
 		fail_msg("expected '%s' in '%s'", want, logbuf);
@@ -107,9 +107,9 @@ static void unknown_token_fails(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(good_file),
-		cmocka_unit_test(bad_lines_named),
-		cmocka_unit_test(unknown_token_fails),
+	    cmocka_unit_test(good_file),
+	    cmocka_unit_test(bad_lines_named),
+	    cmocka_unit_test(unknown_token_fails),
 	};
 	int rc = cmocka_run_group_tests(tests, setup, NULL);
 	snmp_shutdown(AGENT_NAME);

@@ -35,8 +35,9 @@ static void scaling(void **state)
 	/* running > enabled cannot be scaled down */
 	assert_int_equal(scale_delta(1000, 100, 200), 1000);
 	/* large values do not overflow in the middle */
-	assert_int_equal(scale_delta(UINT64_C(1) << 62, 3000000000u, 1500000000u),
-			 UINT64_C(1) << 63);
+	assert_int_equal(
+	    scale_delta(UINT64_C(1) << 62, 3000000000u, 1500000000u),
+	    UINT64_C(1) << 63);
 	/* but saturate at the top */
 	assert_int_equal(scale_delta(UINT64_MAX, 4, 1), UINT64_MAX);
 }
@@ -44,8 +45,10 @@ static void scaling(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(wrap_32), cmocka_unit_test(wrap_48),
-		cmocka_unit_test(wrap_64), cmocka_unit_test(scaling),
+	    cmocka_unit_test(wrap_32),
+	    cmocka_unit_test(wrap_48),
+	    cmocka_unit_test(wrap_64),
+	    cmocka_unit_test(scaling),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

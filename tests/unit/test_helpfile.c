@@ -91,10 +91,10 @@ static void text_trimmed(void **state)
 	struct helpfile hf;
 	char *msgs;
 	assert_int_equal(
-		parse("@ hw.r10kevctr.cycles  sum  \n\n\nline1\n\nline2\n\n\n"
-		      "# comment inside\n@ hw.r10kevctr.tlb t\n",
-		      &hf, &msgs),
-		0);
+	    parse("@ hw.r10kevctr.cycles  sum  \n\n\nline1\n\nline2\n\n\n"
+		  "# comment inside\n@ hw.r10kevctr.tlb t\n",
+		  &hf, &msgs),
+	    0);
 	assert_int_equal(hf.count, 2);
 	assert_string_equal(hf.entries[0].summary, "sum");
 	assert_string_equal(hf.entries[0].text, "line1\n\nline2");
@@ -119,9 +119,9 @@ static void missing_file(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(real_file),   cmocka_unit_test(syntax_errors),
-		cmocka_unit_test(metric_errors), cmocka_unit_test(text_trimmed),
-		cmocka_unit_test(missing_file),
+	    cmocka_unit_test(real_file),     cmocka_unit_test(syntax_errors),
+	    cmocka_unit_test(metric_errors), cmocka_unit_test(text_trimmed),
+	    cmocka_unit_test(missing_file),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

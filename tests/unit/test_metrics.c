@@ -15,8 +15,8 @@ static void arcs_strictly_increasing(void **state)
 static void counters_are_the_counter_rows(void **state)
 {
 	for (int i = 0; i < COUNTER_COUNT; i++) {
-		assert_int_equal(counters[i]->kind, METRIC_COUNTER);
-		assert_int_equal(counter_index_of(counters[i]), i);
+		assert_int_equal(counters[i].kind, METRIC_COUNTER);
+		assert_int_equal(counter_index_of(&counters[i]), i);
 	}
 	assert_int_equal(counter_index_of(&metrics[0]), -1);
 }
@@ -26,17 +26,39 @@ static const struct {
 	int event;
 	const char *name;
 } events[] = {
-	{0, "cycles"},          {16, "cycles"},         {1, "issue.instri"},
-	{2, "issue.loadi"},     {3, "issue.storei"},    {4, "issue.scondi"},
-	{5, "fail.scondf"},     {6, "issue.brd"},       {7, "scache.wb"},
-	{8, "scache.ecc"},      {9, "pcache.imiss"},    {10, "scache.imiss"},
-	{11, "scache.iwaymp"},  {12, "extint"},         {13, "extinv"},
-	{14, "vcc"},            {14, "fucomp"},         {15, "grad.instrg"},
-	{17, "grad.instrg"},    {18, "grad.loadg"},     {19, "grad.storeg"},
-	{20, "grad.scondg"},    {21, "grad.fp"},        {22, "pcache.wb"},
-	{23, "tlb"},            {24, "fail.brmp"},      {25, "pcache.dmiss"},
-	{26, "scache.dmiss"},   {27, "scache.dwaymp"},  {28, "scache.extinthit"},
-	{29, "scache.extinvhit"}, {30, "scache.upclean"}, {31, "scache.upshare"},
+    {0, "cycles"},
+    {16, "cycles"},
+    {1, "issue.instri"},
+    {2, "issue.loadi"},
+    {3, "issue.storei"},
+    {4, "issue.scondi"},
+    {5, "fail.scondf"},
+    {6, "issue.brd"},
+    {7, "scache.wb"},
+    {8, "scache.ecc"},
+    {9, "pcache.imiss"},
+    {10, "scache.imiss"},
+    {11, "scache.iwaymp"},
+    {12, "extint"},
+    {13, "extinv"},
+    {14, "vcc"},
+    {14, "fucomp"},
+    {15, "grad.instrg"},
+    {17, "grad.instrg"},
+    {18, "grad.loadg"},
+    {19, "grad.storeg"},
+    {20, "grad.scondg"},
+    {21, "grad.fp"},
+    {22, "pcache.wb"},
+    {23, "tlb"},
+    {24, "fail.brmp"},
+    {25, "pcache.dmiss"},
+    {26, "scache.dmiss"},
+    {27, "scache.dwaymp"},
+    {28, "scache.extinthit"},
+    {29, "scache.extinvhit"},
+    {30, "scache.upclean"},
+    {31, "scache.upshare"},
 };
 
 static void event_numbers(void **state)
@@ -52,7 +74,7 @@ static void event_numbers(void **state)
 	}
 	/* and no counter claims an event the list does not give it */
 	for (int i = 0; i < COUNTER_COUNT; i++)
-		seen += (counters[i]->event0 >= 0) + (counters[i]->event1 >= 0);
+		seen += (counters[i].event0 >= 0) + (counters[i].event1 >= 0);
 	assert_int_equal(seen, sizeof(events) / sizeof(events[0]));
 }
 
@@ -95,12 +117,12 @@ static void revisions(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(arcs_strictly_increasing),
-		cmocka_unit_test(counters_are_the_counter_rows),
-		cmocka_unit_test(event_numbers),
-		cmocka_unit_test(descriptors),
-		cmocka_unit_test(lookups),
-		cmocka_unit_test(revisions),
+	    cmocka_unit_test(arcs_strictly_increasing),
+	    cmocka_unit_test(counters_are_the_counter_rows),
+	    cmocka_unit_test(event_numbers),
+	    cmocka_unit_test(descriptors),
+	    cmocka_unit_test(lookups),
+	    cmocka_unit_test(revisions),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

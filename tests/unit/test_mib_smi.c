@@ -23,10 +23,13 @@ static int setup(void **state)
 	const char *path = getenv("HWR_SMIPATH");
 	if (path)
 		smiSetPath(path);
-	module = smiLoadModule(getenv("HWR_MIB") ? getenv("HWR_MIB")
-						  : build_path("mib/HW-R10KEVCTR-MIB.generated.txt"));
+	module = smiLoadModule(
+	    getenv("HWR_MIB")
+		? getenv("HWR_MIB")
+		: build_path("mib/HW-R10KEVCTR-MIB.generated.txt"));
 	if (!module)
-		fail_msg("libsmi could not load the MIB (HWR_SMIPATH=%s)", path);
+		fail_msg("libsmi could not load the MIB (HWR_SMIPATH=%s)",
+			 path);
 	return 0;
 }
 
@@ -39,12 +42,18 @@ static int teardown(void **state)
 static SmiBasetype expected_base(enum obj_syntax s)
 {
 	switch (s) {
-	case SYN_INTEGER32: return SMI_BASETYPE_INTEGER32;
-	case SYN_UNSIGNED32: return SMI_BASETYPE_UNSIGNED32;
-	case SYN_COUNTER32: return SMI_BASETYPE_UNSIGNED32;
-	case SYN_COUNTER64: return SMI_BASETYPE_UNSIGNED64;
-	case SYN_OCTETS: return SMI_BASETYPE_OCTETSTRING;
-	case SYN_TIMETICKS: return SMI_BASETYPE_UNSIGNED32;
+	case SYN_INTEGER32:
+		return SMI_BASETYPE_INTEGER32;
+	case SYN_UNSIGNED32:
+		return SMI_BASETYPE_UNSIGNED32;
+	case SYN_COUNTER32:
+		return SMI_BASETYPE_UNSIGNED32;
+	case SYN_COUNTER64:
+		return SMI_BASETYPE_UNSIGNED64;
+	case SYN_OCTETS:
+		return SMI_BASETYPE_OCTETSTRING;
+	case SYN_TIMETICKS:
+		return SMI_BASETYPE_UNSIGNED32;
 	}
 	return SMI_BASETYPE_UNKNOWN;
 }
@@ -63,7 +72,8 @@ static void table_matches_mib(void **state)
 		SmiNode *node = smiGetNodeByOID(n, oid);
 		assert_non_null(node);
 		if (node->oidlen != n || strcmp(node->name, o->name) != 0)
-			fail_msg("%s: OID is %s in the MIB", o->name, node->name);
+			fail_msg("%s: OID is %s in the MIB", o->name,
+				 node->name);
 		SmiType *t = smiGetNodeType(node);
 		assert_non_null(t);
 		bool enum_ok = o->syntax == SYN_INTEGER32 &&
@@ -71,13 +81,14 @@ static void table_matches_mib(void **state)
 		if (t->basetype != expected_base(o->syntax) && !enum_ok)
 			fail_msg("%s: base type %d in the MIB", o->name,
 				 t->basetype);
-		SmiAccess want = o->access == ACC_READ_ONLY ? SMI_ACCESS_READ_ONLY
-							    : SMI_ACCESS_NOTIFY;
+		SmiAccess want = o->access == ACC_READ_ONLY
+				     ? SMI_ACCESS_READ_ONLY
+				     : SMI_ACCESS_NOTIFY;
 		if (node->access != want)
 			fail_msg("%s: access %d in the MIB", o->name,
 				 node->access);
-		assert_int_equal(node->nodekind,
-				 o->table != TBL_SCALAR ? SMI_NODEKIND_COLUMN
+		assert_int_equal(node->nodekind, o->table != TBL_SCALAR
+						     ? SMI_NODEKIND_COLUMN
 						     : SMI_NODEKIND_SCALAR);
 	}
 }
@@ -94,15 +105,17 @@ static void mib_has_nothing_extra(void **state)
 {
 	SmiModule *m = smiGetModule(module);
 	unsigned readable = 0;
-	for (SmiNode *n = smiGetFirstNode(m, SMI_NODEKIND_SCALAR |
-						       SMI_NODEKIND_COLUMN);
-	     n; n = smiGetNextNode(n, SMI_NODEKIND_SCALAR | SMI_NODEKIND_COLUMN)) {
+	for (SmiNode *n =
+		 smiGetFirstNode(m, SMI_NODEKIND_SCALAR | SMI_NODEKIND_COLUMN);
+	     n;
+	     n = smiGetNextNode(n, SMI_NODEKIND_SCALAR | SMI_NODEKIND_COLUMN)) {
 		if (n->access < SMI_ACCESS_NOTIFY)
 			continue; /* not-accessible index columns */
 		readable++;
 		if (!in_table(n->name))
 			fail_msg("%s is readable in the MIB but not in the "
-				 "agent's table", n->name);
+				 "agent's table",
+				 n->name);
 	}
 	assert_int_equal(readable, mib_objects_count);
 }
@@ -126,24 +139,27 @@ static void descriptions_from_hw_help(void **state)
 	struct helpfile hf;
 	char full[128], name[METRIC_DESCRIPTOR_MAX + 1];
 
-	assert_int_equal(helpfile_load(src_path("mib/hw.help"), &hf, stderr), 0);
+	assert_int_equal(helpfile_load(src_path("mib/hw.help"), &hf, stderr),
+			 0);
 	for (size_t i = 0; i < metrics_count; i++) {
 		const struct metric *m = &metrics[i];
 		metric_fullname(m, full, sizeof(full));
 		const struct help_entry *e = helpfile_find(&hf, full);
 		for (int per_cpu = 0; per_cpu <= (m->kind == METRIC_COUNTER);
 		     per_cpu++) {
-			metric_descriptor(m, per_cpu ? METRIC_CPU_DESCRIPTOR_PREFIX
-						     : METRIC_DESCRIPTOR_PREFIX,
+			metric_descriptor(m,
+					  per_cpu ? METRIC_CPU_DESCRIPTOR_PREFIX
+						  : METRIC_DESCRIPTOR_PREFIX,
 					  name, sizeof(name));
 			SmiNode *n = smiGetNode(smiGetModule(module), name);
 			if (!n)
 				fail_msg("%s is not in the MIB", name);
 			char *want = expected(e, per_cpu);
 			if (strncmp(n->description, want, strlen(want)) != 0)
-				fail_msg("%s: DESCRIPTION\n[%s]\ndoes not start "
-					 "with hw.help's\n[%s]",
-					 name, n->description, want);
+				fail_msg(
+				    "%s: DESCRIPTION\n[%s]\ndoes not start "
+				    "with hw.help's\n[%s]",
+				    name, n->description, want);
 			free(want);
 		}
 	}
@@ -163,10 +179,10 @@ static void module_identity(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(module_identity),
-		cmocka_unit_test(table_matches_mib),
-		cmocka_unit_test(mib_has_nothing_extra),
-		cmocka_unit_test(descriptions_from_hw_help),
+	    cmocka_unit_test(module_identity),
+	    cmocka_unit_test(table_matches_mib),
+	    cmocka_unit_test(mib_has_nothing_extra),
+	    cmocka_unit_test(descriptions_from_hw_help),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

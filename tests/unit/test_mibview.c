@@ -27,7 +27,8 @@ static int setup(void **state)
 		s.cpus[i].counting = true;
 		s.cpus[i].epoch = 1;
 		for (int c = 0; c < COUNTER_COUNT; c++)
-			s.cpus[i].value[c] = (uint64_t)(i + 1) * 1000 + (uint64_t)c;
+			s.cpus[i].value[c] =
+			    (uint64_t)(i + 1) * 1000 + (uint64_t)c;
 	}
 	s.cpus[1].value[0] = UINT64_MAX - 5; /* full 64 bits survive */
 	snprintf(cache.backend, sizeof(cache.backend), "sim");
@@ -58,14 +59,16 @@ static void table_sorted(void **state)
 					*b = &mib_objects[i];
 		int cmp = 0;
 		for (unsigned k = 0; k < a->len && k < b->len && !cmp; k++)
-			cmp = (a->arcs[k] > b->arcs[k]) - (a->arcs[k] < b->arcs[k]);
+			cmp = (a->arcs[k] > b->arcs[k]) -
+			      (a->arcs[k] < b->arcs[k]);
 		if (!cmp)
 			cmp = (a->len > b->len) - (a->len < b->len);
 		if (cmp >= 0)
 			fail_msg("%s is not before %s", a->name, b->name);
 		/* no object is a prefix of another */
-		assert_false(a->len < b->len &&
-			     memcmp(a->arcs, b->arcs, a->len * sizeof(unsigned)) == 0);
+		assert_false(
+		    a->len < b->len &&
+		    memcmp(a->arcs, b->arcs, a->len * sizeof(unsigned)) == 0);
 	}
 	assert_true(mib_objects_count > 2 * COUNTER_COUNT);
 }
@@ -99,7 +102,8 @@ static void get_values(void **state)
 
 	n = oid_of("hwR10kEvCtrCpuGradFp", 0, oid);
 	assert_int_equal(mibview_get(&cache, oid, n, &o, &v), MV_OK);
-	assert_int_equal(v.v.u64, 1000 + counter_index_by_name("hw.r10kevctr.grad.fp"));
+	assert_int_equal(v.v.u64,
+			 1000 + counter_index_by_name("hw.r10kevctr.grad.fp"));
 
 	n = oid_of("hwR10kEvCtrLastPollTime", 0, oid);
 	assert_int_equal(mibview_get(&cache, oid, n, &o, &v), MV_OK);
@@ -129,23 +133,32 @@ static void get_missing(void **state)
 	size_t n;
 
 	n = oid_of("hwR10kEvCtrCpuCycles", 1, oid); /* no CPU 1 */
-	assert_int_equal(mibview_get(&cache, oid, n, &o, &v), MV_NO_SUCH_INSTANCE);
+	assert_int_equal(mibview_get(&cache, oid, n, &o, &v),
+			 MV_NO_SUCH_INSTANCE);
 	n = oid_of("hwR10kEvCtrFucomp", 0, oid); /* not counted */
-	assert_int_equal(mibview_get(&cache, oid, n, &o, &v), MV_NO_SUCH_INSTANCE);
+	assert_int_equal(mibview_get(&cache, oid, n, &o, &v),
+			 MV_NO_SUCH_INSTANCE);
 	n = oid_of("hwR10kEvCtrCpuFucomp", 0, oid);
-	assert_int_equal(mibview_get(&cache, oid, n, &o, &v), MV_NO_SUCH_INSTANCE);
+	assert_int_equal(mibview_get(&cache, oid, n, &o, &v),
+			 MV_NO_SUCH_INSTANCE);
 	n = oid_of("hwR10kEvCtrState", 1, oid); /* .1 of a scalar */
-	assert_int_equal(mibview_get(&cache, oid, n, &o, &v), MV_NO_SUCH_INSTANCE);
+	assert_int_equal(mibview_get(&cache, oid, n, &o, &v),
+			 MV_NO_SUCH_INSTANCE);
 	n = oid_of("hwR10kEvCtrState", 0, oid);
-	assert_int_equal(mibview_get(&cache, oid, n - 1, &o, &v), MV_NO_SUCH_INSTANCE);
+	assert_int_equal(mibview_get(&cache, oid, n - 1, &o, &v),
+			 MV_NO_SUCH_INSTANCE);
 	oid[n++] = 7; /* state.0.7 */
-	assert_int_equal(mibview_get(&cache, oid, n, &o, &v), MV_NO_SUCH_INSTANCE);
+	assert_int_equal(mibview_get(&cache, oid, n, &o, &v),
+			 MV_NO_SUCH_INSTANCE);
 	n = oid_of("hwR10kEvCtrCpuCycles", 0, oid);
 	oid[n - 2] = 2; /* column 2 does not exist */
-	assert_int_equal(mibview_get(&cache, oid, n, &o, &v), MV_NO_SUCH_OBJECT);
+	assert_int_equal(mibview_get(&cache, oid, n, &o, &v),
+			 MV_NO_SUCH_OBJECT);
 	unsigned long other[] = {1, 3, 6, 1, 2, 1, 1, 1, 0};
-	assert_int_equal(mibview_get(&cache, other, 9, &o, &v), MV_NO_SUCH_OBJECT);
-	assert_int_equal(mibview_get(&cache, other, 0, &o, &v), MV_NO_SUCH_OBJECT);
+	assert_int_equal(mibview_get(&cache, other, 9, &o, &v),
+			 MV_NO_SUCH_OBJECT);
+	assert_int_equal(mibview_get(&cache, other, 0, &o, &v),
+			 MV_NO_SUCH_OBJECT);
 }
 
 /* Walk the whole module with GETNEXT from the root. */
@@ -159,12 +172,14 @@ static void walk(void **state)
 
 	for (unsigned i = 0; i < mib_root_len; i++)
 		cur[i] = mib_root[i];
-	while (mibview_getnext(&cache, cur, len, next, &nlen, &o, &v) == MV_OK) {
+	while (mibview_getnext(&cache, cur, len, next, &nlen, &o, &v) ==
+	       MV_OK) {
 		/* strictly increasing */
 		size_t k = 0;
 		while (k < len && k < nlen && cur[k] == next[k])
 			k++;
-		assert_true(k == len ? nlen > len : k < nlen && next[k] > cur[k]);
+		assert_true(k == len ? nlen > len
+				     : k < nlen && next[k] > cur[k]);
 		if (strcmp(o->name, "hwR10kEvCtrCpuCycles") == 0)
 			cpu_cycles++;
 		assert_string_not_equal(o->name, "hwR10kEvCtrFucomp");
@@ -176,7 +191,8 @@ static void walk(void **state)
 	}
 	assert_int_equal(cpu_cycles, 2);
 	assert_string_equal(prev->name, "hwR10kEvCtrPollErrors");
-	/* 30 totals + 2 non-counters + 30 * 2 CPU cells + 4 * 2 status cells + 7 agent */
+	/* 30 totals + 2 non-counters + 30 * 2 CPU cells + 4 * 2 status cells +
+	 * 7 agent */
 	assert_int_equal(count, 30 + 2 + 60 + 8 + 7);
 }
 
@@ -189,45 +205,56 @@ static void getnext_edges(void **state)
 
 	/* from before the module: its first object */
 	unsigned long before[] = {1, 3, 6, 1, 2};
-	assert_int_equal(mibview_getnext(&cache, before, 5, next, &nlen, &o, &v), MV_OK);
+	assert_int_equal(
+	    mibview_getnext(&cache, before, 5, next, &nlen, &o, &v), MV_OK);
 	assert_string_equal(o->name, "hwR10kEvCtrState");
 	assert_int_equal(next[nlen - 1], 0);
 	/* after the module */
 	unsigned long after[] = {1, 3, 6, 1, 4, 1, 8072, 9999, 9999, 60};
-	assert_int_equal(mibview_getnext(&cache, after, 10, next, &nlen, &o, &v),
-			 MV_END_OF_VIEW);
+	assert_int_equal(
+	    mibview_getnext(&cache, after, 10, next, &nlen, &o, &v),
+	    MV_END_OF_VIEW);
 	/* the last instance */
 	n = oid_of("hwR10kEvCtrPollErrors", 0, q);
 	assert_int_equal(mibview_getnext(&cache, q, n, next, &nlen, &o, &v),
 			 MV_END_OF_VIEW);
-	/* within a column: CPU 0 -> CPU 2; CPU 1 -> CPU 2; CPU 2 -> next column */
+	/* within a column: CPU 0 -> CPU 2; CPU 1 -> CPU 2; CPU 2 -> next column
+	 */
 	n = oid_of("hwR10kEvCtrCpuCycles", 0, q);
-	assert_int_equal(mibview_getnext(&cache, q, n, next, &nlen, &o, &v), MV_OK);
+	assert_int_equal(mibview_getnext(&cache, q, n, next, &nlen, &o, &v),
+			 MV_OK);
 	assert_string_equal(o->name, "hwR10kEvCtrCpuCycles");
 	assert_int_equal(next[nlen - 1], 2);
 	q[n - 1] = 1;
-	assert_int_equal(mibview_getnext(&cache, q, n, next, &nlen, &o, &v), MV_OK);
+	assert_int_equal(mibview_getnext(&cache, q, n, next, &nlen, &o, &v),
+			 MV_OK);
 	assert_int_equal(next[nlen - 1], 2);
 	q[n - 1] = 2;
-	assert_int_equal(mibview_getnext(&cache, q, n, next, &nlen, &o, &v), MV_OK);
+	assert_int_equal(mibview_getnext(&cache, q, n, next, &nlen, &o, &v),
+			 MV_OK);
 	assert_string_equal(o->name, "hwR10kEvCtrCpuIssueInstri");
 	assert_int_equal(next[nlen - 1], 0);
 	/* a longer OID inside an instance: CPU 0.5 -> CPU 2 */
 	q[n - 1] = 0;
 	q[n] = 5;
-	assert_int_equal(mibview_getnext(&cache, q, n + 1, next, &nlen, &o, &v), MV_OK);
+	assert_int_equal(mibview_getnext(&cache, q, n + 1, next, &nlen, &o, &v),
+			 MV_OK);
 	assert_int_equal(next[nlen - 1], 2);
 	/* a huge index */
 	q[n - 1] = 0xffffffffffUL;
-	assert_int_equal(mibview_getnext(&cache, q, n, next, &nlen, &o, &v), MV_OK);
+	assert_int_equal(mibview_getnext(&cache, q, n, next, &nlen, &o, &v),
+			 MV_OK);
 	assert_string_equal(o->name, "hwR10kEvCtrCpuIssueInstri");
-	/* the uncounted column is skipped: vcc (cpu 2) -> grad.instrg (cpu 0) */
+	/* the uncounted column is skipped: vcc (cpu 2) -> grad.instrg (cpu 0)
+	 */
 	n = oid_of("hwR10kEvCtrCpuVcc", 2, q);
-	assert_int_equal(mibview_getnext(&cache, q, n, next, &nlen, &o, &v), MV_OK);
+	assert_int_equal(mibview_getnext(&cache, q, n, next, &nlen, &o, &v),
+			 MV_OK);
 	assert_string_equal(o->name, "hwR10kEvCtrCpuGradInstrg");
 	/* the table entry itself (no column): first column, first row */
 	n = oid_of("hwR10kEvCtrCpuCycles", 0, q);
-	assert_int_equal(mibview_getnext(&cache, q, n - 2, next, &nlen, &o, &v), MV_OK);
+	assert_int_equal(mibview_getnext(&cache, q, n - 2, next, &nlen, &o, &v),
+			 MV_OK);
 	assert_string_equal(o->name, "hwR10kEvCtrCpuCycles");
 	assert_int_equal(next[nlen - 1], 0);
 }
@@ -242,8 +269,15 @@ static void alarm_rows(void **state)
 	size_t n, nlen;
 	char err[256];
 
-	assert_int_equal(alarm_config_parse("first hw.r10kevctr.tlb sum rate 10 5", &cfg[0], err, 256), 0);
-	assert_int_equal(alarm_config_parse("second hw.r10kevctr.cycles 2 absolute 10 5 falling", &cfg[1], err, 256), 0);
+	assert_int_equal(
+	    alarm_config_parse("first hw.r10kevctr.tlb sum rate 10 5", &cfg[0],
+			       err, 256),
+	    0);
+	assert_int_equal(
+	    alarm_config_parse(
+		"second hw.r10kevctr.cycles 2 absolute 10 5 falling", &cfg[1],
+		err, 256),
+	    0);
 	assert_int_equal(alarm_set_build(&set, cfg, 2, NULL), 0);
 	cache.alarms = &set;
 
@@ -265,21 +299,27 @@ static void alarm_rows(void **state)
 	assert_int_equal(v.v.i32, ALARM_WAITING);
 	/* no sample yet: no value; no alarm 3; notify-only objects hidden */
 	n = oid_of("hwR10kEvCtrAlarmValue", 1, q);
-	assert_int_equal(mibview_get(&cache, q, n, &o, &v), MV_NO_SUCH_INSTANCE);
+	assert_int_equal(mibview_get(&cache, q, n, &o, &v),
+			 MV_NO_SUCH_INSTANCE);
 	n = oid_of("hwR10kEvCtrAlarmName", 3, q);
-	assert_int_equal(mibview_get(&cache, q, n, &o, &v), MV_NO_SUCH_INSTANCE);
+	assert_int_equal(mibview_get(&cache, q, n, &o, &v),
+			 MV_NO_SUCH_INSTANCE);
 	n = oid_of("hwR10kEvCtrAlarmEventCpu", 1, q);
 	assert_int_equal(mibview_get(&cache, q, n, &o, &v), MV_NO_SUCH_OBJECT);
-	/* getnext: name.2 -> metric.1; value column skipped; dropped.2 -> end */
+	/* getnext: name.2 -> metric.1; value column skipped; dropped.2 -> end
+	 */
 	n = oid_of("hwR10kEvCtrAlarmName", 2, q);
-	assert_int_equal(mibview_getnext(&cache, q, n, next, &nlen, &o, &v), MV_OK);
+	assert_int_equal(mibview_getnext(&cache, q, n, next, &nlen, &o, &v),
+			 MV_OK);
 	assert_string_equal(o->name, "hwR10kEvCtrAlarmMetric");
 	assert_int_equal(next[nlen - 1], 1);
 	n = oid_of("hwR10kEvCtrAlarmStartupAlarm", 2, q);
-	assert_int_equal(mibview_getnext(&cache, q, n, next, &nlen, &o, &v), MV_OK);
+	assert_int_equal(mibview_getnext(&cache, q, n, next, &nlen, &o, &v),
+			 MV_OK);
 	assert_string_equal(o->name, "hwR10kEvCtrAlarmStatus");
 	n = oid_of("hwR10kEvCtrAlarmDropped", 2, q);
-	assert_int_equal(mibview_getnext(&cache, q, n, next, &nlen, &o, &v), MV_END_OF_VIEW);
+	assert_int_equal(mibview_getnext(&cache, q, n, next, &nlen, &o, &v),
+			 MV_END_OF_VIEW);
 	cache.alarms = NULL;
 	alarm_set_free(&set);
 }
@@ -287,9 +327,9 @@ static void alarm_rows(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(table_sorted), cmocka_unit_test(get_values),
-		cmocka_unit_test(get_missing), cmocka_unit_test(walk),
-		cmocka_unit_test(getnext_edges), cmocka_unit_test(alarm_rows),
+	    cmocka_unit_test(table_sorted),  cmocka_unit_test(get_values),
+	    cmocka_unit_test(get_missing),   cmocka_unit_test(walk),
+	    cmocka_unit_test(getnext_edges), cmocka_unit_test(alarm_rows),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

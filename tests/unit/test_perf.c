@@ -45,16 +45,19 @@ static void sw_config(struct config *cfg, bool only_hardware)
 	snprintf(cfg->backend, sizeof(cfg->backend), "perf");
 	cfg->perf_sysfs = strdup(sysfs);
 	for (int c = 0; c < COUNTER_COUNT; c++)
-		cfg->perf_event[c] = strdup(only_hardware ? "hardware:cpu-cycles" : "off");
+		cfg->perf_event[c] =
+		    strdup(only_hardware ? "hardware:cpu-cycles" : "off");
 	if (only_hardware)
 		return;
 	free(cfg->perf_event[C("hw.r10kevctr.cycles")]);
-	cfg->perf_event[C("hw.r10kevctr.cycles")] = strdup("software:cpu-clock");
+	cfg->perf_event[C("hw.r10kevctr.cycles")] =
+	    strdup("software:cpu-clock");
 	free(cfg->perf_event[C("hw.r10kevctr.tlb")]);
 	cfg->perf_event[C("hw.r10kevctr.tlb")] =
-		strdup("software:page-faults+software:context-switches");
+	    strdup("software:page-faults+software:context-switches");
 	free(cfg->perf_event[C("hw.r10kevctr.grad.instrg")]);
-	cfg->perf_event[C("hw.r10kevctr.grad.instrg")] = strdup("software:task-clock");
+	cfg->perf_event[C("hw.r10kevctr.grad.instrg")] =
+	    strdup("software:task-clock");
 }
 
 static int setup(void **state)
@@ -105,9 +108,10 @@ static void counts_software_events(void **state)
 	assert_int_equal(backend_read(&b, &s), 0);
 	assert_int_equal(s.ncpus, (size_t)ncpus());
 	assert_int_equal(s.state, 3);
-	assert_int_equal(s.counted, COUNTER_BIT(C("hw.r10kevctr.cycles")) |
-					    COUNTER_BIT(C("hw.r10kevctr.tlb")) |
-					    COUNTER_BIT(C("hw.r10kevctr.grad.instrg")));
+	assert_int_equal(s.counted,
+			 COUNTER_BIT(C("hw.r10kevctr.cycles")) |
+			     COUNTER_BIT(C("hw.r10kevctr.tlb")) |
+			     COUNTER_BIT(C("hw.r10kevctr.grad.instrg")));
 	uint64_t first = s.cpus[0].value[C("hw.r10kevctr.cycles")];
 	busy();
 	assert_int_equal(backend_read(&b, &s), 0);
@@ -118,7 +122,8 @@ static void counts_software_events(void **state)
 		assert_true(s.cpus[i].time_running > 0);
 	}
 	/* cpu-clock counts nanoseconds: at least the 20 ms we slept */
-	assert_true(s.cpus[0].value[C("hw.r10kevctr.cycles")] - first >= 20000000);
+	assert_true(s.cpus[0].value[C("hw.r10kevctr.cycles")] - first >=
+		    20000000);
 	assert_logged("perf: counting 3 of 31 metrics");
 	backend_close(&b);
 	sample_free(&s);
@@ -214,10 +219,10 @@ static void no_fd_leak(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(counts_software_events),
-		cmocka_unit_test(no_pmu_state_minus_one),
-		cmocka_unit_test(hotplug),
-		cmocka_unit_test(no_fd_leak),
+	    cmocka_unit_test(counts_software_events),
+	    cmocka_unit_test(no_pmu_state_minus_one),
+	    cmocka_unit_test(hotplug),
+	    cmocka_unit_test(no_fd_leak),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

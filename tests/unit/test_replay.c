@@ -43,25 +43,29 @@ static void parse_errors(void **state)
 	char err[256];
 	write_file("# header\n"
 		   "1 0 hw.r10kevctr.cycles 10\n"
-		   "1 0 hw.r10kevctr.cycles\n"                 /* 3: fields */
-		   "x 0 hw.r10kevctr.cycles 10\n"              /* 4: time */
-		   "1 0 hw.r10kevctr.nosuch 10\n"              /* 5: metric */
-		   "1 zero hw.r10kevctr.cycles 10\n"           /* 6: cpu */
-		   "1 0 hw.r10kevctr.cycles ten\n"             /* 7: value */
-		   "2 0 hw.r10kevctr.cycles 5\n"               /* 8: backwards */
-		   "0.5 0 hw.r10kevctr.cycles 50\n"            /* 9: time back */
-		   "2 0 hw.r10kevctr.state 3\n"                /* 10: cpu - */
-		   "2 - hw.r10kevctr.tlb 3\n"                  /* 11: cpu - */
-		   "2 - hw.r10kevctr.state -2\n"               /* 12: state */
+		   "1 0 hw.r10kevctr.cycles\n"	     /* 3: fields */
+		   "x 0 hw.r10kevctr.cycles 10\n"    /* 4: time */
+		   "1 0 hw.r10kevctr.nosuch 10\n"    /* 5: metric */
+		   "1 zero hw.r10kevctr.cycles 10\n" /* 6: cpu */
+		   "1 0 hw.r10kevctr.cycles ten\n"   /* 7: value */
+		   "2 0 hw.r10kevctr.cycles 5\n"     /* 8: backwards */
+		   "0.5 0 hw.r10kevctr.cycles 50\n"  /* 9: time back */
+		   "2 0 hw.r10kevctr.state 3\n"	     /* 10: cpu - */
+		   "2 - hw.r10kevctr.tlb 3\n"	     /* 11: cpu - */
+		   "2 - hw.r10kevctr.state -2\n"     /* 12: state */
 		   "2 0 hw.r10kevctr.cycles 12\n");
 	assert_int_equal(open_replay(&b, 64, false, err), 0);
 	unlink(path);
-	const char *want[] = {
-		":3: expected TIME CPU METRIC VALUE", ":4: bad time 'x'",
-		":5: unknown metric 'hw.r10kevctr.nosuch'", ":6: bad CPU 'zero'",
-		":7: bad value 'ten'", ":8: value 5 goes backwards",
-		":9: time 0.5 goes backwards", ":10: CPU must be '-'",
-		":11: bad CPU '-'", ":12: state '-2'"};
+	const char *want[] = {":3: expected TIME CPU METRIC VALUE",
+			      ":4: bad time 'x'",
+			      ":5: unknown metric 'hw.r10kevctr.nosuch'",
+			      ":6: bad CPU 'zero'",
+			      ":7: bad value 'ten'",
+			      ":8: value 5 goes backwards",
+			      ":9: time 0.5 goes backwards",
+			      ":10: CPU must be '-'",
+			      ":11: bad CPU '-'",
+			      ":12: state '-2'"};
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
 		assert_logged(want[i]);
 	assert_logged("2 sample sets, 1 CPUs, 10 bad line(s) skipped");
@@ -82,8 +86,8 @@ static void wrap_and_hold(void **state)
 	write_file("0 - hw.r10kevctr.cpurev 2.6\n"
 		   "0 3 hw.r10kevctr.tlb 4294967290\n"
 		   "0 5 hw.r10kevctr.tlb 1\n"
-		   "1 3 hw.r10kevctr.tlb 4\n"        /* +10 modulo 2^32 */
-		   "2 5 hw.r10kevctr.tlb 3\n");      /* CPU 3 not in this set */
+		   "1 3 hw.r10kevctr.tlb 4\n"	/* +10 modulo 2^32 */
+		   "2 5 hw.r10kevctr.tlb 3\n"); /* CPU 3 not in this set */
 	assert_int_equal(open_replay(&b, 32, false, err), 0);
 	unlink(path);
 	int t = C("hw.r10kevctr.tlb");
@@ -154,8 +158,10 @@ static void unusable_files(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(parse_errors), cmocka_unit_test(wrap_and_hold),
-		cmocka_unit_test(width_48_and_loop), cmocka_unit_test(unusable_files),
+	    cmocka_unit_test(parse_errors),
+	    cmocka_unit_test(wrap_and_hold),
+	    cmocka_unit_test(width_48_and_loop),
+	    cmocka_unit_test(unusable_files),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

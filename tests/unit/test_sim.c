@@ -27,7 +27,8 @@ static void predictable_values(void **state)
 			assert_int_equal(s.cpus[cpu].cpu, cpu);
 			assert_int_equal(s.cpus[cpu].value[0],
 					 195000000ull * (cpu + 1) * 5 * k);
-			assert_int_equal(s.cpus[cpu].time_enabled, 5 * k * 1000000000ull);
+			assert_int_equal(s.cpus[cpu].time_enabled,
+					 5 * k * 1000000000ull);
 		}
 	}
 	/* revision 3.4: fucomp counted, vcc not; state = counters counted */
@@ -54,8 +55,10 @@ static void revision_and_off(void **state)
 	cfg.sim.off = COUNTER_BIT(0);
 	assert_int_equal(backend_open(&b, &cfg, err, sizeof(err)), 0);
 	read_once(&b, &s);
-	assert_true(s.counted & COUNTER_BIT(counter_index_by_name("hw.r10kevctr.vcc")));
-	assert_false(s.counted & COUNTER_BIT(counter_index_by_name("hw.r10kevctr.fucomp")));
+	assert_true(s.counted &
+		    COUNTER_BIT(counter_index_by_name("hw.r10kevctr.vcc")));
+	assert_false(s.counted &
+		     COUNTER_BIT(counter_index_by_name("hw.r10kevctr.fucomp")));
 	assert_false(s.counted & COUNTER_BIT(0));
 	assert_int_equal(s.state, COUNTER_COUNT - 2);
 	backend_close(&b);
@@ -94,9 +97,9 @@ static void seed_offsets(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(predictable_values),
-		cmocka_unit_test(revision_and_off),
-		cmocka_unit_test(seed_offsets),
+	    cmocka_unit_test(predictable_values),
+	    cmocka_unit_test(revision_and_off),
+	    cmocka_unit_test(seed_offsets),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
