@@ -11,7 +11,8 @@ export HWR_SRCDIR HWR_BUILDDIR
 start_master
 start_agent "backend sim
 pollInterval 1
-simCpus 2"
+simCpus 2
+alarm brmp hw.r10kevctr.fail.brmp each rate 2000000 1000000"
 wait_until 20 agent_serving || fail "the subagent did not come up"
 sleep 1
 echo "# snmpwalk -v2c -c public -m HW-R10KEVCTR-MIB 127.0.0.1:$PORT hwR10kEvCtrMIB"

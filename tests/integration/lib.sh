@@ -53,6 +53,7 @@ stop_pid() { # stop_pid PID: SIGTERM, wait, then SIGKILL; returns exit status
 
 cleanup() {
     rc=$?
+    set +e # callers may run with set -e; cleanup must run to the end
     if [ -n "$AGENT_PID" ]; then
         stop_pid "$AGENT_PID"; arc=$?
         AGENT_PID=

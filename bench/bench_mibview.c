@@ -1,0 +1,112 @@
+/*
+ * bench_mibview.c - what a walk costs the agent, and how it scales.
+ *
+ * For N CPUs (default 16, 256, 4096) it fills a cache from the sim
+ * backend, then times (1) a poll (backend read + cache update), (2) a
+ * full GETNEXT walk of the module, as snmpwalk/snmpbulkwalk drive it, and
+ * (3) random GETs of per-CPU cells; and it reports the cache's memory.
+ * Lookups are binary searches, so the cost per GETNEXT should grow with
+ * log N, not N.
+ *
+ * usage: bench_mibview [N...]        (see bench/README.md)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "backend.h"
+#include "cache.h"
+#include "mibview.h"
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void bench(unsigned ncpus)
+{
+	struct config cfg;
+	struct backend b = {0};
+	struct cache c;
+	struct sample s = {0};
+	char err[256];
+
+	config_defaults(&cfg);
+	cfg.sim.cpus = ncpus;
+	if (backend_open(&b, &cfg, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		exit(1);
+	}
+	cache_init(&c);
+
+	/* polls */
+	int polls = ncpus >= 4096 ? 20 : 200;
+	double t0 = now();
+	for (int i = 0; i < polls; i++) {
+		backend_read(&b, &s);
+		sample_sort(&s);
+		cache_update(&c, &s, (uint32_t)i);
+	}
+	double poll_us = (now() - t0) / polls * 1e6;
+
+	/* full walks */
+	unsigned long cur[MIBVIEW_OID_MAX], next[MIBVIEW_OID_MAX];
+	const struct mib_object *o;
+	struct mib_value v;
+	size_t steps = 0, len, nlen;
+	int walks = ncpus >= 4096 ? 3 : 20;
+	t0 = now();
+	for (int w = 0; w < walks; w++) {
+		len = mib_root_len;
+		for (unsigned i = 0; i < mib_root_len; i++)
+			cur[i] = mib_root[i];
+		while (mibview_getnext(&c, cur, len, next, &nlen, &o, &v) ==
+		       MV_OK) {
+			memcpy(cur, next, nlen * sizeof(*cur));
+			len = nlen;
+			steps++;
+		}
+	}
+	double walk_s = (now() - t0) / walks;
+	double getnext_ns = (now() - t0) / (double)steps * 1e9;
+
+	/* random GETs of per-CPU cells */
+	const struct mib_object *col = mibview_object("hwR10kEvCtrCpuFailBrmp");
+	int gets = 1000000;
+	unsigned seed = 1;
+	t0 = now();
+	for (int i = 0; i < gets; i++) {
+		seed = seed * 1103515245u + 12345u;
+		size_t n = mibview_oid(col, seed % ncpus, cur);
+		if (mibview_get(&c, cur, n, &o, &v) != MV_OK)
+			abort();
+	}
+	double get_ns = (now() - t0) / gets * 1e9;
+
+	printf("%6u CPUs: poll %9.1f us | walk %7zu objects %8.2f ms, %6.0f "
+	       "ns/getnext | "
+	       "get %5.0f ns | cache %8.1f KiB\n",
+	       ncpus, poll_us, steps / (size_t)walks, walk_s * 1e3, getnext_ns,
+	       get_ns,
+	       (double)(c.nrows * sizeof(*c.rows) + sizeof(c)) / 1024.0);
+	backend_close(&b);
+	cache_free(&c);
+	sample_free(&s);
+	config_free(&cfg);
+}
+
+int main(int argc, char **argv)
+{
+	static const unsigned defaults[] = {16, 256, 4096};
+	if (argc > 1)
+		for (int i = 1; i < argc; i++)
+			bench((unsigned)strtoul(argv[i], NULL, 10));
+	else
+		for (size_t i = 0; i < sizeof(defaults) / sizeof(*defaults);
+		     i++)
+			bench(defaults[i]);
+	return 0;
+}
