@@ -51,7 +51,8 @@ struct replay {
 	char *file;
 	bool loop, ended;
 	unsigned width, interval;
-	uint64_t time_ns; /* of the set served last */
+	uint64_t time_ns;  /* of the set served last */
+	uint64_t start_ns; /* of the epoch's first set */
 	struct rec *recs;
 	size_t nrecs;
 	struct rset *sets;
@@ -362,6 +363,8 @@ static int replay_read(struct backend *b, struct sample *out)
 	size_t i = r->next < r->nsets ? r->next : r->nsets - 1;
 	if (r->next < r->nsets) {
 		r->time_ns = (uint64_t)(r->sets[r->next].time * 1e9);
+		if (r->next == 0)
+			r->start_ns = r->time_ns;
 		apply_set(r, &r->sets[r->next++], present);
 	} else {
 		/* holding: time goes on, the counters stand still */
@@ -387,6 +390,8 @@ static int replay_read(struct backend *b, struct sample *out)
 		cs->cpu = r->cpus[slot];
 		cs->counting = true;
 		cs->epoch = r->epoch;
+		/* no enabled/running times in a recording: elapsed time */
+		cs->time_enabled = cs->time_running = r->time_ns - r->start_ns;
 		for (int c = 0; c < COUNTER_COUNT; c++)
 			cs->value[c] = r->cells[slot][c].acc;
 	}

@@ -128,7 +128,7 @@ static int parse_pfm(const char *name, struct perf_term *t, char *err,
 	}
 	t->type = attr.type;
 	t->config = attr.config;
-	t->hardware = true;
+	t->hardware = attr.type != PT_SOFTWARE;
 	return 0;
 #else
 	(void)name;

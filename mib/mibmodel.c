@@ -257,8 +257,10 @@ static void add_cpu_status_table(struct mibmodel *mm)
 	n = leaf(mm, NK_COLUMN, "hwR10kEvCtrCpuTimeEnabled", p, 2, "Counter64",
 		 SYN_COUNTER64, TAG_CPU_TIME_ENABLED, g,
 		 "Total time this CPU's events were enabled, summed over the\n"
-		 "CPU's events, as the kernel reports it\n"
-		 "(PERF_FORMAT_TOTAL_TIME_ENABLED).");
+		 "CPU's event groups, as the kernel reports it\n"
+		 "(PERF_FORMAT_TOTAL_TIME_ENABLED).  Backends without such\n"
+		 "times (sim, replay) report their elapsed time here and in\n"
+		 "hwR10kEvCtrCpuTimeRunning.");
 	n->units = "nanoseconds";
 	n = leaf(mm, NK_COLUMN, "hwR10kEvCtrCpuTimeRunning", p, 3, "Counter64",
 		 SYN_COUNTER64, TAG_CPU_TIME_RUNNING, g,

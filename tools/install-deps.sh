@@ -1,10 +1,11 @@
 #!/bin/sh
 # Installs what hw-r10kevctr needs to build, run and test on Debian 12.
-# erlang-snmp provides the IETF base MIB modules as text (see DEVELOPERS.md).
+# erlang-snmp provides the IETF base MIB modules as text (see DEVELOPERS.md);
+# libpfm4-dev is optional for users (PMU event names), CI builds with it.
 set -eu
 pkgs="build-essential autoconf automake libtool pkg-config
       libsnmp-dev snmpd snmp snmptrapd libsmi2-dev smitools libcmocka-dev
-      erlang-snmp valgrind"
+      libpfm4-dev erlang-snmp valgrind"
 missing=
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"

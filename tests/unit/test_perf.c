@@ -182,6 +182,36 @@ static void hotplug(void **state)
 	config_free(&cfg);
 }
 
+/* A metric mapped by a libpfm4 event name is opened for real. */
+static void pfm_mapped(void **state)
+{
+#ifdef HAVE_LIBPFM
+	struct config cfg;
+	struct backend b = {0};
+	struct sample s = {0};
+	char err[256];
+
+	set_online("0");
+	sw_config(&cfg, false);
+	free(cfg.perf_event[C("hw.r10kevctr.cycles")]);
+	cfg.perf_event[C("hw.r10kevctr.cycles")] =
+	    strdup("pfm:perf::PERF_COUNT_SW_CPU_CLOCK");
+	log_capture_start();
+	assert_int_equal(backend_open(&b, &cfg, err, sizeof(err)), 0);
+	assert_int_equal(backend_read(&b, &s), 0);
+	uint64_t first = s.cpus[0].value[C("hw.r10kevctr.cycles")];
+	busy();
+	assert_int_equal(backend_read(&b, &s), 0);
+	assert_true(s.counted & COUNTER_BIT(C("hw.r10kevctr.cycles")));
+	assert_true(s.cpus[0].value[C("hw.r10kevctr.cycles")] > first);
+	backend_close(&b);
+	sample_free(&s);
+	config_free(&cfg);
+#else
+	skip();
+#endif
+}
+
 static int count_fds(void)
 {
 	int n = 0;
@@ -222,6 +252,7 @@ int main(void)
 	    cmocka_unit_test(counts_software_events),
 	    cmocka_unit_test(no_pmu_state_minus_one),
 	    cmocka_unit_test(hotplug),
+	    cmocka_unit_test(pfm_mapped),
 	    cmocka_unit_test(no_fd_leak),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -108,6 +108,24 @@ static void errors(void **state)
 #endif
 }
 
+static void pfm_names(void **state)
+{
+#ifdef HAVE_LIBPFM
+	struct perfspec sp;
+	char err[256];
+	/* libpfm4's generic "perf" PMU exists on every machine */
+	assert_int_equal(perfspec_parse("pfm:perf::PERF_COUNT_SW_CPU_CLOCK",
+					"/x", &sp, err, 256),
+			 0);
+	assert_int_equal(sp.term[0].type, PT_SOFTWARE);
+	assert_int_equal(sp.term[0].config, 0);
+	assert_false(sp.term[0].hardware);
+	bad("pfm:NO_SUCH_EVENT_ANYWHERE", "libpfm4: event not found");
+#else
+	skip();
+#endif
+}
+
 static void cpulists(void **state)
 {
 	struct cpulist l;
@@ -137,6 +155,7 @@ int main(void)
 	    cmocka_unit_test(encodings),
 	    cmocka_unit_test(pmu_by_name),
 	    cmocka_unit_test(errors),
+	    cmocka_unit_test(pfm_names),
 	    cmocka_unit_test(cpulists),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
