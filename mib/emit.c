@@ -151,7 +151,14 @@ static void put_node(FILE *out, const struct mibmodel *mm, const struct node *n)
 				    ? "accessible-for-notify"
 				    : "read-only");
 		break;
-	case NK_TABLE:
+	case NK_TABLE: {
+		struct node t = *n; /* the SYNTAX of a table is SEQUENCE OF */
+		char syntax[METRIC_DESCRIPTOR_MAX + 16];
+		snprintf(syntax, sizeof(syntax), "SEQUENCE OF %s", n->syntax);
+		t.syntax = syntax;
+		put_object_type(out, &t, "not-accessible");
+		break;
+	}
 	case NK_INDEX:
 		put_object_type(out, n, "not-accessible");
 		break;

@@ -108,6 +108,20 @@ static char *with_trailer(char *descr, const struct metric *m)
 	return strbuf_take(&sb);
 }
 
+/* A table and its conceptual row; the row's type is `type`. */
+static void add_table(struct mibmodel *mm, const char *table, const char *entry,
+		      const char *type, unsigned arc, const char *index,
+		      const char *table_descr, const char *entry_descr)
+{
+	struct node *n = add(mm, NK_TABLE, table, "hwR10kEvCtrObjects", arc);
+	n->syntax = type; /* written as SEQUENCE OF type */
+	set_descr(n, table_descr);
+	n = add(mm, NK_ENTRY, entry, table, 1);
+	n->syntax = type;
+	n->index = index;
+	set_descr(n, entry_descr);
+}
+
 static int add_metrics(struct mibmodel *mm, const struct helpfile *hf,
 		       FILE *err)
 {
@@ -211,16 +225,13 @@ static void add_cpu_table(struct mibmodel *mm)
 {
 	struct node *n;
 
-	n = add(mm, NK_TABLE, "hwR10kEvCtrCpuTable", "hwR10kEvCtrObjects", 2);
-	n->syntax = "SEQUENCE OF HwR10kEvCtrCpuEntry";
-	set_descr(n, "Event counters per CPU.  One row per CPU that the\n"
-		     "backend reports, indexed by the operating system's CPU\n"
-		     "number.  A counter the backend does not count has no\n"
-		     "instance in any row.");
-	n = add(mm, NK_ENTRY, "hwR10kEvCtrCpuEntry", "hwR10kEvCtrCpuTable", 1);
-	n->syntax = "HwR10kEvCtrCpuEntry";
-	n->index = "INDEX { hwR10kEvCtrCpuIndex }";
-	set_descr(n, "The event counters of one CPU.");
+	add_table(mm, "hwR10kEvCtrCpuTable", "hwR10kEvCtrCpuEntry",
+		  "HwR10kEvCtrCpuEntry", 2, "INDEX { hwR10kEvCtrCpuIndex }",
+		  "Event counters per CPU.  One row per CPU that the\n"
+		  "backend reports, indexed by the operating system's CPU\n"
+		  "number.  A counter the backend does not count has no\n"
+		  "instance in any row.",
+		  "The event counters of one CPU.");
 	n = add(mm, NK_INDEX, "hwR10kEvCtrCpuIndex", "hwR10kEvCtrCpuEntry", 1);
 	n->syntax = "Unsigned32 (0..65535)";
 	n->seqtype = "Unsigned32";
@@ -235,16 +246,13 @@ static void add_cpu_status_table(struct mibmodel *mm)
 	const char *p = "hwR10kEvCtrCpuStatusEntry";
 	const char *g = "hwR10kEvCtrCpuStatusGroup";
 
-	n = add(mm, NK_TABLE, "hwR10kEvCtrCpuStatusTable", "hwR10kEvCtrObjects",
-		3);
-	n->syntax = "SEQUENCE OF HwR10kEvCtrCpuStatusEntry";
-	set_descr(n, "Counting status per CPU, so that an operator can see\n"
-		     "whether a CPU is counting and how much of the time its\n"
-		     "events were really on the hardware (multiplexing).");
-	n = add(mm, NK_ENTRY, p, "hwR10kEvCtrCpuStatusTable", 1);
-	n->syntax = "HwR10kEvCtrCpuStatusEntry";
-	n->index = "AUGMENTS { hwR10kEvCtrCpuEntry }";
-	set_descr(n, "The counting status of one CPU.");
+	add_table(mm, "hwR10kEvCtrCpuStatusTable", p,
+		  "HwR10kEvCtrCpuStatusEntry", 3,
+		  "AUGMENTS { hwR10kEvCtrCpuEntry }",
+		  "Counting status per CPU, so that an operator can see\n"
+		  "whether a CPU is counting and how much of the time its\n"
+		  "events were really on the hardware (multiplexing).",
+		  "The counting status of one CPU.");
 	n = leaf(mm, NK_COLUMN, "hwR10kEvCtrCpuStatus", p, 1,
 		 "INTEGER { counting(1), stopped(2) }", SYN_INTEGER32,
 		 TAG_CPU_STATUS, g,
@@ -351,15 +359,11 @@ static void add_rates(struct mibmodel *mm)
 		n->units = "events per second";
 		n->counter = c;
 	}
-	n = add(mm, NK_TABLE, "hwR10kEvCtrCpuRateTable", "hwR10kEvCtrObjects",
-		6);
-	n->syntax = "SEQUENCE OF HwR10kEvCtrCpuRateEntry";
-	set_descr(n, "Event rates per CPU over the last poll interval.");
-	n = add(mm, NK_ENTRY, "hwR10kEvCtrCpuRateEntry",
-		"hwR10kEvCtrCpuRateTable", 1);
-	n->syntax = "HwR10kEvCtrCpuRateEntry";
-	n->index = "AUGMENTS { hwR10kEvCtrCpuEntry }";
-	set_descr(n, "The event rates of one CPU.");
+	add_table(mm, "hwR10kEvCtrCpuRateTable", "hwR10kEvCtrCpuRateEntry",
+		  "HwR10kEvCtrCpuRateEntry", 6,
+		  "AUGMENTS { hwR10kEvCtrCpuEntry }",
+		  "Event rates per CPU over the last poll interval.",
+		  "The event rates of one CPU.");
 	for (int c = 0; c < COUNTER_COUNT; c++) {
 		const struct metric *m = &counters[c];
 		metric_descriptor(m, "hwR10kEvCtrCpuRate", name, sizeof(name));
@@ -395,18 +399,14 @@ static void add_alarm_table(struct mibmodel *mm)
 {
 	struct node *n;
 
-	n = add(mm, NK_TABLE, "hwR10kEvCtrAlarmTable", "hwR10kEvCtrObjects", 7);
-	n->syntax = "SEQUENCE OF HwR10kEvCtrAlarmEntry";
-	set_descr(n, "The threshold alarms of the agent's configuration\n"
-		     "('alarm' lines), with RMON alarmTable semantics (RFC\n"
-		     "2819) on 64-bit values: one notification per crossing,\n"
-		     "re-armed only by the opposite crossing.  The table is\n"
-		     "read-only: alarms are configured in hw-r10kevctr.conf.");
-	n = add(mm, NK_ENTRY, "hwR10kEvCtrAlarmEntry", "hwR10kEvCtrAlarmTable",
-		1);
-	n->syntax = "HwR10kEvCtrAlarmEntry";
-	n->index = "INDEX { hwR10kEvCtrAlarmIndex }";
-	set_descr(n, "One configured alarm.");
+	add_table(mm, "hwR10kEvCtrAlarmTable", "hwR10kEvCtrAlarmEntry",
+		  "HwR10kEvCtrAlarmEntry", 7, "INDEX { hwR10kEvCtrAlarmIndex }",
+		  "The threshold alarms of the agent's configuration\n"
+		  "('alarm' lines), with RMON alarmTable semantics (RFC\n"
+		  "2819) on 64-bit values: one notification per crossing,\n"
+		  "re-armed only by the opposite crossing.  The table is\n"
+		  "read-only: alarms are configured in hw-r10kevctr.conf.",
+		  "One configured alarm.");
 	n = add(mm, NK_INDEX, "hwR10kEvCtrAlarmIndex", "hwR10kEvCtrAlarmEntry",
 		1);
 	n->syntax = "Unsigned32 (1..1024)";
