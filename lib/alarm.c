@@ -160,11 +160,13 @@ static bool valid_name(const char *s)
 int alarm_config_parse(const char *args, struct alarm_config *out, char *err,
 		       size_t len)
 {
-	char buf[512], *w[8], *save = NULL;
+	char buf[CONFIG_LINE_MAX], *w[8], *save = NULL;
 	int n = 0;
 	uint64_t v;
 
 	memset(out, 0, sizeof(*out));
+	if (strlen(args ? args : "") >= sizeof(buf))
+		return fail(err, len, "line too long", NULL);
 	snprintf(buf, sizeof(buf), "%s", args ? args : "");
 	for (char *t = strtok_r(buf, " \t\r\n", &save); t && n < 8;
 	     t = strtok_r(NULL, " \t\r\n", &save))

@@ -243,15 +243,15 @@ static int apply_alarm(struct config *c, const char *args, char *err,
 int config_apply(struct config *c, const char *token, const char *args,
 		 char *err, size_t len)
 {
+	if (strlen(args ? args : "") >= CONFIG_LINE_MAX)
+		return fail(err, len, "%s: line too long", token);
 	if (strcasecmp(token, "alarm") == 0)
 		return apply_alarm(c, args, err, len);
-	char buf[1024];
+	char buf[CONFIG_LINE_MAX];
 	char *w[3] = {NULL, NULL, NULL};
 	int n = words(args, buf, sizeof(buf), w, 2);
 	uint64_t v;
 
-	if (strlen(args ? args : "") >= sizeof(buf))
-		return fail(err, len, "%s: line too long", token);
 	if (strcasecmp(token, "backend") == 0) {
 		if (n != 1 || !backend_find(w[0]))
 			return fail(err, len,

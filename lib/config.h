@@ -18,6 +18,7 @@
 #include "sample.h"
 
 #define CONFIG_BACKEND_MAX	16
+#define CONFIG_LINE_MAX		1024 /* longer arguments: an error, never cut */
 #define POLL_INTERVAL_DEFAULT	5
 #define POLL_INTERVAL_MAX	3600
 #define SIM_CPUS_DEFAULT	4

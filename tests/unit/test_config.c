@@ -98,6 +98,10 @@ static void bad_lines(void **state)
 	bad("perfEvent", "hw.r10kevctr.cycles", "expected METRIC SPEC|off");
 	bad("perfEvent", "hw.r10kevctr.nope off", "not a counter metric");
 	bad("bogus", "1", "unknown token 'bogus'");
+	static char huge[CONFIG_LINE_MAX + 10];
+	memset(huge, '1', sizeof(huge) - 1);
+	bad("pollInterval", huge, "pollInterval: line too long");
+	bad("alarm", huge, "alarm: line too long");
 }
 
 static void parse_numbers(void **state)
