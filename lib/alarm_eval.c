@@ -88,6 +88,18 @@ unsigned alarms_evaluate(struct cache *c, alarm_emit_fn emit, void *ctx)
 			n += sample_one(c, a, i, ALARM_CPU_SUM, emit, ctx);
 			break;
 		case SCOPE_CPU:
+			if (c->polls && !cache_row(c, a->cfg.cpu)) {
+				if (!a->cpu_absent_logged)
+					hwr_log(
+					    LOG_WARNING,
+					    "alarm %s: CPU %u is not in the "
+					    "CPU table; the alarm waits for "
+					    "it\n",
+					    a->cfg.name, a->cfg.cpu);
+				a->cpu_absent_logged = true;
+				break;
+			}
+			a->cpu_absent_logged = false;
 			n += sample_one(c, a, i, (int)a->cfg.cpu, emit, ctx);
 			break;
 		case SCOPE_EACH_CPU:

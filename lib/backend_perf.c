@@ -3,11 +3,12 @@
  * online CPU, system wide (pid -1, cpu N).
  *
  * Events of one CPU are read as groups (PERF_FORMAT_GROUP with
- * TOTAL_TIME_ENABLED/RUNNING): one read() per group per poll.  Hardware
- * events of the CPU PMU go in groups of at most perfGroupSize (what the PMU
- * counts at once), software events in groups of their own, other PMUs in
- * groups per PMU.  When the kernel multiplexes, deltas are scaled by
- * d(enabled)/d(running) (counter_math.c) and accumulated into 64 bits.
+ * TOTAL_TIME_ENABLED/RUNNING): one read() per group per poll.  Events of
+ * the CPU PMU (hardware, hw_cache, raw), software events and the events of
+ * each other PMU go in separate groups, each of at most perfGroupSize
+ * events (what the PMU counts at once).  When the kernel multiplexes, deltas
+ * are scaled by d(enabled)/d(running) (counter_math.c) and accumulated into 64
+ * bits.
  *
  * Which metrics are counted is decided once at open: each metric's terms
  * are test-opened on the first online CPU; a metric whose events cannot be
@@ -33,8 +34,7 @@
 #include "log.h"
 #include "perfspec.h"
 
-#define SW_GROUP_MAX 32
-#define GROUP_MAX    64
+#define GROUP_MAX 64 /* perfGroupSize's upper bound */
 
 struct perf_group {
 	int fd[GROUP_MAX];	/* fd[0] is the leader */
@@ -139,10 +139,8 @@ static int open_cpu(struct perf *pf, struct perf_cpu *pc)
 		for (unsigned k = 0; k < pf->spec[c].nterms; k++) {
 			const struct perf_term *t = &pf->spec[c].term[k];
 			long key = group_key(t);
-			unsigned limit = key == -2   ? pf->group_size
-					 : key == -1 ? SW_GROUP_MAX
-						     : GROUP_MAX;
-			struct perf_group *g = group_for(pc, key, keys, limit);
+			struct perf_group *g =
+			    group_for(pc, key, keys, pf->group_size);
 			if (!g)
 				goto fail;
 			int fd =
@@ -162,9 +160,14 @@ static int open_cpu(struct perf *pf, struct perf_cpu *pc)
 			g->counter[g->n++] = c;
 		}
 	}
-	for (unsigned g = 0; g < pc->ngroups; g++)
+	unsigned events = 0;
+	for (unsigned g = 0; g < pc->ngroups; g++) {
 		ioctl(pc->groups[g].fd[0], PERF_EVENT_IOC_ENABLE,
 		      PERF_IOC_FLAG_GROUP);
+		events += pc->groups[g].n;
+	}
+	hwr_log(LOG_INFO, "perf: CPU %u: %u events in %u groups\n", pc->cpu,
+		events, pc->ngroups);
 	pc->open = true;
 	pc->epoch = backend_new_epoch();
 	return 0;

@@ -243,6 +243,21 @@ static void over_the_cache(void **state)
 	alarm_set_free(&again);
 
 	alarm_set_free(&set);
+
+	/* an alarm on a CPU the table does not have waits, and says so once */
+	assert_int_equal(
+	    alarm_config_parse("far hw.r10kevctr.cycles 9 rate 10 5", &cfg[0],
+			       err, 256),
+	    0);
+	assert_int_equal(alarm_set_build(&set, cfg, 1, NULL), 0);
+	cache.alarms = &set;
+	log_capture_start();
+	poll((uint64_t[]){10, 10, 10}, 3, 2);
+	poll((uint64_t[]){10, 10, 10}, 3, 2);
+	assert_logged("alarm far: CPU 9 is not in the CPU table");
+	assert_null(strstr(strstr(logbuf, "CPU 9") + 1, "CPU 9"));
+	assert_int_equal(alarm_status_of(&set.alarm[0]), ALARM_WAITING);
+	alarm_set_free(&set);
 	cache_free(&cache);
 	sample_free(&smp);
 }

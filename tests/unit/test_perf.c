@@ -212,6 +212,39 @@ static void pfm_mapped(void **state)
 #endif
 }
 
+/* perfGroupSize 1: every event its own group, all read and counted. */
+static void group_split(void **state)
+{
+	struct config cfg;
+	struct backend b = {0};
+	struct sample s = {0};
+	char err[256];
+
+	set_online("0");
+	sw_config(&cfg, false);
+	cfg.perf_group_size = 1;
+	log_capture_start();
+	assert_int_equal(backend_open(&b, &cfg, err, sizeof(err)), 0);
+	assert_logged("perf: CPU 0: 4 events in 4 groups");
+	assert_int_equal(backend_read(&b, &s), 0);
+	uint64_t first = s.cpus[0].value[C("hw.r10kevctr.grad.instrg")];
+	busy();
+	assert_int_equal(backend_read(&b, &s), 0);
+	assert_true(s.cpus[0].counting);
+	assert_true(s.cpus[0].value[C("hw.r10kevctr.grad.instrg")] > first);
+	backend_close(&b);
+	sample_free(&s);
+	config_free(&cfg);
+	/* the default packs the three software metrics in one group */
+	cfg.perf_group_size = PERF_GROUP_SIZE_DEFAULT;
+	sw_config(&cfg, false);
+	log_capture_start();
+	assert_int_equal(backend_open(&b, &cfg, err, sizeof(err)), 0);
+	assert_logged("perf: CPU 0: 4 events in 1 groups");
+	backend_close(&b);
+	config_free(&cfg);
+}
+
 static int count_fds(void)
 {
 	int n = 0;
@@ -253,6 +286,7 @@ int main(void)
 	    cmocka_unit_test(no_pmu_state_minus_one),
 	    cmocka_unit_test(hotplug),
 	    cmocka_unit_test(pfm_mapped),
+	    cmocka_unit_test(group_split),
 	    cmocka_unit_test(no_fd_leak),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
