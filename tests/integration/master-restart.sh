@@ -14,8 +14,9 @@ start_master
 wait_until 20 agent_serving || fail "the subagent never connected to the late master"
 ok "started before the master, connected when it came up"
 
-set -- $(snmpq snmpget hwR10kEvCtrCycles.0 hwR10kEvCtrPolls.0)
-cycles=$1 polls=$2
+sleep 4 # so the first master's uptime is well ahead of the second's
+set -- $(snmpq snmpget hwR10kEvCtrCycles.0 hwR10kEvCtrPolls.0 hwR10kEvCtrLastPollTime.0)
+cycles=$1 polls=$2 before=$3
 restart_master
 start=$(date +%s)
 wait_until 20 agent_serving || fail "no reconnection after the master restarted"
@@ -25,3 +26,11 @@ set -- $(snmpq snmpget hwR10kEvCtrCycles.0 hwR10kEvCtrPolls.0)
 [ "$1" -gt "$cycles" ] && [ "$2" -gt "$polls" ] ||
     fail "counters lost across the restart: $cycles/$polls -> $1/$2"
 ok "serving again ${took}s after the master restart, counters kept ($cycles -> $1)"
+
+# TimeStamps follow the new master's sysUpTime (RFC 2579): never ahead of it.
+sleep 1.2 # at least one poll on the new master's clock
+set -- $(snmpq snmpget .1.3.6.1.2.1.1.3.0 hwR10kEvCtrLastPollTime.0 hwR10kEvCtrDiscontinuityTime.0)
+[ "$2" -le "$1" ] && [ "$3" -le "$1" ] ||
+    fail "TimeStamps ahead of the new sysUpTime $1: last poll $2, discontinuity $3"
+[ "$2" -lt "$before" ] || fail "last poll time $2 did not restart (was $before)"
+ok "TimeStamps follow the restarted master's sysUpTime ($before -> $2, sysUpTime $1)"
