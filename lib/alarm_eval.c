@@ -6,25 +6,26 @@
 #include <string.h>
 
 #include "log.h"
+#include "sorted.h"
+
+static long long instance_key(const void *e)
+{
+	return ((const struct alarm_instance *)e)->cpu;
+}
 
 static struct alarm_instance *instance(struct alarm *a, int cpu)
 {
-	size_t i = 0;
-	while (i < a->ninst && a->inst[i].cpu < cpu)
-		i++;
+	size_t i = sorted_lower_bound(a->inst, a->ninst, sizeof(*a->inst),
+				      instance_key, cpu);
 	if (i < a->ninst && a->inst[i].cpu == cpu)
 		return &a->inst[i];
 	struct alarm_instance *p =
-	    realloc(a->inst, (a->ninst + 1) * sizeof(*p));
-	if (!p)
-		return NULL;
-	a->inst = p;
-	memmove(&p[i + 1], &p[i], (a->ninst - i) * sizeof(*p));
-	memset(&p[i], 0, sizeof(*p));
-	p[i].cpu = cpu;
-	p[i].status = ALARM_WAITING;
-	a->ninst++;
-	return &p[i];
+	    sorted_insert((void **)&a->inst, &a->ninst, sizeof(*a->inst), i);
+	if (p) {
+		p->cpu = cpu;
+		p->status = ALARM_WAITING;
+	}
+	return p;
 }
 
 /* Each-CPU alarms follow the CPU table: a CPU that left loses its state. */

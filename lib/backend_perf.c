@@ -33,6 +33,7 @@
 #include "cpulist.h"
 #include "log.h"
 #include "perfspec.h"
+#include "sorted.h"
 
 #define GROUP_MAX 64 /* perfGroupSize's upper bound */
 
@@ -206,22 +207,22 @@ static int read_group(struct perf_cpu *pc, struct perf_group *g)
 
 /* ------------------------------------------------------------ CPU set */
 
+static long long perf_cpu_key(const void *e)
+{
+	return ((const struct perf_cpu *)e)->cpu;
+}
+
 static struct perf_cpu *find_or_add_cpu(struct perf *pf, unsigned cpu)
 {
-	size_t i = 0;
-	while (i < pf->ncpus && pf->cpus[i].cpu < cpu)
-		i++;
+	size_t i = sorted_lower_bound(pf->cpus, pf->ncpus, sizeof(*pf->cpus),
+				      perf_cpu_key, cpu);
 	if (i < pf->ncpus && pf->cpus[i].cpu == cpu)
 		return &pf->cpus[i];
-	struct perf_cpu *p = realloc(pf->cpus, (pf->ncpus + 1) * sizeof(*p));
-	if (!p)
-		return NULL;
-	pf->cpus = p;
-	memmove(&p[i + 1], &p[i], (pf->ncpus - i) * sizeof(*p));
-	memset(&p[i], 0, sizeof(*p));
-	p[i].cpu = cpu;
-	pf->ncpus++;
-	return &p[i];
+	struct perf_cpu *p =
+	    sorted_insert((void **)&pf->cpus, &pf->ncpus, sizeof(*pf->cpus), i);
+	if (p)
+		p->cpu = cpu;
+	return p;
 }
 
 /* Bring the open CPUs in line with the online list. */
@@ -347,18 +348,6 @@ static void probe_all(struct perf *pf, int cpu)
 	}
 }
 
-static int perf_validate(const struct config *cfg, char *err, size_t errlen)
-{
-	struct perfspec sp;
-	for (int c = 0; c < COUNTER_COUNT; c++) {
-		const char *s =
-		    cfg->perf_event[c] ? cfg->perf_event[c] : counters[c].perf;
-		if (perfspec_parse(s, config_perf_sysfs(cfg), &sp, err, errlen))
-			return -1;
-	}
-	return 0;
-}
-
 static int perf_open(struct backend *b, const struct config *cfg, char *err,
 		     size_t errlen)
 {
@@ -444,7 +433,7 @@ static void perf_close(struct backend *b)
 
 const struct backend_ops backend_perf = {
     .name = "perf",
-    .validate = perf_validate,
+    .validate = NULL, /* perfEvent lines are checked as they are read */
     .open = perf_open,
     .read = perf_read,
     .close = perf_close,

@@ -28,6 +28,8 @@
 #include "counter_math.h"
 #include "log.h"
 
+#define REPLAY_CPU_MAX 65535 /* CPU numbers accepted in a file */
+
 struct rec {
 	unsigned slot; /* index into replay.cpus */
 	int counter;
@@ -77,13 +79,9 @@ struct parser {
 	unsigned line;
 	double last_time;
 	bool have_time;
-	/* last accepted value per (cpu, counter), to catch values going back */
-	struct {
-		unsigned cpu;
-		int counter;
-		uint64_t value;
-	} * last;
-	size_t nlast;
+	/* parse-time lookups, so that a line costs O(1) whatever the size */
+	uint32_t *slot_of_cpu;		 /* [cpu]: slot + 1, 0 = not seen */
+	uint64_t (*last)[COUNTER_COUNT]; /* [slot]: last accepted value */
 };
 
 static int bad(struct parser *p, const char *fmt, ...)
@@ -110,30 +108,19 @@ static int grow(void **ptr, size_t n, size_t size)
 	return 0;
 }
 
-static uint64_t *last_value(struct parser *p, unsigned cpu, int counter)
+/* The slot of a CPU, added on first sight; -1 when out of memory. */
+static long slot_of(struct parser *p, unsigned cpu)
 {
-	for (size_t i = 0; i < p->nlast; i++)
-		if (p->last[i].cpu == cpu && p->last[i].counter == counter)
-			return &p->last[i].value;
-	if (grow((void **)&p->last, p->nlast, sizeof(*p->last)))
-		return NULL;
-	p->last[p->nlast].cpu = cpu;
-	p->last[p->nlast].counter = counter;
-	p->last[p->nlast].value = 0;
-	return &p->last[p->nlast++].value;
-}
-
-static unsigned slot_of(struct replay *r, unsigned cpu, bool *oom)
-{
-	for (size_t i = 0; i < r->ncpus; i++)
-		if (r->cpus[i] == cpu)
-			return (unsigned)i;
-	if (grow((void **)&r->cpus, r->ncpus, sizeof(*r->cpus))) {
-		*oom = true;
-		return 0;
-	}
+	struct replay *r = p->r;
+	if (p->slot_of_cpu[cpu])
+		return (long)p->slot_of_cpu[cpu] - 1;
+	if (grow((void **)&r->cpus, r->ncpus, sizeof(*r->cpus)) ||
+	    grow((void **)&p->last, r->ncpus, sizeof(*p->last)))
+		return -1;
 	r->cpus[r->ncpus] = cpu;
-	return (unsigned)r->ncpus++;
+	memset(p->last[r->ncpus], 0, sizeof(p->last[r->ncpus]));
+	p->slot_of_cpu[cpu] = (uint32_t)++r->ncpus;
+	return (long)r->ncpus - 1;
 }
 
 /* The set for time t: the current one, or a new one. */
@@ -208,7 +195,7 @@ static int parse_line(struct parser *p, char *line)
 		return parse_machine_metric(p, m, f[3], t);
 	}
 	uint64_t cpu, v;
-	if (parse_u64(f[1], 65535, &cpu))
+	if (parse_u64(f[1], REPLAY_CPU_MAX, &cpu))
 		return bad(p, "bad CPU '%s' (0..65535)", f[1]);
 	uint64_t max =
 	    p->r->width >= 64 ? UINT64_MAX : (UINT64_C(1) << p->r->width) - 1;
@@ -218,22 +205,21 @@ static int parse_line(struct parser *p, char *line)
 			   "replayCounterWidth)",
 			   f[3]);
 	int counter = counter_index_of(m);
-	uint64_t *last = last_value(p, (unsigned)cpu, counter);
-	if (!last)
+	long slot = slot_of(p, (unsigned)cpu);
+	if (slot < 0)
 		return bad(p, "out of memory");
+	uint64_t *last = &p->last[slot][counter];
 	if (p->r->width >= 64 && v < *last)
 		return bad(p,
 			   "value %s goes backwards (declare "
 			   "replayCounterWidth for wrapping counters)",
 			   f[3]);
-	bool oom = false;
 	struct replay *r = p->r;
-	unsigned slot = slot_of(r, (unsigned)cpu, &oom);
-	if (oom || !set_for(p, t) ||
+	if (!set_for(p, t) ||
 	    grow((void **)&r->recs, r->nrecs, sizeof(*r->recs)))
 		return bad(p, "out of memory");
 	*last = v;
-	r->recs[r->nrecs++] = (struct rec){slot, counter, v};
+	r->recs[r->nrecs++] = (struct rec){(unsigned)slot, counter, v};
 	r->sets[r->nsets - 1].n++;
 	r->counted |= COUNTER_BIT(counter);
 	return 0;
@@ -248,6 +234,12 @@ static int load(struct replay *r, char *err, size_t errlen)
 		return -1;
 	}
 	struct parser p = {.r = r, .file = r->file};
+	p.slot_of_cpu = calloc(REPLAY_CPU_MAX + 1, sizeof(*p.slot_of_cpu));
+	if (!p.slot_of_cpu) {
+		fclose(in);
+		snprintf(err, errlen, "replay: out of memory");
+		return -1;
+	}
 	char *line = NULL;
 	size_t cap = 0;
 	while (getline(&line, &cap, in) != -1) {
@@ -256,6 +248,7 @@ static int load(struct replay *r, char *err, size_t errlen)
 	}
 	free(line);
 	free(p.last);
+	free(p.slot_of_cpu);
 	fclose(in);
 	if (r->nsets == 0) {
 		snprintf(err, errlen, "replay: %s: no valid sample lines",

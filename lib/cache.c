@@ -1,6 +1,8 @@
 /* cache.c - folds backend samples into monotonic 64-bit counters. */
 #include "cache.h"
 
+#include "sorted.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,18 +21,15 @@ void cache_free(struct cache *c)
 	c->nrows = 0;
 }
 
+static long long row_key(const void *e)
+{
+	return ((const struct cpu_row *)e)->cpu;
+}
+
 size_t cache_row_after(const struct cache *c, unsigned long cpu)
 {
-	size_t lo = 0, hi = c->nrows;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (c->rows[mid].cpu <= cpu)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return sorted_lower_bound(c->rows, c->nrows, sizeof(*c->rows), row_key,
+				  (long long)cpu + 1);
 }
 
 const struct cpu_row *cache_row(const struct cache *c, unsigned cpu)
@@ -172,10 +171,8 @@ int cache_update(struct cache *c, const struct sample *s, uint32_t now)
 	c->poll_errors += s->errors;
 	c->polls++;
 	c->last_poll_time = now;
-	if (disc) {
+	if (disc)
 		c->discontinuity_time = now;
-		c->discontinuities++;
-	}
 	return disc;
 }
 

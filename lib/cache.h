@@ -55,7 +55,6 @@ struct cache {
 	uint32_t last_poll_time; /* TimeTicks; 0 = never */
 	uint32_t discontinuity_time;
 	uint32_t polls, poll_errors;
-	uint32_t discontinuities;     /* how many since start */
 	char last_discontinuity[256]; /* why, for the log (truncated) */
 	uint64_t sample_time_ns;      /* backend clock of the last poll */
 	uint64_t interval_ns;	      /* since the poll before; 0 = unknown */

@@ -1,0 +1,17 @@
+/* sorted.c - insertion in sorted arrays (the search is inline in sorted.h). */
+#include "sorted.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void *sorted_insert(void **base, size_t *n, size_t size, size_t i)
+{
+	char *p = realloc(*base, (*n + 1) * size);
+	if (!p)
+		return NULL;
+	*base = p;
+	memmove(p + (i + 1) * size, p + i * size, (*n - i) * size);
+	memset(p + i * size, 0, size);
+	(*n)++;
+	return p + i * size;
+}
