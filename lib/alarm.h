@@ -67,7 +67,8 @@ struct alarm {
 	size_t ninst;
 	uint32_t events;  /* notifications raised */
 	uint32_t dropped; /* samples dropped across discontinuities */
-	bool cpu_absent_logged; /* SCOPE_CPU: said once that the CPU is absent */
+	/* SCOPE_CPU: the log said once that the CPU is absent */
+	bool cpu_absent_logged;
 	/* the last crossing, for the notification's varbinds */
 	int event_cpu;
 	uint64_t event_value, event_threshold;

@@ -57,35 +57,6 @@ void config_free(struct config *c)
 	memset(c, 0, sizeof(*c));
 }
 
-static int dup_str(char **dst, const char *src)
-{
-	*dst = NULL;
-	if (src && !(*dst = strdup(src)))
-		return -1;
-	return 0;
-}
-
-int config_copy(struct config *dst, const struct config *src)
-{
-	*dst = *src;
-	int rc = dup_str(&dst->replay.file, src->replay.file);
-	rc |= dup_str(&dst->perf_sysfs, src->perf_sysfs);
-	dst->alarms = NULL;
-	if (src->nalarms) {
-		dst->alarms = malloc(src->nalarms * sizeof(*dst->alarms));
-		if (dst->alarms)
-			memcpy(dst->alarms, src->alarms,
-			       src->nalarms * sizeof(*dst->alarms));
-		else
-			rc = -1;
-	}
-	for (int i = 0; i < COUNTER_COUNT; i++)
-		rc |= dup_str(&dst->perf_event[i], src->perf_event[i]);
-	if (rc)
-		config_free(dst);
-	return rc;
-}
-
 int parse_u64(const char *s, uint64_t max, uint64_t *out)
 {
 	char *end;

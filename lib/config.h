@@ -58,8 +58,6 @@ struct config {
 
 void config_defaults(struct config *c);
 void config_free(struct config *c);
-/* Deep copy; returns -1 when out of memory. */
-int config_copy(struct config *dst, const struct config *src);
 
 /*
  * Apply one config line: token and the rest of the line.  Returns 0, or -1

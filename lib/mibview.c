@@ -110,8 +110,7 @@ static enum mibview_result cpu_value(const struct cache *c,
 		set_u32(v, SYN_UNSIGNED32, r->duty_cycle);
 		return MV_OK;
 	case TAG_CPU_STATUS:
-		v->type = SYN_INTEGER32;
-		v->v.i32 = (int32_t)r->status;
+		set_i32(v, (int32_t)r->status);
 		return MV_OK;
 	case TAG_CPU_RATE: {
 		uint64_t x;
@@ -131,8 +130,7 @@ static enum mibview_result scalar_value(const struct cache *c,
 {
 	switch (o->tag) {
 	case TAG_STATE:
-		v->type = SYN_INTEGER32;
-		v->v.i32 = c->state;
+		set_i32(v, c->state);
 		return MV_OK;
 	case TAG_CPUREV:
 		set_str(v, c->cpurev);
