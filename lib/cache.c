@@ -1,6 +1,8 @@
 /* cache.c - folds backend samples into monotonic 64-bit counters. */
 #include "cache.h"
 
+#include <limits.h>
+
 #include "sorted.h"
 
 #include <stdio.h>
@@ -28,6 +30,8 @@ static long long row_key(const void *e)
 
 size_t cache_row_after(const struct cache *c, unsigned long cpu)
 {
+	if (cpu >= UINT_MAX) /* CPU numbers are unsigned: none after it */
+		return c->nrows;
 	return sorted_lower_bound(c->rows, c->nrows, sizeof(*c->rows), row_key,
 				  (long long)cpu + 1);
 }

@@ -289,6 +289,11 @@ static enum mibview_result next_instance(const struct cache *c,
 		return scalar_value(c, o, val) == MV_OK ? MV_OK
 							: MV_END_OF_VIEW;
 	}
+	/* Index arcs are 32-bit (SMI); a request at or beyond 2^32-1 has
+	 * nothing after it in this column.  Never compute inst[0] + 1 before
+	 * this check: the master may hand us any unsigned long. */
+	if (ilen > 0 && inst[0] >= UINT32_MAX)
+		return MV_END_OF_VIEW;
 	if (o->table == TBL_ALARM) {
 		size_t n = c->alarms ? c->alarms->count : 0;
 		/* [x] and [x, ...] are both followed by alarm x+1 */
@@ -302,12 +307,8 @@ static enum mibview_result next_instance(const struct cache *c,
 		return MV_END_OF_VIEW;
 	}
 	size_t r = 0;
-	if (ilen > 0) {
-		if (inst[0] > UINT32_MAX)
-			return MV_END_OF_VIEW;
-		/* [x] and [x, ...] are both followed by CPU x+1 onwards */
+	if (ilen > 0) /* [x] and [x, ...] are both followed by CPU x+1 on */
 		r = cache_row_after(c, inst[0]);
-	}
 	for (; r < c->nrows; r++) {
 		if (cpu_value(c, o, &c->rows[r], val) == MV_OK) {
 			*instance = c->rows[r].cpu;

@@ -34,6 +34,14 @@ stage() { # stage NAME BUILDDIR MAKE-TARGET CONFIGURE-ARGS...
     count "$dir"
     grep -E '^(# (TOTAL|PASS|FAIL|SKIP|ERROR))' "$dir/check.out" | tr '\n' ' '; echo
 }
+# The suite must never change the host's net-snmp state (every private
+# snmpd, snmptrapd and agent keeps its own persistent directory).
+host_state() {
+    for d in /var/lib/snmp /etc/snmp; do
+        [ -d "$d" ] && find "$d" -type f -exec md5sum {} + 2>/dev/null | sort
+    done
+}
+host_before=$(host_state)
 stage "ASan+UBSan: make check" "$top/build-asan" check --enable-sanitizers
 stage "valgrind, without libpfm4: make check-valgrind" "$top/build-valgrind" \
     check-valgrind --without-libpfm
@@ -44,6 +52,13 @@ if tools/build.sh "$dc" && (cd "$dc" && make -s distcheck >"$dc/distcheck.out" 2
     passed=$((passed + 1)); echo "distcheck: ok"
 else
     failed=$((failed + 1)); echo "==== FAILED: make distcheck"; tail -n 60 "$dc/distcheck.out"
+fi
+if [ "$(host_state)" = "$host_before" ]; then
+    passed=$((passed + 1)); echo "host state (/var/lib/snmp, /etc/snmp): unchanged"
+else
+    failed=$((failed + 1)); echo "==== FAILED: the suite changed /var/lib/snmp or /etc/snmp"
+    echo "$host_before" >"$top/host-before.txt"; host_state >"$top/host-after.txt"
+    diff "$top/host-before.txt" "$top/host-after.txt"
 fi
 if [ -n "${CI:-}" ] && [ "$skipped" -gt 0 ]; then
     echo "CI: $skipped test(s) skipped; CI must run every test"; failed=$((failed + skipped))

@@ -17,6 +17,12 @@ SNMPTRAPD="${SNMPTRAPD:-$(command -v snmptrapd || echo /usr/sbin/snmptrapd)}"
 [ -x "$AGENT" ] || { echo "FAIL: $AGENT not built"; exit 1; }
 
 TMP=$(mktemp -d /tmp/hwr-it.XXXXXX)
+# Every net-snmp process of the test (snmpd, snmptrapd, the agent, the
+# command line tools) keeps its persistent state here, never in the
+# host's /var/lib/snmp.
+SNMP_PERSISTENT_DIR="$TMP/persist"
+export SNMP_PERSISTENT_DIR
+mkdir -p "$SNMP_PERSISTENT_DIR"
 SOCK="$TMP/agentx.sock"
 PORT=
 AGENT_PID=
