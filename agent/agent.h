@@ -49,5 +49,11 @@ void confload_begin(struct config *cfg);
 int confload_end(void);
 /* Re-read the config files (SIGHUP) into cfg; returns bad lines. */
 int confload_reread(struct config *cfg);
+/* Each of the comma-separated -c files is a readable regular file; logs
+ * why not and returns the number of bad ones. */
+int confload_check_files(const char *list);
+/* The comma-separated list with each path made absolute (malloc'ed), so
+ * that a reload after daemonizing (cwd /) finds the same files. */
+char *confload_absolute(const char *list);
 
 #endif

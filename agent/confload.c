@@ -14,9 +14,13 @@
 #include <net-snmp/net-snmp-includes.h>
 #include <net-snmp/agent/net-snmp-agent-includes.h>
 
+#include <errno.h>
+#include <fcntl.h>
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "agent.h"
 
@@ -79,11 +83,84 @@ int confload_end(void)
 	return bad_lines;
 }
 
+/*
+ * A file named with -c must be there: net-snmp reads an optional config
+ * file that is missing, unreadable or a directory as if it were empty,
+ * which would start (or reload) the defaults in its place.
+ */
+static int check_file(const char *path)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		snmp_log(LOG_ERR, "%s: cannot read the config file: %s\n",
+			 path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	if (!S_ISREG(st.st_mode)) {
+		snmp_log(LOG_ERR, "%s: not a regular file\n", path);
+		return -1;
+	}
+	return 0;
+}
+
+int confload_check_files(const char *list)
+{
+	char *copy = list ? strdup(list) : NULL, *save = NULL;
+	int bad = 0;
+
+	if (list && !copy)
+		return 1;
+	for (char *f = copy ? strtok_r(copy, ",", &save) : NULL; f;
+	     f = strtok_r(NULL, ",", &save))
+		bad += check_file(f) != 0;
+	free(copy);
+	return bad;
+}
+
+char *confload_absolute(const char *list)
+{
+	char *copy = strdup(list), *save = NULL, *out = NULL;
+	size_t used = 0;
+
+	if (!copy)
+		return NULL;
+	for (char *f = strtok_r(copy, ",", &save); f;
+	     f = strtok_r(NULL, ",", &save)) {
+		char *abs = realpath(f, NULL);
+		const char *name = abs ? abs : f; /* check_file says why */
+		size_t n = strlen(name);
+		char *grown = realloc(out, used + n + 2);
+		if (!grown) {
+			free(abs);
+			free(out);
+			free(copy);
+			return NULL;
+		}
+		out = grown;
+		if (used)
+			out[used++] = ',';
+		memcpy(out + used, name, n + 1);
+		used += n;
+		free(abs);
+	}
+	free(copy);
+	return out;
+}
+
 int confload_reread(struct config *cfg)
 {
 	const char *optional = netsnmp_ds_get_string(
 	    NETSNMP_DS_LIBRARY_ID, NETSNMP_DS_LIB_OPTIONALCONFIG);
 
+	if (confload_check_files(optional) != 0) {
+		config_defaults(cfg);
+		return 1;
+	}
 	confload_begin(cfg);
 	if (!netsnmp_ds_get_boolean(NETSNMP_DS_LIBRARY_ID,
 				    NETSNMP_DS_LIB_DONT_READ_CONFIGS))

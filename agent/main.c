@@ -81,7 +81,27 @@ static int apply_xaddr(int major, int minor, void *server, void *client)
 struct options {
 	bool foreground, logging_set;
 	const char *pidfile;
+	const char *config; /* -c: comma-separated files */
 };
+
+/* -c files, made absolute (a reload after daemonizing runs in /), must
+ * exist and be readable: net-snmp would read a missing one as empty. */
+static int use_config_files(const char *list)
+{
+	char *abs = confload_absolute(list);
+
+	if (!abs) {
+		snmp_log(LOG_ERR, "out of memory\n");
+		return -1;
+	}
+	netsnmp_ds_set_string(NETSNMP_DS_LIBRARY_ID,
+			      NETSNMP_DS_LIB_OPTIONALCONFIG, abs);
+	free(abs);
+	return confload_check_files(netsnmp_ds_get_string(
+		   NETSNMP_DS_LIBRARY_ID, NETSNMP_DS_LIB_OPTIONALCONFIG))
+		   ? -1
+		   : 0;
+}
 
 static int parse_args(int argc, char **argv, struct options *o)
 {
@@ -99,9 +119,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 					       1);
 			break;
 		case 'c':
-			netsnmp_ds_set_string(NETSNMP_DS_LIBRARY_ID,
-					      NETSNMP_DS_LIB_OPTIONALCONFIG,
-					      optarg);
+			o->config = optarg;
 			break;
 		case 'x':
 			agent_ctx.xaddr = optarg;
@@ -190,7 +208,7 @@ int main(int argc, char **argv)
 {
 	struct options opt = {0};
 	struct agent *a = &agent_ctx;
-	char err[256];
+	char err[256] = "";
 
 	if (parse_args(argc, argv, &opt) != 0) {
 		usage(stderr, argv[0]);
@@ -198,6 +216,10 @@ int main(int argc, char **argv)
 	}
 	if (!opt.logging_set)
 		snmp_enable_stderrlog();
+	if (opt.config && use_config_files(opt.config) != 0) {
+		snmp_log(LOG_ERR, "bad config file; not starting\n");
+		return 1;
+	}
 	/* The subagent works with numeric OIDs only: load no MIB modules
 	 * (Debian's default list would only log errors about missing ones). */
 	setenv("MIBS", "", 1);

@@ -26,3 +26,15 @@ grep -q "bad.conf: line 3: Error: simRate: 'hw.r10kevctr.nosuch'" "$TMP/out" || 
 grep -q "bad.conf: line 4: .*bogusToken" "$TMP/out" || { cat "$TMP/out"; fail "line 4"; }
 grep -q "3 bad config line(s); not starting" "$TMP/out" || { cat "$TMP/out"; fail "summary"; }
 ok "bad config: every line named, exit 1"
+
+# A config file named with -c that cannot be read is an error, never an
+# empty config (which would serve invented sim data).
+for f in "$TMP/missing.conf" "$TMP"; do
+    if "$AGENT" -f -C -c "$f" -x "unix:$TMP/none.sock" -Le >"$TMP/out" 2>&1; then
+        fail "-c $f accepted"
+    fi
+    grep -q "^$f: \(cannot read the config file: No such file\|not a regular file\)" "$TMP/out" ||
+        { cat "$TMP/out"; fail "-c $f: no message naming the file"; }
+    grep -q "not starting" "$TMP/out" || { cat "$TMP/out"; fail "-c $f: started"; }
+done
+ok "a missing or directory -c file: named, exit 1"

@@ -59,3 +59,32 @@ rate7() {
 }
 wait_until 10 rate7 || fail "the new rate did not apply"
 ok "a good reload applies the new rates"
+
+# The -c file removed before a SIGHUP: named, and the running config stays.
+mv "$TMP/agent.conf" "$TMP/agent.conf.away"
+kill -HUP "$AGENT_PID"
+gone_logged() { grep -q "agent.conf: cannot read the config file: No such file" "$TMP/agent.log"; }
+wait_until 10 gone_logged || fail "a missing config file on reload was not named"
+sleep 1.2
+set -- $(snmpq snmpget hwR10kEvCtrNumCpus.0 hwR10kEvCtrBackend.0)
+[ "$1" = 4 ] || fail "a missing config file on reload changed the table: $*"
+mv "$TMP/agent.conf.away" "$TMP/agent.conf"
+ok "a config file gone at reload is named; the running config stays"
+
+# A relative -c path still names the same file after daemonizing (cwd /).
+stop_pid "$AGENT_PID"; AGENT_PID=
+printf 'backend sim\nsimCpus 2\npollInterval 1\n' >"$TMP/rel.conf"
+(cd "$TMP" && $HWR_VALGRIND "$AGENT" -C -c rel.conf -x "unix:$SOCK" -Lf "$TMP/daemon.log" -p "$TMP/daemon.pid")
+wait_until 10 test -s "$TMP/daemon.pid" || fail "the daemon wrote no pid file"
+DPID=$(cat "$TMP/daemon.pid")
+AGENT_PID=$DPID # cleanup stops it if the test fails
+cpus_are() { [ "$(snmpq snmpget hwR10kEvCtrNumCpus.0)" = "$1" ]; }
+wait_until 20 cpus_are 2 || fail "the daemon does not serve rel.conf"
+sed -i 's/^simCpus 2$/simCpus 3/' "$TMP/rel.conf"
+kill -HUP "$DPID"
+wait_until 10 cpus_are 3 || { cat "$TMP/daemon.log"; fail "a daemon's reload lost its relative -c file"; }
+ok "a daemon reloads its relative -c file after chdir /"
+stop_pid "$DPID"; AGENT_PID=
+kill -0 "$DPID" 2>/dev/null && fail "the daemon did not stop on SIGTERM"
+wait_until 5 test ! -e "$TMP/daemon.pid" || fail "the daemon left its pid file"
+ok "the daemon stops on SIGTERM and removes its pid file"
