@@ -75,6 +75,12 @@ int backend_read(struct backend *b, struct sample *s)
 	return b->ops->read(b, s);
 }
 
+bool backend_keep(struct backend *b, const struct config *cfg)
+{
+	return b->ops && strcmp(b->ops->name, cfg->backend) == 0 &&
+	       b->ops->keep && b->ops->keep(b, cfg);
+}
+
 void backend_close(struct backend *b)
 {
 	if (b->ops && b->ops->close)

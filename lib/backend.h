@@ -8,6 +8,8 @@
 #ifndef HWR10K_BACKEND_H
 #define HWR10K_BACKEND_H
 
+#include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -31,6 +33,13 @@ struct backend_ops {
 	 */
 	int (*read)(struct backend *b, struct sample *s);
 	void (*close)(struct backend *b);
+	/*
+	 * A reload: true when cfg leaves this backend's own settings as they
+	 * are, after taking what may change without a reopen (the poll
+	 * interval), so counters, epochs and the discontinuity time stay.
+	 * false (or NULL): the agent reopens the backend.
+	 */
+	bool (*keep)(struct backend *b, const struct config *cfg);
 };
 
 struct backend {
@@ -38,6 +47,9 @@ struct backend {
 	void *priv;
 	/* Monotonic clock in nanoseconds; tests replace it. */
 	uint64_t (*clock_ns)(void);
+	/* Set by the caller: a long open (a large replay file) gives up
+	 * when *cancel becomes non-zero (the agent's stop request). */
+	const volatile sig_atomic_t *cancel;
 };
 
 const struct backend_ops *backend_find(const char *name);
@@ -48,6 +60,8 @@ const char *backend_names(void);
 int backend_open(struct backend *b, const struct config *cfg, char *err,
 		 size_t errlen);
 int backend_read(struct backend *b, struct sample *s);
+/* Can the open backend b serve cfg without a reopen?  (See ops->keep.) */
+bool backend_keep(struct backend *b, const struct config *cfg);
 void backend_close(struct backend *b);
 
 /* A new counting epoch, unique in this process (see sample.h). */

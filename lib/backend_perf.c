@@ -57,6 +57,7 @@ struct perf_cpu {
 
 struct perf {
 	struct perfspec spec[COUNTER_COUNT];
+	char *source[COUNTER_COUNT]; /* the specs as configured, for keep */
 	counter_mask counted;
 	unsigned group_size;
 	char sysfs[256];
@@ -273,6 +274,8 @@ static void free_perf(struct perf *pf)
 		return;
 	for (size_t i = 0; i < pf->ncpus; i++)
 		close_cpu(&pf->cpus[i]);
+	for (int c = 0; c < COUNTER_COUNT; c++)
+		free(pf->source[c]);
 	free(pf->cpus);
 	free(pf);
 }
@@ -362,7 +365,12 @@ static int perf_open(struct backend *b, const struct config *cfg, char *err,
 		const char *s =
 		    cfg->perf_event[c] ? cfg->perf_event[c] : counters[c].perf;
 		if (perfspec_parse(s, pf->sysfs, &pf->spec[c], err, errlen)) {
-			free(pf);
+			free_perf(pf);
+			return -1;
+		}
+		if (!(pf->source[c] = strdup(s))) {
+			snprintf(err, errlen, "perf: out of memory");
+			free_perf(pf);
 			return -1;
 		}
 	}
@@ -413,7 +421,8 @@ static int perf_read(struct backend *b, struct sample *s)
 		struct cpu_sample *cs = &s->cpus[i];
 		memset(cs, 0, sizeof(*cs));
 		cs->cpu = pc->cpu;
-		cs->counting = pc->open;
+		/* a CPU with no event open counts nothing (state -1 or 0) */
+		cs->counting = pc->open && pc->ngroups > 0;
 		cs->epoch = pc->epoch;
 		memcpy(cs->value, pc->value, sizeof(cs->value));
 		cs->time_enabled = pc->enabled;
@@ -424,6 +433,22 @@ static int perf_read(struct backend *b, struct sample *s)
 	s->state = pf->state;
 	snprintf(s->cpurev, sizeof(s->cpurev), "%s", pf->cpurev);
 	return 0;
+}
+
+static bool perf_keep(struct backend *b, const struct config *cfg)
+{
+	const struct perf *pf = b->priv;
+
+	if (strcmp(pf->sysfs, config_perf_sysfs(cfg)) != 0 ||
+	    pf->group_size != cfg->perf_group_size)
+		return false;
+	for (int c = 0; c < COUNTER_COUNT; c++) {
+		const char *s =
+		    cfg->perf_event[c] ? cfg->perf_event[c] : counters[c].perf;
+		if (strcmp(s, pf->source[c]) != 0)
+			return false;
+	}
+	return true;
 }
 
 static void perf_close(struct backend *b)
@@ -437,4 +462,5 @@ const struct backend_ops backend_perf = {
     .open = perf_open,
     .read = perf_read,
     .close = perf_close,
+    .keep = perf_keep,
 };

@@ -17,8 +17,11 @@
  * replay.  At the end the replay holds the last set, or with replayLoop
  * yes starts again in a new counting epoch.
  */
+#include <ctype.h>
 #include <errno.h>
-#include <math.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +32,9 @@
 #include "log.h"
 
 #define REPLAY_CPU_MAX 65535 /* CPU numbers accepted in a file */
+/* TIME in seconds: a century past 2^32 s keeps every ns value in 64 bits */
+#define REPLAY_TIME_MAX UINT64_C(10000000000)
+#define REPLAY_CANCEL_LINES 4096 /* lines between looks at b->cancel */
 
 struct rec {
 	unsigned slot; /* index into replay.cpus */
@@ -37,11 +43,20 @@ struct rec {
 };
 
 struct rset {
-	double time;
+	uint64_t time_ns;
 	size_t first, n; /* records */
 	bool has_state, has_cpurev;
 	int32_t state;
 	char cpurev[CPUREV_MAX + 1];
+};
+
+/* What identifies the file loaded: a reload with the same settings
+ * reopens the backend only when the file was replaced or changed. */
+struct file_id {
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec mtime;
 };
 
 struct cell {
@@ -59,8 +74,9 @@ struct replay {
 	size_t nrecs;
 	struct rset *sets;
 	size_t nsets, next;
-	unsigned *cpus; /* distinct CPU numbers, sorted */
+	unsigned *cpus; /* distinct CPU numbers, in order of appearance */
 	size_t ncpus;
+	size_t cap_recs, cap_sets, cap_cpus; /* allocated elements */
 	struct cell (*cells)[COUNTER_COUNT]; /* [slot][counter] */
 	counter_mask counted;
 	unsigned bad_lines, unreported;
@@ -69,6 +85,7 @@ struct replay {
 	bool state_given;
 	int32_t state;
 	char cpurev[CPUREV_MAX + 1];
+	struct file_id id; /* of the file loaded, to see it replaced */
 };
 
 /* ------------------------------------------------------------ parsing */
@@ -77,11 +94,12 @@ struct parser {
 	struct replay *r;
 	const char *file;
 	unsigned line;
-	double last_time;
+	uint64_t last_time; /* ns */
 	bool have_time;
 	/* parse-time lookups, so that a line costs O(1) whatever the size */
 	uint32_t *slot_of_cpu;		 /* [cpu]: slot + 1, 0 = not seen */
 	uint64_t (*last)[COUNTER_COUNT]; /* [slot]: last accepted value */
+	size_t cap_last;
 };
 
 static int bad(struct parser *p, const char *fmt, ...)
@@ -99,12 +117,20 @@ static int bad(struct parser *p, const char *fmt, ...)
 	return -1;
 }
 
-static int grow(void **ptr, size_t n, size_t size)
+/* Room for element n (0-based) in *ptr, growing the capacity *cap
+ * geometrically so that a file of N lines costs O(N) copies. */
+static int grow(void **ptr, size_t *cap, size_t n, size_t size)
 {
-	void *q = realloc(*ptr, (n + 1) * size);
+	if (n < *cap)
+		return 0;
+	size_t want = *cap ? *cap * 2 : 16;
+	if (want <= n || want > SIZE_MAX / size)
+		return -1;
+	void *q = realloc(*ptr, want * size);
 	if (!q)
 		return -1;
 	*ptr = q;
+	*cap = want;
 	return 0;
 }
 
@@ -114,8 +140,8 @@ static long slot_of(struct parser *p, unsigned cpu)
 	struct replay *r = p->r;
 	if (p->slot_of_cpu[cpu])
 		return (long)p->slot_of_cpu[cpu] - 1;
-	if (grow((void **)&r->cpus, r->ncpus, sizeof(*r->cpus)) ||
-	    grow((void **)&p->last, r->ncpus, sizeof(*p->last)))
+	if (grow((void **)&p->last, &p->cap_last, r->ncpus, sizeof(*p->last)) ||
+	    grow((void **)&r->cpus, &r->cap_cpus, r->ncpus, sizeof(*r->cpus)))
 		return -1;
 	r->cpus[r->ncpus] = cpu;
 	memset(p->last[r->ncpus], 0, sizeof(p->last[r->ncpus]));
@@ -124,16 +150,16 @@ static long slot_of(struct parser *p, unsigned cpu)
 }
 
 /* The set for time t: the current one, or a new one. */
-static struct rset *set_for(struct parser *p, double t)
+static struct rset *set_for(struct parser *p, uint64_t t)
 {
 	struct replay *r = p->r;
 	if (p->have_time && t == p->last_time)
 		return &r->sets[r->nsets - 1];
-	if (grow((void **)&r->sets, r->nsets, sizeof(*r->sets)))
+	if (grow((void **)&r->sets, &r->cap_sets, r->nsets, sizeof(*r->sets)))
 		return NULL;
 	struct rset *s = &r->sets[r->nsets++];
 	memset(s, 0, sizeof(*s));
-	s->time = t;
+	s->time_ns = t;
 	s->first = r->nrecs;
 	p->last_time = t;
 	p->have_time = true;
@@ -141,7 +167,7 @@ static struct rset *set_for(struct parser *p, double t)
 }
 
 static int parse_machine_metric(struct parser *p, const struct metric *m,
-				const char *value, double t)
+				const char *value, uint64_t t)
 {
 	struct rset *s;
 	if (m->kind == METRIC_STATE) {
@@ -167,6 +193,37 @@ static int parse_machine_metric(struct parser *p, const struct metric *m,
 	return 0;
 }
 
+/* Strict decimal seconds ("12", "12.5"; no sign, exponent or hex) to
+ * nanoseconds, exactly. */
+static int parse_time_ns(const char *s, uint64_t *ns)
+{
+	uint64_t sec = 0, frac = 0;
+	int digits = 0, decimals = 0;
+
+	for (; isdigit((unsigned char)*s); s++, digits++) {
+		sec = sec * 10 + (uint64_t)(*s - '0');
+		if (sec > REPLAY_TIME_MAX)
+			return -1;
+	}
+	if (digits == 0)
+		return -1;
+	if (*s == '.') {
+		for (s++; isdigit((unsigned char)*s); s++) {
+			if (++decimals > 9)
+				return -1;
+			frac = frac * 10 + (uint64_t)(*s - '0');
+		}
+		if (decimals == 0)
+			return -1;
+	}
+	if (*s)
+		return -1;
+	for (; decimals < 9; decimals++)
+		frac *= 10;
+	*ns = sec * 1000000000u + frac;
+	return 0;
+}
+
 static int parse_line(struct parser *p, char *line)
 {
 	char *f[5], *save = NULL;
@@ -179,11 +236,12 @@ static int parse_line(struct parser *p, char *line)
 	if (n != 4)
 		return bad(p, "expected TIME CPU METRIC VALUE");
 
-	char *end;
-	errno = 0;
-	double t = strtod(f[0], &end);
-	if (errno || *end || !isfinite(t) || t < 0)
-		return bad(p, "bad time '%s'", f[0]);
+	uint64_t t;
+	if (parse_time_ns(f[0], &t) != 0)
+		return bad(p,
+			   "bad time '%s' (decimal seconds from 0 to %llu, "
+			   "at most 9 decimals)",
+			   f[0], (unsigned long long)REPLAY_TIME_MAX);
 	if (p->have_time && t < p->last_time)
 		return bad(p, "time %s goes backwards", f[0]);
 	const struct metric *m = metric_by_name(f[2]);
@@ -216,7 +274,7 @@ static int parse_line(struct parser *p, char *line)
 			   f[3]);
 	struct replay *r = p->r;
 	if (!set_for(p, t) ||
-	    grow((void **)&r->recs, r->nrecs, sizeof(*r->recs)))
+	    grow((void **)&r->recs, &r->cap_recs, r->nrecs, sizeof(*r->recs)))
 		return bad(p, "out of memory");
 	*last = v;
 	r->recs[r->nrecs++] = (struct rec){(unsigned)slot, counter, v};
@@ -225,14 +283,47 @@ static int parse_line(struct parser *p, char *line)
 	return 0;
 }
 
-static int load(struct replay *r, char *err, size_t errlen)
+static int file_id_of(int fd, struct file_id *id)
 {
-	FILE *in = fopen(r->file, "r");
+	struct stat st;
+	if (fstat(fd, &st) != 0)
+		return -1;
+	*id = (struct file_id){st.st_dev, st.st_ino, st.st_size, st.st_mtim};
+	return S_ISREG(st.st_mode) ? 0 : 1;
+}
+
+static bool file_id_equal(const struct file_id *a, const struct file_id *b)
+{
+	return a->dev == b->dev && a->ino == b->ino && a->size == b->size &&
+	       a->mtime.tv_sec == b->mtime.tv_sec &&
+	       a->mtime.tv_nsec == b->mtime.tv_nsec;
+}
+
+/*
+ * Open without blocking (a FIFO or device named as replayFile would stall
+ * the main loop until the master drops us) and accept regular files only.
+ */
+static FILE *open_regular(struct replay *r, char *err, size_t errlen)
+{
+	int fd = open(r->file, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	int kind = fd < 0 ? -1 : file_id_of(fd, &r->id);
+	FILE *in = kind == 0 ? fdopen(fd, "r") : NULL;
+
 	if (!in) {
 		snprintf(err, errlen, "replay: %s: %s", r->file,
-			 strerror(errno));
-		return -1;
+			 kind > 0 ? "not a regular file" : strerror(errno));
+		if (fd >= 0)
+			close(fd);
 	}
+	return in;
+}
+
+static int load(struct replay *r, const volatile sig_atomic_t *cancel,
+		char *err, size_t errlen)
+{
+	FILE *in = open_regular(r, err, errlen);
+	if (!in)
+		return -1;
 	struct parser p = {.r = r, .file = r->file};
 	p.slot_of_cpu = calloc(REPLAY_CPU_MAX + 1, sizeof(*p.slot_of_cpu));
 	if (!p.slot_of_cpu) {
@@ -242,14 +333,28 @@ static int load(struct replay *r, char *err, size_t errlen)
 	}
 	char *line = NULL;
 	size_t cap = 0;
-	while (getline(&line, &cap, in) != -1) {
+	ssize_t got;
+	bool stopped = false;
+	while ((got = getline(&line, &cap, in)) != -1) {
 		p.line++;
-		parse_line(&p, line);
+		if (cancel && p.line % REPLAY_CANCEL_LINES == 0 && *cancel) {
+			stopped = true;
+			break;
+		}
+		if (memchr(line, '\0', (size_t)got))
+			bad(&p, "NUL byte in the line");
+		else
+			parse_line(&p, line);
 	}
 	free(line);
 	free(p.last);
 	free(p.slot_of_cpu);
 	fclose(in);
+	if (stopped) {
+		snprintf(err, errlen, "replay: %s: loading stopped at line %u",
+			 r->file, p.line);
+		return -1;
+	}
 	if (r->nsets == 0) {
 		snprintf(err, errlen, "replay: %s: no valid sample lines",
 			 r->file);
@@ -313,7 +418,7 @@ static int replay_open(struct backend *b, const struct config *cfg, char *err,
 	r->interval = cfg->poll_interval;
 	r->width = cfg->replay.width;
 	snprintf(r->cpurev, sizeof(r->cpurev), "unknown");
-	if (load(r, err, errlen) != 0) {
+	if (load(r, b->cancel, err, errlen) != 0) {
 		free_replay(r);
 		return -1;
 	}
@@ -355,7 +460,7 @@ static int replay_read(struct backend *b, struct sample *out)
 	memset(present, 0, r->ncpus * sizeof(*present));
 	size_t i = r->next < r->nsets ? r->next : r->nsets - 1;
 	if (r->next < r->nsets) {
-		r->time_ns = (uint64_t)(r->sets[r->next].time * 1e9);
+		r->time_ns = r->sets[r->next].time_ns;
 		if (r->next == 0)
 			r->start_ns = r->time_ns;
 		apply_set(r, &r->sets[r->next++], present);
@@ -399,6 +504,25 @@ static int replay_read(struct backend *b, struct sample *out)
 	return 0;
 }
 
+/* Same file (not replaced or changed since it was loaded) and settings. */
+static bool replay_keep(struct backend *b, const struct config *cfg)
+{
+	struct replay *r = b->priv;
+	struct file_id now;
+	int fd = open(cfg->replay.file, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	bool same = fd >= 0 && file_id_of(fd, &now) == 0 &&
+		    file_id_equal(&now, &r->id) &&
+		    strcmp(cfg->replay.file, r->file) == 0 &&
+		    cfg->replay.loop == r->loop &&
+		    cfg->replay.width == r->width;
+
+	if (fd >= 0)
+		close(fd);
+	if (same)
+		r->interval = cfg->poll_interval; /* holding: time step */
+	return same;
+}
+
 static void replay_close(struct backend *b)
 {
 	free_replay(b->priv);
@@ -410,4 +534,5 @@ const struct backend_ops backend_replay = {
     .open = replay_open,
     .read = replay_read,
     .close = replay_close,
+    .keep = replay_keep,
 };

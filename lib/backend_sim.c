@@ -5,10 +5,13 @@
  * every read, so values do not depend on scheduling:
  *
  *   value(cpu, counter) = offset(seed, cpu, counter)
- *                         + rate(counter) * (cpu + 1) * reads * pollInterval
+ *                         + rate(counter) * ((cpu mod 8) + 1)
+ *                           * virtual seconds (pollInterval per read)
  *
  * rate is simRate (default: metrics.def SIMRATE); offset is 0 with simSeed
- * 0 (the default) and a splitmix64 value below 2^40 otherwise.  CPUs are
+ * 0 (the default) and a splitmix64 value below 2^40 otherwise.  The CPU
+ * factor repeats every SIM_CPU_FACTORS CPUs, so that with rates up to
+ * SIM_RATE_MAX no counter wraps within a century at any simCpus.  CPUs are
  * numbered 0..simCpus-1.  The sim counts every counter that is not 'off'
  * and that exists on the simulated CPU revision (vcc before 3.1, fucomp
  * from 3.1), and reports that number as hw.r10kevctr.state.
@@ -22,7 +25,7 @@
 struct sim {
 	struct sim_config cfg;
 	unsigned interval;
-	uint64_t reads;
+	uint64_t vtime; /* virtual seconds: pollInterval per read */
 	uint32_t epoch;
 	counter_mask counted;
 };
@@ -40,7 +43,7 @@ static uint64_t sim_offset(uint64_t seed, unsigned cpu, int counter)
 	if (seed == 0)
 		return 0;
 	return splitmix64(seed ^ ((uint64_t)cpu << 32) ^ (uint64_t)counter) &
-	       ((UINT64_C(1) << 40) - 1);
+	       ((UINT64_C(1) << SIM_OFFSET_BITS) - 1);
 }
 
 static int sim_open(struct backend *b, const struct config *cfg, char *err,
@@ -68,8 +71,8 @@ static int sim_read(struct backend *b, struct sample *out)
 
 	if (sample_reserve(out, s->cfg.cpus) < 0)
 		return -1;
-	s->reads++;
-	uint64_t t = s->reads * s->interval; /* virtual seconds */
+	s->vtime += s->interval;
+	uint64_t t = s->vtime;
 	for (unsigned cpu = 0; cpu < s->cfg.cpus; cpu++) {
 		struct cpu_sample *cs = &out->cpus[cpu];
 		memset(cs, 0, sizeof(*cs));
@@ -80,7 +83,8 @@ static int sim_read(struct backend *b, struct sample *out)
 		for (int i = 0; i < COUNTER_COUNT; i++)
 			if (s->counted & COUNTER_BIT(i))
 				cs->value[i] = sim_offset(s->cfg.seed, cpu, i) +
-					       s->cfg.rate[i] * (cpu + 1) * t;
+					       s->cfg.rate[i] *
+						   (cpu % SIM_CPU_FACTORS + 1) * t;
 	}
 	out->ncpus = s->cfg.cpus;
 	out->time_ns = t * 1000000000u; /* the virtual clock */
@@ -88,6 +92,19 @@ static int sim_read(struct backend *b, struct sample *out)
 	out->state = __builtin_popcountll(s->counted);
 	snprintf(out->cpurev, sizeof(out->cpurev), "%s", s->cfg.cpurev);
 	return 0;
+}
+
+static bool sim_keep(struct backend *b, const struct config *cfg)
+{
+	struct sim *s = b->priv;
+	const struct sim_config *n = &cfg->sim;
+
+	if (s->cfg.cpus != n->cpus || s->cfg.off != n->off ||
+	    s->cfg.seed != n->seed || strcmp(s->cfg.cpurev, n->cpurev) != 0 ||
+	    memcmp(s->cfg.rate, n->rate, sizeof(n->rate)) != 0)
+		return false;
+	s->interval = cfg->poll_interval; /* the virtual clock's step */
+	return true;
 }
 
 static void sim_close(struct backend *b)
@@ -101,4 +118,5 @@ const struct backend_ops backend_sim = {
     .open = sim_open,
     .read = sim_read,
     .close = sim_close,
+    .keep = sim_keep,
 };

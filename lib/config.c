@@ -121,9 +121,7 @@ static int apply_number(const char *token, char **w, int n, uint64_t min,
 static bool valid_cpurev(const char *s)
 {
 	unsigned a, b;
-	int used = 0;
-	return strlen(s) <= CPUREV_MAX &&
-	       sscanf(s, "%u.%u%n", &a, &b, &used) == 2 && s[used] == '\0';
+	return strlen(s) <= CPUREV_MAX && cpurev_parse(s, &a, &b) == 0;
 }
 
 static int apply_sim(struct config *c, const char *token, char **w, int n,
@@ -142,9 +140,11 @@ static int apply_sim(struct config *c, const char *token, char **w, int n,
 	} else if (strcasecmp(token, "simCpurev") == 0) {
 		if (n != 1 || !valid_cpurev(w[0]))
 			return fail(err, len,
-				    "%s: expected a revision like 3.4", token);
+				    "%s: expected a revision like 3.4 (MAJOR.MINOR, "
+				    "each 0..%d)",
+				    token, CPUREV_PART_MAX);
 		snprintf(c->sim.cpurev, sizeof(c->sim.cpurev), "%s", w[0]);
-	} else { /* simRate */
+	} else if (strcasecmp(token, "simRate") == 0) {
 		if (n != 2)
 			return fail(err, len, "%s: expected METRIC PER_SECOND",
 				    token);
@@ -155,13 +155,21 @@ static int apply_sim(struct config *c, const char *token, char **w, int n,
 			c->sim.off |= COUNTER_BIT(k);
 			return 0;
 		}
-		if (parse_u64(w[1], UINT64_MAX / 4096, &v))
+		if (parse_u64(w[1], UINT64_MAX, &v))
 			return fail(err, len,
 				    "%s: rate '%s' is not a whole number of "
 				    "events per second (or 'off')",
 				    token, w[1]);
+		if (v > SIM_RATE_MAX)
+			return fail(err, len,
+				    "%s: rate %s is above %llu: the busiest "
+				    "simulated CPU's counter would wrap within "
+				    "a century",
+				    token, w[1], (unsigned long long)SIM_RATE_MAX);
 		c->sim.rate[k] = v;
 		c->sim.off &= ~COUNTER_BIT(k);
+	} else {
+		return fail(err, len, "unknown token '%s'", token);
 	}
 	return 0;
 }
@@ -182,7 +190,9 @@ static int apply_replay(struct config *c, const char *token, char **w, int n,
 		c->replay.loop = strcmp(w[0], "yes") == 0;
 		return 0;
 	}
-	uint64_t v; /* replayCounterWidth */
+	if (strcasecmp(token, "replayCounterWidth") != 0)
+		return fail(err, len, "unknown token '%s'", token);
+	uint64_t v;
 	if (apply_number(token, w, n, 1, 64, &v, err, len) ||
 	    (v != 32 && v != 48 && v != 64))
 		return fail(err, len, "%s: expected 32, 48 or 64", token);

@@ -24,6 +24,15 @@
 #define SIM_CPUS_DEFAULT	4
 #define SIM_CPUS_MAX		4096
 #define SIM_CPUREV_DEFAULT	"3.4"
+/* The sim's CPU n counts rate * ((n mod SIM_CPU_FACTORS) + 1) per second;
+ * a rate up to SIM_RATE_MAX keeps every simulated counter (offset
+ * included) from wrapping for a century (100 * 365.25 days) of virtual
+ * time. */
+#define SIM_CPU_FACTORS 8
+#define SIM_OFFSET_BITS 40 /* simSeed offsets are below 2^40 */
+#define SIM_RATE_MAX                                                           \
+	((UINT64_MAX - (UINT64_C(1) << SIM_OFFSET_BITS)) /                     \
+	 (SIM_CPU_FACTORS * UINT64_C(3155760000)))
 #define PERF_GROUP_SIZE_DEFAULT 4 /* general-purpose counters of most PMUs */
 
 struct sim_config {

@@ -82,13 +82,34 @@ void metric_descriptor(const struct metric *m, const char *prefix, char *buf,
 		buf[n] = '\0';
 }
 
+int cpurev_parse(const char *s, unsigned *major, unsigned *minor)
+{
+	unsigned long v[2];
+	for (int i = 0; i < 2; i++) {
+		if (!isdigit((unsigned char)*s))
+			return -1;
+		v[i] = 0;
+		for (; isdigit((unsigned char)*s); s++) {
+			v[i] = v[i] * 10 + (unsigned long)(*s - '0');
+			if (v[i] > CPUREV_PART_MAX)
+				return -1;
+		}
+		if (*s++ != (i == 0 ? '.' : '\0'))
+			return -1;
+	}
+	*major = (unsigned)v[0];
+	*minor = (unsigned)v[1];
+	return 0;
+}
+
 bool metric_in_revision(const struct metric *m, const char *cpurev)
 {
 	unsigned major, minor;
 
 	if (m->rev == REV_ALL || !cpurev ||
-	    sscanf(cpurev, "%u.%u", &major, &minor) != 2)
+	    cpurev_parse(cpurev, &major, &minor) != 0)
 		return true;
+	/* PCP's own threshold: major * 100 + minor >= 301 */
 	bool from_3_1 = major > 3 || (major == 3 && minor >= 1);
 	return m->rev == REV_FROM_3_1 ? from_3_1 : !from_3_1;
 }

@@ -49,6 +49,9 @@ void metric_fullname(const struct metric *m, char *buf, size_t len);
 void metric_descriptor(const struct metric *m, const char *prefix, char *buf,
 		       size_t len);
 
+/* Strict "MAJOR.MINOR" (decimal, each 0..CPUREV_PART_MAX); -1 if not. */
+#define CPUREV_PART_MAX 65535
+int cpurev_parse(const char *s, unsigned *major, unsigned *minor);
 /* Does CPU revision "major.minor" have this event?  Unknown revision: yes. */
 bool metric_in_revision(const struct metric *m, const char *cpurev);
 

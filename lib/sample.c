@@ -25,6 +25,8 @@ static int cmp_cpu(const void *a, const void *b)
 
 int sample_sort(struct sample *s)
 {
+	if (s->ncpus < 2) /* qsort(NULL, 0, ...) is undefined */
+		return 0;
 	qsort(s->cpus, s->ncpus, sizeof(*s->cpus), cmp_cpu);
 	for (size_t i = 1; i < s->ncpus; i++)
 		if (s->cpus[i].cpu == s->cpus[i - 1].cpu)

@@ -14,7 +14,7 @@ two_polls() { [ "$(snmpq snmpget hwR10kEvCtrPolls.0)" -ge 2 ]; }
 wait_until 20 two_polls || fail "no second poll"
 
 # One PDU is one poll: sums equal the rows, values follow the sim formula
-# value(cpu) = rate * (cpu + 1) * pollInterval * polls.
+# value(cpu) = rate * ((cpu mod 8) + 1) * pollInterval * polls.
 set -- $(snmpq snmpget hwR10kEvCtrPolls.0 hwR10kEvCtrCycles.0 \
     hwR10kEvCtrCpuCycles.0 hwR10kEvCtrCpuCycles.1 hwR10kEvCtrCpuCycles.2 \
     hwR10kEvCtrTlb.0 hwR10kEvCtrCpuTlb.2 hwR10kEvCtrState.0 hwR10kEvCtrCpurev.0)
@@ -30,7 +30,7 @@ polls=$1
 [ "$9" = '"3.4"' ] || [ "$9" = 3.4 ] || fail "cpurev $9"
 ok "predicted sim values, sums equal the rows (polls=$polls)"
 
-# The sim's virtual clock makes rates exact: rate * (cpu + 1) per second.
+# The sim's virtual clock makes rates exact: rate * ((cpu mod 8) + 1) per second.
 set -- $(snmpq snmpget hwR10kEvCtrRateCycles.0 hwR10kEvCtrCpuRateCycles.0 \
     hwR10kEvCtrCpuRateCycles.2 hwR10kEvCtrRateTlb.0)
 [ "$1" = $((195000000 * 6)) ] && [ "$2" = 195000000 ] &&

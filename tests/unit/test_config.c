@@ -39,8 +39,12 @@ static void good_lines(void **state)
 		    COUNTER_BIT(counter_index_by_name("hw.r10kevctr.vcc")));
 	assert_int_equal(apply(&c, "simSeed", "18446744073709551615", err), 0);
 	assert_int_equal(c.sim.seed, UINT64_MAX);
+	assert_int_equal(apply(&c, "simCpurev", "65535.65535", err), 0);
 	assert_int_equal(apply(&c, "simCpurev", "2.6", err), 0);
 	assert_string_equal(c.sim.cpurev, "2.6");
+	assert_int_equal(
+	    apply(&c, "simRate", "hw.r10kevctr.cycles 730677514", err), 0);
+	assert_int_equal(c.sim.rate[0], SIM_RATE_MAX);
 	assert_int_equal(apply(&c, "replayFile", "/tmp/x.replay", err), 0);
 	assert_int_equal(apply(&c, "replayLoop", "yes", err), 0);
 	assert_true(c.replay.loop);
@@ -86,6 +90,18 @@ static void bad_lines(void **state)
 	bad("simRate", "hw.r10kevctr.cycles 5 6", "expected METRIC PER_SECOND");
 	bad("simCpurev", "three", "expected a revision like 3.4");
 	bad("simCpurev", "3.1x", "expected a revision");
+	bad("simCpurev", "4294967296.1", "expected a revision");
+	bad("simCpurev", "65536.0", "each 0..65535");
+	bad("simCpurev", "3.", "expected a revision");
+	bad("simCpurev", ".1", "expected a revision");
+	bad("simCpurev", "3.1.2", "expected a revision");
+	bad("simCpurev", "-3.1", "expected a revision");
+	bad("simRate", "hw.r10kevctr.cycles 730677515",
+	    "would wrap within a century");
+	bad("simRate", "hw.r10kevctr.cycles 18446744073709551615",
+	    "would wrap within a century");
+	bad("simBogus", "hw.r10kevctr.cycles 5", "unknown token 'simBogus'");
+	bad("replayWhatever", "48", "unknown token 'replayWhatever'");
 	bad("simSeed", "x", "whole number");
 	bad("replayLoop", "maybe", "expected yes or no");
 	bad("replayCounterWidth", "31", "expected 32, 48 or 64");

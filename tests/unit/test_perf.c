@@ -144,6 +144,9 @@ static void no_pmu_state_minus_one(void **state)
 	assert_int_equal(backend_read(&b, &s), 0);
 	assert_int_equal(s.state, -1);
 	assert_int_equal(s.counted, 0);
+	/* the status rows say the truth: the CPU is there, not counting */
+	assert_int_equal(s.ncpus, 1);
+	assert_false(s.cpus[0].counting);
 	assert_logged("no usable performance counters");
 	assert_logged("hw.r10kevctr.cycles not counted");
 	backend_close(&b);

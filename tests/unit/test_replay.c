@@ -1,6 +1,8 @@
 /* test_replay.c - the replay backend: parsing, errors, wrap, end of file. */
 #include "testenv.h"
 
+#include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "backend.h"
@@ -8,13 +10,18 @@
 
 static char path[64];
 
-static void write_file(const char *text)
+static void write_bytes(const char *text, size_t len)
 {
 	strcpy(path, "/tmp/hwr-replay-XXXXXX");
 	int fd = mkstemp(path);
 	assert_true(fd >= 0);
-	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	assert_int_equal(write(fd, text, len), (ssize_t)len);
 	close(fd);
+}
+
+static void write_file(const char *text)
+{
+	write_bytes(text, strlen(text));
 }
 
 static int open_replay(struct backend *b, unsigned width, bool loop, char *err)
@@ -155,6 +162,155 @@ static void unusable_files(void **state)
 	config_free(&cfg);
 }
 
+/* TIME is strict decimal seconds, kept exactly in nanoseconds. */
+static void strict_times(void **state)
+{
+	struct backend b = {0};
+	struct sample s = {0};
+	char err[256];
+	write_file("0x10 0 hw.r10kevctr.cycles 1\n"		  /* 1: hex */
+		   "1e3 0 hw.r10kevctr.cycles 1\n"		  /* 2: exponent */
+		   "1e300 0 hw.r10kevctr.cycles 1\n"		  /* 3: huge */
+		   "10000000001 0 hw.r10kevctr.cycles 1\n"	  /* 4: > max */
+		   "1.0000000001 0 hw.r10kevctr.cycles 1\n"	  /* 5: 10 dec. */
+		   "+1 0 hw.r10kevctr.cycles 1\n"		  /* 6: sign */
+		   "1. 0 hw.r10kevctr.cycles 1\n"		  /* 7: no dec. */
+		   "inf 0 hw.r10kevctr.cycles 1\n"		  /* 8: inf */
+		   "0.000000001 0 hw.r10kevctr.cycles 1\n"	  /* 9: ok */
+		   "0.000000002 0 hw.r10kevctr.cycles 3\n"	  /* 10: ok */
+		   "10000000000.5 0 hw.r10kevctr.cycles 7\n"); /* 11: ok */
+	assert_int_equal(open_replay(&b, 64, false, err), 0);
+	unlink(path);
+	for (int line = 1; line <= 8; line++) {
+		char want[32];
+		snprintf(want, sizeof(want), ":%d: bad time", line);
+		assert_logged(want);
+	}
+	assert_logged("3 sample sets, 1 CPUs, 8 bad line(s) skipped");
+	assert_int_equal(backend_read(&b, &s), 0);
+	assert_int_equal(s.time_ns, 1);
+	assert_int_equal(backend_read(&b, &s), 0);
+	assert_int_equal(s.time_ns, 2);
+	assert_int_equal(backend_read(&b, &s), 0);
+	assert_int_equal(s.time_ns, UINT64_C(10000000000500000000));
+	assert_int_equal(s.cpus[0].value[C("hw.r10kevctr.cycles")], 6);
+	backend_close(&b);
+	sample_free(&s);
+}
+
+/* A NUL byte is a bad line, never a silently shortened one; a file with
+ * only a state line serves no CPU (and sorts an empty sample). */
+static void nul_and_state_only(void **state)
+{
+	struct backend b = {0};
+	struct sample s = {0};
+	char err[256];
+	static const char text[] = "1 0 hw.r10kevctr.cycles 5\0junk\n"
+				   "1 - hw.r10kevctr.state 7\n";
+	write_bytes(text, sizeof(text) - 1);
+	assert_int_equal(open_replay(&b, 64, false, err), 0);
+	unlink(path);
+	assert_logged(":1: NUL byte in the line");
+	assert_int_equal(backend_read(&b, &s), 0);
+	assert_int_equal(s.ncpus, 0);
+	assert_int_equal(s.state, 7);
+	assert_int_equal(sample_sort(&s), 0);
+	backend_close(&b);
+	sample_free(&s);
+}
+
+/* A FIFO or a directory is refused at once, never read (or waited on). */
+static void not_regular(void **state)
+{
+	struct backend b = {0};
+	char err[256];
+	strcpy(path, "/tmp/hwr-replay-fifo-XXXXXX");
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	unlink(path);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	assert_int_equal(open_replay(&b, 64, false, err), -1);
+	unlink(path);
+	assert_non_null(strstr(err, "not a regular file"));
+	strcpy(path, "/tmp");
+	assert_int_equal(open_replay(&b, 64, false, err), -1);
+	assert_non_null(strstr(err, "/tmp: not a regular file"));
+}
+
+/* 65,536 CPUs in one set load in linear time (arrays grow geometrically). */
+static void many_cpus(void **state)
+{
+	struct backend b = {0};
+	struct sample s = {0};
+	char err[256];
+	size_t cap = 65536 * 40, used = 0;
+	char *text = malloc(cap);
+	assert_non_null(text);
+	for (unsigned cpu = 0; cpu < 65536; cpu++)
+		used += (size_t)snprintf(text + used, cap - used,
+					 "1 %u hw.r10kevctr.tlb %u\n", cpu, cpu);
+	write_bytes(text, used);
+	free(text);
+	assert_int_equal(open_replay(&b, 64, false, err), 0);
+	unlink(path);
+	assert_int_equal(backend_read(&b, &s), 0);
+	assert_int_equal(s.ncpus, 65536);
+	backend_close(&b);
+	sample_free(&s);
+}
+
+/* A stop request while a long file loads ends the load. */
+static void cancelled_load(void **state)
+{
+	static volatile sig_atomic_t stop = 1;
+	struct backend b = {.cancel = &stop};
+	char err[256];
+	size_t cap = 10000 * 32, used = 0;
+	char *text = malloc(cap);
+	assert_non_null(text);
+	for (unsigned t = 0; t < 10000; t++)
+		used += (size_t)snprintf(text + used, cap - used,
+					 "%u 0 hw.r10kevctr.tlb %u\n", t, t);
+	write_bytes(text, used);
+	free(text);
+	assert_int_equal(open_replay(&b, 64, false, err), -1);
+	unlink(path);
+	assert_non_null(strstr(err, "loading stopped at line 4096"));
+}
+
+/* A reload keeps the open backend only for the same, unchanged file and
+ * the same settings; the poll interval may change. */
+static void keep_on_reload(void **state)
+{
+	struct backend b = {0};
+	struct config cfg;
+	char err[256];
+	write_file("1 0 hw.r10kevctr.tlb 1\n2 0 hw.r10kevctr.tlb 2\n");
+	assert_int_equal(open_replay(&b, 64, false, err), 0);
+	config_defaults(&cfg);
+	snprintf(cfg.backend, sizeof(cfg.backend), "replay");
+	cfg.replay.file = strdup(path);
+	cfg.replay.width = 64;
+	cfg.poll_interval = 17;
+	assert_true(backend_keep(&b, &cfg));
+	cfg.replay.loop = true;
+	assert_false(backend_keep(&b, &cfg));
+	cfg.replay.loop = false;
+	snprintf(cfg.backend, sizeof(cfg.backend), "sim");
+	assert_false(backend_keep(&b, &cfg));
+	snprintf(cfg.backend, sizeof(cfg.backend), "replay");
+	FILE *f = fopen(path, "a"); /* the recording changed */
+	assert_non_null(f);
+	fputs("3 0 hw.r10kevctr.tlb 3\n", f);
+	fclose(f);
+	assert_false(backend_keep(&b, &cfg));
+	unlink(path);
+	assert_false(backend_keep(&b, &cfg)); /* gone */
+	config_free(&cfg);
+	backend_close(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -162,6 +318,12 @@ int main(void)
 	    cmocka_unit_test(wrap_and_hold),
 	    cmocka_unit_test(width_48_and_loop),
 	    cmocka_unit_test(unusable_files),
+	    cmocka_unit_test(strict_times),
+	    cmocka_unit_test(nul_and_state_only),
+	    cmocka_unit_test(not_regular),
+	    cmocka_unit_test(many_cpus),
+	    cmocka_unit_test(cancelled_load),
+	    cmocka_unit_test(keep_on_reload),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

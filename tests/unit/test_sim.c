@@ -17,16 +17,17 @@ static void predictable_values(void **state)
 	char err[256];
 
 	config_defaults(&cfg);
-	cfg.sim.cpus = 3;
+	cfg.sim.cpus = 19;
 	cfg.poll_interval = 5;
 	assert_int_equal(backend_open(&b, &cfg, err, sizeof(err)), 0);
 	for (uint64_t k = 1; k <= 3; k++) {
 		read_once(&b, &s);
-		assert_int_equal(s.ncpus, 3);
-		for (unsigned cpu = 0; cpu < 3; cpu++) {
+		assert_int_equal(s.ncpus, 19);
+		for (unsigned cpu = 0; cpu < 19; cpu++) {
 			assert_int_equal(s.cpus[cpu].cpu, cpu);
+			/* the CPU factor repeats every 8 CPUs */
 			assert_int_equal(s.cpus[cpu].value[0],
-					 195000000ull * (cpu + 1) * 5 * k);
+					 195000000ull * (cpu % 8 + 1) * 5 * k);
 			assert_int_equal(s.cpus[cpu].time_enabled,
 					 5 * k * 1000000000ull);
 		}
@@ -94,9 +95,40 @@ static void seed_offsets(void **state)
 	config_free(&cfg);
 }
 
+/* A reload keeps the sim open unless its own settings change; the poll
+ * interval is taken without a reopen (the virtual clock's new step). */
+static void keep_on_reload(void **state)
+{
+	struct config cfg;
+	struct backend b = {0};
+	struct sample s = {0};
+	char err[256];
+
+	config_defaults(&cfg);
+	cfg.poll_interval = 5;
+	assert_int_equal(backend_open(&b, &cfg, err, sizeof(err)), 0);
+	read_once(&b, &s);
+	cfg.poll_interval = 1;
+	assert_true(backend_keep(&b, &cfg));
+	read_once(&b, &s); /* 5 s, then 1 s of virtual time */
+	assert_int_equal(s.cpus[0].value[0], 195000000ull * 6);
+	cfg.sim.cpus++;
+	assert_false(backend_keep(&b, &cfg));
+	cfg.sim.cpus--;
+	cfg.sim.rate[3]++;
+	assert_false(backend_keep(&b, &cfg));
+	cfg.sim.rate[3]--;
+	snprintf(cfg.sim.cpurev, sizeof(cfg.sim.cpurev), "2.6");
+	assert_false(backend_keep(&b, &cfg));
+	backend_close(&b);
+	sample_free(&s);
+	config_free(&cfg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(keep_on_reload),
 	    cmocka_unit_test(predictable_values),
 	    cmocka_unit_test(revision_and_off),
 	    cmocka_unit_test(seed_offsets),
