@@ -30,6 +30,8 @@ struct agent {
 int poll_start(struct agent *a, char *err, size_t errlen);
 void poll_now(struct agent *a);
 void poll_stop(struct agent *a);
+/* Reset the TimeStamps whenever the AgentX session (re)connects. */
+void poll_watch_master(struct agent *a);
 /* Apply a new validated config (SIGHUP); keeps the old one on failure. */
 int poll_reconfigure(struct agent *a, struct config *newcfg);
 

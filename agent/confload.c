@@ -39,6 +39,21 @@ static void on_line(const char *token, char *line)
 		config_perror(err); /* logs FILE: line N: Error: err */
 }
 
+/*
+ * net-snmp's agent library accepts agentuser/agentgroup for every agent,
+ * but only snmpd acts on them: here they would be read and ignored while
+ * the agent keeps its privileges.  Refuse them rather than pretend.
+ */
+static void on_privilege_token(const char *token, char *line)
+{
+	char msg[200];
+	snprintf(msg, sizeof(msg),
+		 "%s: not supported by this agent: it does not change its "
+		 "user or group; start it as the account it should run as",
+		 token);
+	config_perror(msg);
+}
+
 static int on_log(int major, int minor, void *server, void *client)
 {
 	const struct snmp_log_message *m = server;
@@ -57,6 +72,10 @@ void confload_register(void)
 		": line [0-9]+: (Error|Warning):", REG_EXTENDED | REG_NOSUB);
 	for (const struct config_token *t = config_tokens; t->token; t++)
 		register_app_config_handler(t->token, on_line, NULL, t->usage);
+	register_app_config_handler("agentuser", on_privilege_token, NULL,
+				    NULL);
+	register_app_config_handler("agentgroup", on_privilege_token, NULL,
+				    NULL);
 	netsnmp_register_loghandler(NETSNMP_LOGHANDLER_CALLBACK, LOG_WARNING);
 	snmp_register_callback(SNMP_CALLBACK_LIBRARY, SNMP_CALLBACK_LOGGING,
 			       on_log, NULL);

@@ -7,13 +7,16 @@
 #include <net-snmp/agent/net-snmp-agent-includes.h>
 
 #include <errno.h>
+#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "agent.h"
+#include "daemon.h"
 #include "log.h"
 
 static struct agent agent_ctx; /* the agent's one mutable context */
@@ -22,21 +25,22 @@ static void usage(FILE *out, const char *prog)
 {
 	fprintf(
 	    out,
-	    "usage: %s [-f] [-C] [-c FILE] [-x ADDRESS] [-L LOGOPTS] "
+	    "usage: %s [-f] [-C] [-c FILE] [-x ADDRESS] [-A] [-L LOGOPTS] "
 	    "[-D TOKENS] [-p PIDFILE]\n"
-	    "       %s -h | -v\n"
+	    "       %s -h | --help | -v | --version\n"
 	    "AgentX subagent exporting HW-R10KEVCTR-MIB (CPU event counters).\n"
 	    "  -f           stay in the foreground\n"
 	    "  -C           do not read the default config files, only -c\n"
 	    "  -c FILE      read FILE as a " AGENT_NAME ".conf too\n"
 	    "  -x ADDRESS   master agent's AgentX address (unix:/path, "
 	    "tcp:127.0.0.1:705)\n"
+	    "  -A           append to the -Lf file instead of truncating it\n"
 	    "  -L LOGOPTS   log as net-snmp's -L: -Le, -Lo, -Lf FILE, -Ls "
 	    "FACILITY, -LS PRI FACILITY...\n"
 	    "  -D TOKENS    debug output for these tokens (e.g. "
 	    "hwr10k,agentx)\n"
 	    "  -p PIDFILE   write the process id here\n"
-	    "  -h           this help;  -v  version\n"
+	    "  -h, --help   this help;  -v, --version  version\n"
 	    "Backends built in: %s\n",
 	    prog, prog, backend_names());
 }
@@ -103,12 +107,62 @@ static int use_config_files(const char *list)
 		   : 0;
 }
 
+#define OPTSTRING ":fACc:x:L:D:p:hv"
+
+/*
+ * -A must hold before -Lf opens (and would truncate) the file, wherever it
+ * stands on the command line: look for it first, in clusters such as -fA,
+ * skipping the values of options that take one.
+ */
+static bool wants_append(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (a[0] != '-' || a[1] == '-' || a[1] == '\0')
+			continue;
+		for (const char *c = a + 1; *c; c++) {
+			if (*c == 'A')
+				return true;
+			const char *spec = strchr(OPTSTRING, *c);
+			if (spec && spec[1] == ':') {
+				if (c[1] == '\0')
+					i++; /* the value is the next word */
+				break;
+			}
+		}
+	}
+	return false;
+}
+
+/* The file of -Lf FILE / -LfFILE / -LF PRI FILE, if that is what this is. */
+static const char *log_file_arg(const char *opt, int argc, char **argv)
+{
+	int next = optind;
+	if (opt[0] == 'F' && opt[1] == '\0')
+		next++; /* -LF PRI FILE */
+	else if (opt[0] == 'f' && opt[1] != '\0')
+		return opt + 1;
+	else if (opt[0] != 'f' && opt[0] != 'F')
+		return NULL;
+	return next < argc ? argv[next] : NULL;
+}
+
 static int parse_args(int argc, char **argv, struct options *o)
 {
+	static const struct option longopts[] = {
+	    {"help", no_argument, NULL, 'h'},
+	    {"version", no_argument, NULL, 'v'},
+	    {NULL, 0, NULL, 0},
+	};
+	const char *logfile;
 	int ch;
 
+	if (wants_append(argc, argv))
+		netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID,
+				       NETSNMP_DS_LIB_APPEND_LOGFILES, 1);
 	opterr = 0;
-	while ((ch = getopt(argc, argv, ":fCc:x:L:D:p:hv")) != -1) {
+	while ((ch = getopt_long(argc, argv, OPTSTRING, longopts, NULL)) !=
+	       -1) {
 		switch (ch) {
 		case 'f':
 			o->foreground = true;
@@ -124,7 +178,12 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case 'x':
 			agent_ctx.xaddr = optarg;
 			break;
+		case 'A':
+			break; /* applied by wants_append() */
 		case 'L':
+			logfile = log_file_arg(optarg, argc, argv);
+			if (logfile && logfile_check(logfile) != 0)
+				return -1;
 			if (snmp_log_options(optarg, argc, argv) < 0) {
 				fprintf(stderr, "%s: bad -L option '%s'\n",
 					argv[0], optarg);
@@ -151,25 +210,18 @@ static int parse_args(int argc, char **argv, struct options *o)
 				argv[0], optopt);
 			return -1;
 		default:
-			fprintf(stderr, "%s: unknown option -%c\n", argv[0],
-				optopt);
+			if (optopt)
+				fprintf(stderr, "%s: unknown option -%c\n",
+					argv[0], optopt);
+			else
+				fprintf(stderr, "%s: unknown option %s\n",
+					argv[0], argv[optind - 1]);
 			return -1;
 		}
 	}
 	if (optind < argc) {
 		fprintf(stderr, "%s: unexpected argument '%s'\n", argv[0],
 			argv[optind]);
-		return -1;
-	}
-	return 0;
-}
-
-static int write_pidfile(const char *path)
-{
-	FILE *f = fopen(path, "w");
-	if (!f || fprintf(f, "%ld\n", (long)getpid()) < 0 || fclose(f)) {
-		snmp_log(LOG_ERR, "%s: cannot write pid file: %s\n", path,
-			 strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -198,6 +250,12 @@ static void run(struct agent *a)
 		agent_check_and_process(1);
 		if (a->reload_requested) {
 			a->reload_requested = 0;
+			/* reopen -Lf files (after logrotate's mv), never
+			 * truncating one that was not rotated */
+			netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID,
+					       NETSNMP_DS_LIB_APPEND_LOGFILES,
+					       1);
+			netsnmp_logging_restart();
 			snmp_log(LOG_INFO, "SIGHUP: reloading the config\n");
 			reload(a);
 		}
@@ -209,6 +267,9 @@ int main(int argc, char **argv)
 	struct options opt = {0};
 	struct agent *a = &agent_ctx;
 	char err[256] = "";
+	int rc = 1;
+
+	umask(027); /* files we create (logs) are not world-readable */
 
 	if (parse_args(argc, argv, &opt) != 0) {
 		usage(stderr, argv[0]);
@@ -240,6 +301,7 @@ int main(int argc, char **argv)
 	netsnmp_ds_set_int(NETSNMP_DS_APPLICATION_ID,
 			   NETSNMP_DS_AGENT_AGENTX_PING_INTERVAL, 2);
 	confload_register();
+	poll_watch_master(a);
 	confload_begin(&a->cfg);
 	init_snmp(AGENT_NAME);
 	int bad = confload_end();
@@ -250,15 +312,25 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (handler_register(a) != 0 || poll_start(a, err, sizeof(err)) != 0) {
-		if (err[0])
+		if (a->stop_requested) {
+			snmp_log(LOG_INFO, "stopped while starting\n");
+			rc = 0;
+		} else if (err[0]) {
 			snmp_log(LOG_ERR, "%s\n", err);
+		}
 		snmp_shutdown(AGENT_NAME);
+		config_free(&a->cfg);
+		return rc;
+	}
+	int ready = -1; /* the waiting parent, when daemonized */
+	if (!opt.foreground &&
+	    (ready = daemon_detach(snmp_stderrlog_status())) < 0)
+		return 1;
+	if (opt.pidfile && pidfile_write(opt.pidfile) != 0) {
+		daemon_ready(ready, false);
 		return 1;
 	}
-	if (!opt.foreground && netsnmp_daemonize(1, snmp_stderrlog_status()))
-		return 1;
-	if (opt.pidfile && write_pidfile(opt.pidfile) != 0)
-		return 1;
+	daemon_ready(ready, true);
 	snmp_log(LOG_INFO, "%s %s started\n", AGENT_NAME, HWR_VERSION);
 
 	run(a);
@@ -271,6 +343,6 @@ int main(int argc, char **argv)
 	sample_free(&a->sample);
 	config_free(&a->cfg);
 	if (opt.pidfile)
-		unlink(opt.pidfile);
+		pidfile_remove(opt.pidfile);
 	return 0;
 }

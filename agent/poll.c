@@ -7,6 +7,7 @@
 #include <net-snmp/net-snmp-config.h>
 #include <net-snmp/net-snmp-includes.h>
 #include <net-snmp/agent/net-snmp-agent-includes.h>
+#include <net-snmp/agent/agent_callbacks.h>
 
 #include <string.h>
 
@@ -97,6 +98,7 @@ int poll_start(struct agent *a, char *err, size_t errlen)
 		return -1;
 	}
 	a->cache.alarms = &a->alarms;
+	a->backend.cancel = &a->stop_requested;
 	if (backend_open(&a->backend, &a->cfg, err, errlen) != 0)
 		return -1;
 	describe_cache(a);
@@ -107,11 +109,17 @@ int poll_start(struct agent *a, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * A reload keeps the backend open when its own settings did not change
+ * (backend_keep): counters, epochs and the discontinuity time stay, so a
+ * daily SIGHUP from logrotate or config management costs no sample.  When
+ * the backend must be reopened, the new one is opened first (if it fails,
+ * the old one keeps on), and the old one is read one last time so that
+ * nothing counted since the last poll is lost.
+ */
 int poll_reconfigure(struct agent *a, struct config *newcfg)
 {
-	struct backend nb = {.clock_ns = a->backend.clock_ns};
-	char err[256];
-
+	char err[256] = "";
 	struct alarm_set na;
 
 	/* Alarms whose settings did not change keep their state. */
@@ -120,25 +128,63 @@ int poll_reconfigure(struct agent *a, struct config *newcfg)
 				  "config\n");
 		return -1;
 	}
-	/* Open the new backend first: if it fails, the old one keeps on. */
-	if (backend_open(&nb, newcfg, err, sizeof(err)) != 0) {
-		snmp_log(LOG_ERR, "reload: %s; keeping the running config\n",
-			 err);
-		alarm_set_free(&na);
-		return -1;
+	bool keep = backend_keep(&a->backend, newcfg);
+	bool reschedule = !keep || newcfg->poll_interval != a->cfg.poll_interval;
+	if (!keep) {
+		struct backend nb = {.clock_ns = a->backend.clock_ns,
+				     .cancel = &a->stop_requested};
+		if (backend_open(&nb, newcfg, err, sizeof(err)) != 0) {
+			snmp_log(LOG_ERR,
+				 "reload: %s; keeping the running config\n",
+				 err);
+			alarm_set_free(&na);
+			return -1;
+		}
+		poll_now(a); /* the old backend's counts since the last poll */
+		backend_close(&a->backend);
+		a->backend = nb;
 	}
-	backend_close(&a->backend);
-	a->backend = nb;
 	alarm_set_free(&a->alarms);
 	a->alarms = na;
 	config_free(&a->cfg);
 	a->cfg = *newcfg; /* takes ownership */
 	describe_cache(a);
-	poll_now(a);
-	schedule(a);
-	snmp_log(LOG_INFO, "reload: polling backend %s every %u s\n",
-		 a->cfg.backend, a->cfg.poll_interval);
+	if (!keep)
+		poll_now(a);
+	if (reschedule)
+		schedule(a);
+	snmp_log(LOG_INFO, "reload: %s backend %s, polling every %u s\n",
+		 keep ? "kept" : "reopened", a->cfg.backend,
+		 a->cfg.poll_interval);
 	return 0;
+}
+
+/*
+ * A (re)connection to a master: our TimeStamps were taken on another
+ * sysUpTime (a restarted master, or our own before the first connection),
+ * so they read 0, "before the last re-initialization" (RFC 2579), until
+ * the next event.  Without this, a restarted master would serve
+ * TimeStamps ahead of its sysUpTime until the next poll.
+ */
+static struct agent *watched; /* net-snmp frees a callback's client arg */
+
+static int on_master_connected(int major, int minor, void *server,
+			       void *client)
+{
+	if (!watched)
+		return SNMPERR_SUCCESS;
+	watched->cache.last_poll_time = 0;
+	watched->cache.discontinuity_time = 0;
+	DEBUGMSGTL(("hwr10k/poll", "connected to a master: TimeStamps reset\n"));
+	return SNMPERR_SUCCESS;
+}
+
+void poll_watch_master(struct agent *a)
+{
+	watched = a;
+	snmp_register_callback(SNMP_CALLBACK_APPLICATION,
+			       SNMPD_CALLBACK_INDEX_START, on_master_connected,
+			       NULL);
 }
 
 void poll_stop(struct agent *a)

@@ -34,3 +34,19 @@ set -- $(snmpq snmpget .1.3.6.1.2.1.1.3.0 hwR10kEvCtrLastPollTime.0 hwR10kEvCtrD
     fail "TimeStamps ahead of the new sysUpTime $1: last poll $2, discontinuity $3"
 [ "$2" -lt "$before" ] || fail "last poll time $2 did not restart (was $before)"
 ok "TimeStamps follow the restarted master's sysUpTime ($before -> $2, sysUpTime $1)"
+
+# With a long poll interval the TimeStamps must not wait for the next
+# poll: a (re)connection resets them to 0 (RFC 2579, "before the last
+# re-initialization") until the next event.
+stop_pid "$AGENT_PID"; AGENT_PID=
+start_agent "backend sim
+pollInterval 30
+simCpus 2"
+wait_until 20 agent_serving || fail "the agent (pollInterval 30) never answered"
+sleep 3
+restart_master
+wait_until 20 agent_serving || fail "no reconnection (pollInterval 30)"
+set -- $(snmpq snmpget .1.3.6.1.2.1.1.3.0 hwR10kEvCtrLastPollTime.0 hwR10kEvCtrDiscontinuityTime.0)
+[ "$2" -le "$1" ] && [ "$3" -le "$1" ] ||
+    fail "pollInterval 30: TimeStamps ahead of the new sysUpTime $1: last poll $2, discontinuity $3"
+ok "pollInterval 30: TimeStamps reset at reconnection (last poll $2, sysUpTime $1)"

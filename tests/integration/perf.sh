@@ -43,15 +43,32 @@ grep -E 'hwR10kEvCtr(Cpu)?(IssueBrd|PcacheDmiss|FailBrmp)' "$TMP/walk" &&
 grep -q "hwR10kEvCtrCpuDutyCycle.0 = Gauge32: 100 percent" "$TMP/walk" || fail "duty cycle"
 ok "only the counted metrics have instances"
 
+# A reload with the same settings keeps the events open: no new epoch.
+disc=$(snmpq snmpget hwR10kEvCtrDiscontinuityTime.0)
+kill -HUP "$AGENT_PID"
+kept() { grep -q "reload: kept backend perf" "$TMP/agent.log"; }
+wait_until 10 kept || fail "an unchanged reload did not keep the perf backend"
+sleep 1.2
+[ "$(snmpq snmpget hwR10kEvCtrDiscontinuityTime.0)" = "$disc" ] ||
+    fail "an unchanged reload moved the discontinuity time"
+grep -q "restarted counting" "$TMP/agent.log" && fail "an unchanged reload restarted counting"
+ok "an unchanged reload keeps the events, the epoch and the discontinuity time"
+
+# 100 reloads that do reopen (perfGroupSize alternates): no fd leaks.
 fds() { ls "/proc/$AGENT_PID/fd" | wc -l; }
 before=$(fds)
 i=0
-while [ $i -lt 100 ]; do kill -HUP "$AGENT_PID"; sleep 0.03; i=$((i + 1)); done
+while [ $i -lt 100 ]; do
+    printf '%s\nperfGroupSize %s\n' "$SW" $((3 + i % 2)) >"$TMP/agent.conf"
+    kill -HUP "$AGENT_PID"; sleep 0.03; i=$((i + 1))
+done
+printf '%s\n' "$SW" >"$TMP/agent.conf"; kill -HUP "$AGENT_PID"
 sleep 1.5
 agent_serving || fail "not serving after 100 reloads"
 after=$(fds)
 [ "$after" = "$before" ] || fail "fds $before before 100 reloads, $after after"
-ok "100 reloads: $after fds before and after"
+grep -q "reload: reopened backend perf" "$TMP/agent.log" || fail "no reload reopened"
+ok "100 reopening reloads: $after fds before and after"
 
 printf '%s\n' "$HWONLY" >"$TMP/agent.conf"
 kill -HUP "$AGENT_PID"
@@ -61,4 +78,6 @@ snmp snmpwalk hwR10kEvCtrMIB >"$TMP/walk"
 grep -E 'hwR10kEvCtr(Cpu)?[A-Z][a-zA-Z]*\.[0-9]+ = Counter64: [0-9]+ events' "$TMP/walk" &&
     fail "counter instances without a PMU"
 grep -q "perf: no usable performance counters" "$TMP/agent.log" || fail "no log line"
-ok "hardware events only: state -1, no counter instances"
+grep -q "hwR10kEvCtrCpuStatus.0 = INTEGER: stopped(2)" "$TMP/walk" ||
+    fail "a CPU with nothing to count is not 'stopped'"
+ok "hardware events only: state -1, no counter instances, CPUs stopped"

@@ -1,0 +1,155 @@
+/*
+ * daemon.c - detaching from the terminal, the pid file and the log file,
+ * written so that nothing planted beside them is followed or overwritten.
+ *
+ * The parent waits until the daemon says it is serving (or failed), so the
+ * exit status of a daemonizing start is the truth, pid file included.
+ */
+#include <net-snmp/net-snmp-config.h>
+#include <net-snmp/net-snmp-includes.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "daemon.h"
+
+static void to_dev_null(bool keep_stderr)
+{
+	int fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	dup2(fd, STDIN_FILENO);
+	dup2(fd, STDOUT_FILENO);
+	if (!keep_stderr)
+		dup2(fd, STDERR_FILENO);
+	if (fd > STDERR_FILENO)
+		close(fd);
+}
+
+int daemon_detach(bool keep_stderr)
+{
+	int p[2];
+
+	if (pipe(p) != 0) {
+		snmp_log(LOG_ERR, "daemon: pipe: %s\n", strerror(errno));
+		return -1;
+	}
+	pid_t pid = fork();
+	if (pid < 0) {
+		snmp_log(LOG_ERR, "daemon: fork: %s\n", strerror(errno));
+		return -1;
+	}
+	if (pid > 0) { /* the parent: exit with the daemon's verdict */
+		char ok = 1;
+		close(p[1]);
+		while (read(p[0], &ok, 1) < 0 && errno == EINTR)
+			;
+		_exit(ok == 0 ? 0 : 1);
+	}
+	close(p[0]);
+	setsid();
+	pid = fork(); /* not a session leader: never gets a terminal */
+	if (pid < 0)
+		_exit(1);
+	if (pid > 0)
+		_exit(0); /* the parent still waits on the pipe */
+	if (chdir("/") != 0)
+		snmp_log(LOG_WARNING, "daemon: chdir /: %s\n", strerror(errno));
+	to_dev_null(keep_stderr);
+	return p[1];
+}
+
+void daemon_ready(int fd, bool ok)
+{
+	char c = ok ? 0 : 1;
+	if (fd < 0)
+		return;
+	while (write(fd, &c, 1) < 0 && errno == EINTR)
+		;
+	close(fd);
+}
+
+int pidfile_write(const char *path)
+{
+	char tmp[PATH_MAX];
+	int n = snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
+	if (n < 0 || (size_t)n >= sizeof(tmp)) {
+		snmp_log(LOG_ERR, "%s: pid file path too long\n", path);
+		return -1;
+	}
+	/* mkstemp: a new file (O_EXCL, never a planted one), then an atomic
+	 * rename, which replaces a symlink at path, never its target. */
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		snmp_log(LOG_ERR, "%s: cannot write the pid file: %s\n", path,
+			 strerror(errno));
+		return -1;
+	}
+	char buf[32];
+	int len = snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
+	if (fchmod(fd, 0644) != 0 || write(fd, buf, (size_t)len) != len ||
+	    close(fd) != 0 || rename(tmp, path) != 0) {
+		snmp_log(LOG_ERR, "%s: cannot write the pid file: %s\n", path,
+			 strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+void pidfile_remove(const char *path)
+{
+	char buf[32];
+	FILE *f = fopen(path, "re");
+	long pid = 0;
+
+	if (!f)
+		return;
+	if (fgets(buf, sizeof(buf), f))
+		pid = strtol(buf, NULL, 10);
+	fclose(f);
+	if (pid == (long)getpid()) /* never another instance's file */
+		unlink(path);
+}
+
+int logfile_check(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) == 0) {
+		if (S_ISLNK(st.st_mode) || !S_ISREG(st.st_mode)) {
+			fprintf(stderr,
+				"%s: the log file is %s; refusing to write "
+				"there\n",
+				path,
+				S_ISLNK(st.st_mode) ? "a symbolic link"
+						    : "not a regular file");
+			return -1;
+		}
+		return 0;
+	}
+	if (errno != ENOENT) {
+		fprintf(stderr, "%s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	/* Create it ourselves: new (O_EXCL), not through a link, mode 0640
+	 * whatever the umask; net-snmp then opens the file that is there. */
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		      0640);
+	if (fd < 0 || fchmod(fd, 0640) != 0) {
+		fprintf(stderr, "%s: cannot create the log file: %s\n", path,
+			strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}

@@ -1,0 +1,25 @@
+/* daemon.h - detach, pid file and log file, safely (daemon.c). */
+#ifndef HWR10K_DAEMON_H
+#define HWR10K_DAEMON_H
+
+#include <stdbool.h>
+
+/*
+ * Fork into the background (new session, cwd /, stdio on /dev/null except
+ * stderr if kept).  Returns, in the daemon, the fd to pass to
+ * daemon_ready(); the original process exits 0 when the daemon reports
+ * ready, 1 when it reports failure or dies first.  -1 on error.
+ */
+int daemon_detach(bool keep_stderr);
+void daemon_ready(int fd, bool ok);
+
+/* Write the pid (mode 0644, atomically, never through a planted link);
+ * remove it only if it still holds our pid. */
+int pidfile_write(const char *path);
+void pidfile_remove(const char *path);
+
+/* Before net-snmp opens -Lf PATH: refuse a symlink or non-regular file,
+ * create a missing one with mode 0640.  Messages go to stderr. */
+int logfile_check(const char *path);
+
+#endif

@@ -1,0 +1,95 @@
+#!/bin/sh
+# The files the agent writes and reads, as an attacker or a careless
+# operator would set them up: a pid file path with a planted symlink, a
+# umask of 000, a log path that is a symlink, a FIFO or a huge file as the
+# recording, and privilege tokens the agent cannot honour.
+. "$(dirname "$0")/lib.sh"
+
+"$AGENT" --help | grep -q "usage: " || fail "--help"
+"$AGENT" --version | grep -q "^hw-r10kevctr " || fail "--version"
+ok "--help and --version"
+
+start_master
+printf 'backend sim\npollInterval 1\n' >"$TMP/agent.conf"
+echo "precious" >"$TMP/victim"
+ln -s "$TMP/victim" "$TMP/agent.pid"
+(umask 000; $HWR_VALGRIND "$AGENT" -C -c "$TMP/agent.conf" -x "unix:$SOCK" \
+    -Lf "$TMP/agent.log" -p "$TMP/agent.pid") || fail "the daemon did not start"
+[ "$(cat "$TMP/victim")" = precious ] || fail "the pid file followed a planted symlink"
+[ -f "$TMP/agent.pid" ] && [ ! -L "$TMP/agent.pid" ] || fail "the pid file is not a regular file"
+mode=$(stat -c %a "$TMP/agent.pid")
+[ "$mode" = 644 ] || fail "pid file mode $mode under umask 000, not 644"
+DPID=$(cat "$TMP/agent.pid")
+AGENT_PID=$DPID
+kill -0 "$DPID" || fail "the pid file does not name a live process"
+log_mode=$(stat -c %a "$TMP/agent.log")
+[ "$log_mode" = 640 ] || fail "log file mode $log_mode under umask 000, not 640"
+wait_until 20 agent_serving || fail "the daemon does not serve"
+stop_pid "$DPID"; AGENT_PID=
+wait_until 5 test ! -e "$TMP/agent.pid" || fail "the pid file was not removed at exit"
+ok "pid file: a planted symlink is replaced, not followed; mode 0644; removed at exit"
+
+# The daemon's exit status tells the truth about the pid file.
+if "$AGENT" -C -c "$TMP/agent.conf" -x "unix:$SOCK" -Lf "$TMP/nopid.log" \
+    -p "$TMP/no/such/dir/agent.pid"; then
+    fail "a daemon that could not write its pid file exited 0"
+fi
+grep -q "no/such/dir/agent.pid.*cannot write the pid file" "$TMP/nopid.log" ||
+    fail "no message for the pid file"
+ok "an unwritable pid file: the starting command exits 1, the log says why"
+
+# -Lf never writes through a symlink; -A appends, the default truncates.
+ln -s "$TMP/victim" "$TMP/link.log"
+if "$AGENT" -f -C -c "$TMP/agent.conf" -x "unix:$SOCK" -Lf "$TMP/link.log" 2>"$TMP/out"; then
+    fail "a symlinked log file was accepted"
+fi
+grep -q "link.log: the log file is a symbolic link" "$TMP/out" || { cat "$TMP/out"; fail "no message"; }
+[ "$(cat "$TMP/victim")" = precious ] || fail "the log went through the symlink"
+echo "old line" >"$TMP/append.log"
+start_agent_log() { # start_agent_log ARGS...: foreground agent, our log options
+    $HWR_VALGRIND "$AGENT" -f -C -c "$TMP/agent.conf" -x "unix:$SOCK" "$@" &
+    AGENT_PID=$!
+}
+start_agent_log -Lf "$TMP/append.log" -A
+wait_until 20 agent_serving || fail "the -A agent does not serve"
+stop_pid "$AGENT_PID" || fail "the -A agent exited badly"; AGENT_PID=
+grep -q "old line" "$TMP/append.log" || fail "-A truncated the log"
+start_agent_log -Lf "$TMP/append.log"
+wait_until 20 agent_serving || fail "the agent does not serve"
+stop_pid "$AGENT_PID" || fail "the agent exited badly"; AGENT_PID=
+grep -q "old line" "$TMP/append.log" && fail "without -A the log was not truncated (as snmpd does)"
+ok "-Lf refuses a symlink; -A appends"
+
+# Privilege tokens net-snmp accepts but this agent cannot honour.
+printf 'backend sim\nagentuser nobody\nagentgroup nogroup\n' >"$TMP/priv.conf"
+if "$AGENT" -f -C -c "$TMP/priv.conf" -x "unix:$SOCK" -Le 2>"$TMP/out"; then
+    fail "agentuser/agentgroup accepted"
+fi
+grep -q "priv.conf: line 2: Error: agentuser: not supported" "$TMP/out" || { cat "$TMP/out"; fail "agentuser"; }
+grep -q "priv.conf: line 3: Error: agentgroup: not supported" "$TMP/out" || { cat "$TMP/out"; fail "agentgroup"; }
+ok "agentuser/agentgroup: refused with FILE: line N"
+
+# A FIFO as the recording is refused at once (it would block the loop).
+mkfifo "$TMP/rec.fifo"
+printf 'backend replay\nreplayFile %s\n' "$TMP/rec.fifo" >"$TMP/fifo.conf"
+if timeout 10 "$AGENT" -f -C -c "$TMP/fifo.conf" -x "unix:$SOCK" -Le 2>"$TMP/out"; then
+    fail "a FIFO replayFile was accepted"
+fi
+grep -q "rec.fifo: not a regular file" "$TMP/out" || { cat "$TMP/out"; fail "FIFO message"; }
+ok "a FIFO as replayFile: refused at once"
+
+# SIGTERM while a large recording loads stops the agent promptly.
+awk 'BEGIN { for (t = 1; t <= 1500000; t++) printf "%d 0 hw.r10kevctr.tlb %d\n", t, t }' \
+    >"$TMP/big.replay"
+printf 'backend replay\nreplayFile %s\n' "$TMP/big.replay" >"$TMP/big.conf"
+$HWR_VALGRIND "$AGENT" -f -C -c "$TMP/big.conf" -x "unix:$SOCK" -Lf "$TMP/big.log" &
+AGENT_PID=$!
+sleep 0.3
+kill -TERM "$AGENT_PID"
+t0=$(date +%s)
+for _ in $(seq 100); do kill -0 "$AGENT_PID" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$AGENT_PID" 2>/dev/null && fail "SIGTERM ignored while loading a large recording"
+wait "$AGENT_PID"; rc=$?; AGENT_PID=
+[ "$rc" = 0 ] || fail "stopping while loading exited $rc"
+grep -q "stopped while starting\|hw-r10kevctr stopping" "$TMP/big.log" || fail "no log of the stop"
+ok "SIGTERM while loading a large recording: stopped within $(( $(date +%s) - t0 )) s"

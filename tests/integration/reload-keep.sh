@@ -1,0 +1,87 @@
+#!/bin/sh
+# SIGHUP as logrotate and config management send it, daily: a reload that
+# leaves the backend's own settings as they are keeps the counters, the
+# epoch and the discontinuity time (no notification, no dropped sample),
+# for sim and replay (perf: perf.sh).  A reload that must reopen the
+# backend reads the old one a last time first, so no count is lost.  The
+# -Lf file is reopened, so logrotate's mv works.
+. "$(dirname "$0")/lib.sh"
+
+start_trapd
+start_master
+CONF="backend sim
+pollInterval 1
+simCpus 2"
+start_agent "$CONF"
+wait_until 20 agent_serving || fail "the subagent never answered"
+sleep 1.5
+disc() { snmpq snmpget hwR10kEvCtrDiscontinuityTime.0; }
+d0=$(disc)
+
+reload_with() { # reload_with CONFIG-TEXT: SIGHUP and wait for the reload
+    printf '%s\n' "$1" >"$TMP/agent.conf"
+    n=$(grep -c "^reload: " "$TMP/agent.log")
+    kill -HUP "$AGENT_PID"
+    reloaded() { [ "$(grep -c "^reload: " "$TMP/agent.log")" -gt "$n" ]; }
+    wait_until 10 reloaded || fail "no reload logged"
+}
+
+reload_with "$CONF"
+reload_with "$CONF
+alarm busy hw.r10kevctr.tlb sum rate 1000000000 10"
+reload_with "$CONF
+pollInterval 2
+alarm busy hw.r10kevctr.tlb sum rate 1000000000 10"
+[ "$(grep -c "reload: kept backend sim" "$TMP/agent.log")" = 3 ] ||
+    fail "unchanged, alarm-only and interval-only reloads did not keep the sim"
+sleep 2.5
+[ "$(disc)" = "$d0" ] || fail "the discontinuity time moved: $d0 -> $(disc)"
+[ "$(snmpq snmpget hwR10kEvCtrPollInterval.0)" = 2 ] || fail "pollInterval not applied"
+grep -q "restarted counting\|counter discontinuity" "$TMP/agent.log" &&
+    fail "a keeping reload restarted the counters"
+grep -q "hwR10kEvCtrCounterDiscontinuity" "$TMP/trapd.log" &&
+    fail "a keeping reload sent a discontinuity notification"
+ok "sim: unchanged, alarm-only and pollInterval-only reloads keep the epoch"
+
+# A reopening reload (simCpus changes) reads the old sim a last time: with
+# the virtual clock, polls before + 1 last read + the first new read.
+polls=$(snmpq snmpget hwR10kEvCtrPolls.0)
+reload_with "$CONF
+simCpus 3
+pollInterval 3600"
+grep -q "reload: reopened backend sim" "$TMP/agent.log" || fail "simCpus did not reopen"
+set -- $(snmpq snmpget hwR10kEvCtrPolls.0 hwR10kEvCtrNumCpus.0)
+[ "$1" = $((polls + 2)) ] && [ "$2" = 3 ] ||
+    fail "polls $polls -> $1 (want a last read and a first read), cpus $2"
+ok "a reopening reload polls the old backend once more, then the new one"
+
+# logrotate: mv the log, SIGHUP, the agent writes to a new file.
+mv "$TMP/agent.log" "$TMP/agent.log.1"
+kill -HUP "$AGENT_PID"
+newlog() { grep -q "SIGHUP: reloading" "$TMP/agent.log"; }
+wait_until 10 newlog || fail "SIGHUP did not reopen the -Lf file"
+grep -q "SIGHUP: reloading" "$TMP/agent.log.1" || fail "the rotated log lost its lines"
+ok "SIGHUP reopens the -Lf log file"
+
+# replay: the same file keeps, a changed file reopens.
+stop_pid "$AGENT_PID"; AGENT_PID=
+cp "$HWR_SRCDIR/tests/data/sample.replay" "$TMP/rec.replay"
+RCONF="backend replay
+replayFile $TMP/rec.replay
+replayCounterWidth 32
+pollInterval 1"
+start_agent "$RCONF"
+wait_until 20 agent_serving || fail "the replay agent never answered"
+sleep 1.5
+d0=$(disc)
+reload_with "$RCONF"
+reload_with "$RCONF
+alarm busy hw.r10kevctr.cycles sum rate 1000000000 10"
+[ "$(grep -c "reload: kept backend replay" "$TMP/agent.log")" = 2 ] ||
+    fail "unchanged replay reloads did not keep the backend"
+[ "$(disc)" = "$d0" ] || fail "replay: the discontinuity time moved"
+echo "# appended" >>"$TMP/rec.replay"
+reload_with "$RCONF"
+grep -q "reload: reopened backend replay" "$TMP/agent.log" ||
+    fail "a changed recording did not reopen the replay"
+ok "replay: the same file keeps its position, a changed file reloads"
