@@ -6,6 +6,8 @@
 #     covered) and run 'make check-valgrind' (unit tests
 #     and the daemon of the integration tests under valgrind);
 #  3. 'make distcheck' (the tarball builds and passes its tests).
+# Between 1 and 2, 'make fuzz' runs each libFuzzer target (clang, ASan and
+# UBSan) for FUZZ_SECONDS (30).
 # Prints the logs of failed tests and ends with "N passed, N failed".
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -43,6 +45,20 @@ host_state() {
 }
 host_before=$(host_state)
 stage "ASan+UBSan: make check" "$top/build-asan" check --enable-sanitizers
+# libFuzzer (clang, ASan+UBSan): every target for FUZZ_SECONDS, in the
+# ASan build's tree.  One result per target.
+fuzz_seconds=${FUZZ_SECONDS:-30}
+echo "==== libFuzzer (clang -fsanitize=fuzzer,address,undefined): ${fuzz_seconds} s per target"
+(cd "$top/build-asan" && make -s fuzz FUZZ_SECONDS="$fuzz_seconds") >"$top/build-asan/fuzz.out" 2>&1
+frc=$?
+grep -E '^(fuzz_|  executions)' "$top/build-asan/fuzz.out"
+fpass=$(grep -c '^  executions:' "$top/build-asan/fuzz.out")
+ffail=$(grep -c '^fuzz_.*: FAILED' "$top/build-asan/fuzz.out")
+if [ "$frc" -ne 0 ] && [ "$ffail" -eq 0 ]; then
+    ffail=1; tail -n 30 "$top/build-asan/fuzz.out"
+fi
+[ "$ffail" -eq 0 ] || sed -n '/FAILED/,$p' "$top/build-asan/fuzz.out" | head -n 80
+passed=$((passed + fpass)) failed=$((failed + ffail))
 stage "valgrind, without libpfm4: make check-valgrind" "$top/build-valgrind" \
     check-valgrind --without-libpfm
 echo "==== make distcheck"
