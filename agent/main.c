@@ -313,7 +313,8 @@ int main(int argc, char **argv)
 	}
 	if (handler_register(a) != 0 || poll_start(a, err, sizeof(err)) != 0) {
 		if (a->stop_requested) {
-			snmp_log(LOG_INFO, "stopped while starting\n");
+			snmp_log(LOG_INFO, "stopped while starting%s%s\n",
+				 err[0] ? ": " : "", err);
 			rc = 0;
 		} else if (err[0]) {
 			snmp_log(LOG_ERR, "%s\n", err);

@@ -91,6 +91,17 @@ static void describe_cache(struct agent *a)
 	c->poll_interval = a->cfg.poll_interval;
 }
 
+/*
+ * While a backend opens for long (a large replay file), answer what the
+ * master has sent meanwhile, from the cache as always, and run due polls
+ * of the running backend: the master must never see the subagent stall.
+ * Called only from the top level (start, reload), never from a callback.
+ */
+static void serve_pending(void)
+{
+	agent_check_and_process(0);
+}
+
 int poll_start(struct agent *a, char *err, size_t errlen)
 {
 	if (alarm_set_build(&a->alarms, a->cfg.alarms, a->cfg.nalarms, NULL)) {
@@ -99,6 +110,7 @@ int poll_start(struct agent *a, char *err, size_t errlen)
 	}
 	a->cache.alarms = &a->alarms;
 	a->backend.cancel = &a->stop_requested;
+	a->backend.progress = serve_pending;
 	if (backend_open(&a->backend, &a->cfg, err, errlen) != 0)
 		return -1;
 	describe_cache(a);
@@ -132,7 +144,8 @@ int poll_reconfigure(struct agent *a, struct config *newcfg)
 	bool reschedule = !keep || newcfg->poll_interval != a->cfg.poll_interval;
 	if (!keep) {
 		struct backend nb = {.clock_ns = a->backend.clock_ns,
-				     .cancel = &a->stop_requested};
+				     .cancel = &a->stop_requested,
+				     .progress = serve_pending};
 		if (backend_open(&nb, newcfg, err, sizeof(err)) != 0) {
 			snmp_log(LOG_ERR,
 				 "reload: %s; keeping the running config\n",

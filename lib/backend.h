@@ -47,9 +47,12 @@ struct backend {
 	void *priv;
 	/* Monotonic clock in nanoseconds; tests replace it. */
 	uint64_t (*clock_ns)(void);
-	/* Set by the caller: a long open (a large replay file) gives up
-	 * when *cancel becomes non-zero (the agent's stop request). */
+	/* Set by the caller for a long open (a large replay file): it calls
+	 * progress() now and then (the agent answers requests meanwhile from
+	 * the cache, so the master never sees it stall) and gives up when
+	 * *cancel becomes non-zero (the agent's stop request). */
 	const volatile sig_atomic_t *cancel;
+	void (*progress)(void);
 };
 
 const struct backend_ops *backend_find(const char *name);

@@ -34,7 +34,7 @@
 #define REPLAY_CPU_MAX 65535 /* CPU numbers accepted in a file */
 /* TIME in seconds: a century past 2^32 s keeps every ns value in 64 bits */
 #define REPLAY_TIME_MAX UINT64_C(10000000000)
-#define REPLAY_CANCEL_LINES 4096 /* lines between looks at b->cancel */
+#define REPLAY_STEP_LINES 4096 /* lines between b->progress() calls */
 
 struct rec {
 	unsigned slot; /* index into replay.cpus */
@@ -318,8 +318,8 @@ static FILE *open_regular(struct replay *r, char *err, size_t errlen)
 	return in;
 }
 
-static int load(struct replay *r, const volatile sig_atomic_t *cancel,
-		char *err, size_t errlen)
+static int load(struct replay *r, const struct backend *b, char *err,
+		size_t errlen)
 {
 	FILE *in = open_regular(r, err, errlen);
 	if (!in)
@@ -337,9 +337,13 @@ static int load(struct replay *r, const volatile sig_atomic_t *cancel,
 	bool stopped = false;
 	while ((got = getline(&line, &cap, in)) != -1) {
 		p.line++;
-		if (cancel && p.line % REPLAY_CANCEL_LINES == 0 && *cancel) {
-			stopped = true;
-			break;
+		if (p.line % REPLAY_STEP_LINES == 0) {
+			if (b->progress)
+				b->progress();
+			if (b->cancel && *b->cancel) {
+				stopped = true;
+				break;
+			}
 		}
 		if (memchr(line, '\0', (size_t)got))
 			bad(&p, "NUL byte in the line");
@@ -418,7 +422,7 @@ static int replay_open(struct backend *b, const struct config *cfg, char *err,
 	r->interval = cfg->poll_interval;
 	r->width = cfg->replay.width;
 	snprintf(r->cpurev, sizeof(r->cpurev), "unknown");
-	if (load(r, b->cancel, err, errlen) != 0) {
+	if (load(r, b, err, errlen) != 0) {
 		free_replay(r);
 		return -1;
 	}

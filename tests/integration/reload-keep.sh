@@ -85,3 +85,16 @@ reload_with "$RCONF"
 grep -q "reload: reopened backend replay" "$TMP/agent.log" ||
     fail "a changed recording did not reopen the replay"
 ok "replay: the same file keeps its position, a changed file reloads"
+
+# The recording truncated under a running agent: the loaded data goes on
+# being served; a reload names the problem once and keeps the running one.
+d1=$(disc)
+: >"$TMP/rec.replay"
+sleep 1.5
+agent_serving || fail "a truncated recording stopped the serving"
+kill -HUP "$AGENT_PID"
+empty_named() { grep -q "rec.replay: no valid sample lines; keeping the running config" "$TMP/agent.log"; }
+wait_until 10 empty_named || fail "a truncated recording at reload was not named"
+sleep 1.5
+[ "$(disc)" = "$d1" ] && agent_serving || fail "a failed reload disturbed the running replay"
+ok "replay truncated while running: served on; the reload names it and keeps the running data"

@@ -7,6 +7,8 @@
  */
 #include "testenv.h"
 
+#include <fcntl.h>
+
 #include <dirent.h>
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -282,6 +284,65 @@ static void no_fd_leak(void **state)
 	config_free(&cfg);
 }
 
+/* The perf event fds of this process, ascending (lowest free fd first, so
+ * each CPU's group follows the previous CPU's). */
+static size_t perf_fds(int *out, size_t max)
+{
+	size_t n = 0;
+	for (int fd = 0; fd < 1024 && n < max; fd++) {
+		char link[64], target[64];
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+		ssize_t len = readlink(link, target, sizeof(target) - 1);
+		if (len <= 0)
+			continue;
+		target[len] = '\0';
+		if (strstr(target, "perf_event"))
+			out[n++] = fd;
+	}
+	return n;
+}
+
+/* A read failing on one CPU (its group leader replaced by /dev/null):
+ * that CPU stops (logged), the other goes on counting, and the next poll
+ * reopens it in a new epoch (a discontinuity for the cache). */
+static void read_fails_on_one_cpu(void **state)
+{
+	struct config cfg;
+	struct backend b = {0};
+	struct sample s = {0};
+	char err[256];
+	int fds[64];
+
+	if (ncpus() < 2)
+		skip();
+	set_online("0-1");
+	sw_config(&cfg, false);
+	log_capture_start();
+	assert_int_equal(backend_open(&b, &cfg, err, sizeof(err)), 0);
+	assert_int_equal(backend_read(&b, &s), 0);
+	uint32_t epoch = s.cpus[1].epoch;
+	uint64_t cpu0 = s.cpus[0].value[C("hw.r10kevctr.cycles")];
+	size_t n = perf_fds(fds, 64);
+	assert_int_equal(n, 8); /* 4 events on each of 2 CPUs, one group */
+	int null = open("/dev/null", O_RDONLY);
+	assert_true(null >= 0);
+	assert_int_equal(dup2(null, fds[4]), fds[4]); /* CPU 1's leader */
+	close(null);
+	busy();
+	assert_int_equal(backend_read(&b, &s), 0);
+	assert_int_equal(s.errors, 1);
+	assert_true(s.cpus[0].counting);
+	assert_true(s.cpus[0].value[C("hw.r10kevctr.cycles")] > cpu0);
+	assert_false(s.cpus[1].counting);
+	assert_logged("perf: CPU 1: group read failed");
+	assert_int_equal(backend_read(&b, &s), 0);
+	assert_true(s.cpus[1].counting);
+	assert_true(s.cpus[1].epoch != epoch);
+	backend_close(&b);
+	sample_free(&s);
+	config_free(&cfg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -291,6 +352,7 @@ int main(void)
 	    cmocka_unit_test(pfm_mapped),
 	    cmocka_unit_test(group_split),
 	    cmocka_unit_test(no_fd_leak),
+	    cmocka_unit_test(read_fails_on_one_cpu),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
