@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <regex.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -89,10 +90,34 @@ void confload_begin(struct config *cfg)
 	bad_lines = 0;
 }
 
+/*
+ * An installed agent with no backend configured must not pretend (the sim
+ * would serve invented counters): name where it looked and stop.
+ */
+static void no_backend(void)
+{
+	const char *opt = netsnmp_ds_get_string(NETSNMP_DS_LIBRARY_ID,
+						NETSNMP_DS_LIB_OPTIONALCONFIG);
+	bool only = netsnmp_ds_get_boolean(NETSNMP_DS_LIBRARY_ID,
+					   NETSNMP_DS_LIB_DONT_READ_CONFIGS);
+
+	snmp_log(LOG_ERR,
+		 "config: no 'backend' line in %s%s%s%s%s; add 'backend perf' "
+		 "(or replay, or sim for invented demo counters)\n",
+		 only ? "" : AGENT_NAME ".conf in ",
+		 only ? "" : get_configuration_directory(),
+		 !only && opt ? " or " : "", opt ? opt : "",
+		 only && !opt ? "(no file)" : "");
+}
+
 int confload_end(void)
 {
 	char err[256];
 
+	if (staging && bad_lines == 0 && !staging->backend_set) {
+		no_backend();
+		bad_lines++;
+	}
 	if (staging && bad_lines == 0 &&
 	    config_validate(staging, err, sizeof(err)) != 0) {
 		snmp_log(LOG_ERR, "config: %s\n", err);

@@ -26,7 +26,7 @@ static void usage(FILE *out, const char *prog)
 	fprintf(
 	    out,
 	    "usage: %s [-f] [-C] [-c FILE] [-x ADDRESS] [-A] [-L LOGOPTS] "
-	    "[-D TOKENS] [-p PIDFILE]\n"
+	    "[-D TOKENS] [-p PIDFILE] [-u USER] [-g GROUP]\n"
 	    "       %s -h | --help | -v | --version\n"
 	    "AgentX subagent exporting HW-R10KEVCTR-MIB (CPU event counters).\n"
 	    "  -f           stay in the foreground\n"
@@ -40,6 +40,10 @@ static void usage(FILE *out, const char *prog)
 	    "  -D TOKENS    debug output for these tokens (e.g. "
 	    "hwr10k,agentx)\n"
 	    "  -p PIDFILE   write the process id here\n"
+	    "  -u USER      run as USER (name or number) once started; the "
+	    "perf\n"
+	    "               backend keeps CAP_PERFMON, the others nothing\n"
+	    "  -g GROUP     run as GROUP (name or number) once started\n"
 	    "  -h, --help   this help;  -v, --version  version\n"
 	    "Backends built in: %s\n",
 	    prog, prog, backend_names());
@@ -107,7 +111,7 @@ static int use_config_files(const char *list)
 		   : 0;
 }
 
-#define OPTSTRING ":fACc:x:L:D:p:hv"
+#define OPTSTRING ":fACc:x:L:D:p:u:g:hv"
 
 /*
  * -A must hold before -Lf opens (and would truncate) the file, wherever it
@@ -184,6 +188,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 			logfile = log_file_arg(optarg, argc, argv);
 			if (logfile && logfile_check(logfile) != 0)
 				return -1;
+			if (logfile)
+				agent_ctx.priv.logfile = logfile;
 			if (snmp_log_options(optarg, argc, argv) < 0) {
 				fprintf(stderr, "%s: bad -L option '%s'\n",
 					argv[0], optarg);
@@ -197,6 +203,12 @@ static int parse_args(int argc, char **argv, struct options *o)
 			break;
 		case 'p':
 			o->pidfile = optarg;
+			break;
+		case 'u':
+			agent_ctx.priv.user = optarg;
+			break;
+		case 'g':
+			agent_ctx.priv.group = optarg;
 			break;
 		case 'h':
 			usage(stdout, argv[0]);
@@ -224,7 +236,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 			argv[optind]);
 		return -1;
 	}
-	return 0;
+	return privilege_resolve(&agent_ctx.priv);
 }
 
 static void reload(struct agent *a)
@@ -287,6 +299,13 @@ int main(int argc, char **argv)
 	setenv("MIBDIRS", "", 1);
 	netsnmp_ds_set_boolean(NETSNMP_DS_APPLICATION_ID, NETSNMP_DS_AGENT_ROLE,
 			       1);
+	/* The agent keeps no state between runs: net-snmp's persistent
+	 * store (/var/lib/snmp/hw-r10kevctr.conf, written at exit) would
+	 * only fail for an unprivileged service user. */
+	netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID,
+			       NETSNMP_DS_LIB_DISABLE_PERSISTENT_LOAD, 1);
+	netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID,
+			       NETSNMP_DS_LIB_DISABLE_PERSISTENT_SAVE, 1);
 	netsnmp_register_callback(SNMP_CALLBACK_LIBRARY,
 				  SNMP_CALLBACK_POST_READ_CONFIG, apply_xaddr,
 				  NULL, NETSNMP_CALLBACK_HIGHEST_PRIORITY);
@@ -327,7 +346,9 @@ int main(int argc, char **argv)
 	if (!opt.foreground &&
 	    (ready = daemon_detach(snmp_stderrlog_status())) < 0)
 		return 1;
-	if (opt.pidfile && pidfile_write(opt.pidfile) != 0) {
+	a->priv.keep_perfmon = strcmp(a->cfg.backend, "perf") == 0;
+	if ((opt.pidfile && pidfile_write(opt.pidfile) != 0) ||
+	    privilege_drop(&a->priv) != 0) {
 		daemon_ready(ready, false);
 		return 1;
 	}

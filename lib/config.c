@@ -239,6 +239,7 @@ int config_apply(struct config *c, const char *token, const char *args,
 				    "backend: expected one of %s, got '%s'",
 				    backend_names(), n ? w[0] : "");
 		snprintf(c->backend, sizeof(c->backend), "%s", w[0]);
+		c->backend_set = true;
 		return 0;
 	}
 	if (strcasecmp(token, "pollInterval") == 0) {

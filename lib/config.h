@@ -51,6 +51,7 @@ struct replay_config {
 
 struct config {
 	char backend[CONFIG_BACKEND_MAX];
+	bool backend_set; /* a 'backend' line was read (the agent needs one) */
 	unsigned poll_interval;
 	struct sim_config sim;
 	char
