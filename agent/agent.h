@@ -12,6 +12,7 @@
 #include "backend.h"
 #include "cache.h"
 #include "config.h"
+#include "privilege.h"
 
 #define AGENT_NAME "hw-r10kevctr" /* config file type: hw-r10kevctr.conf */
 
@@ -23,6 +24,7 @@ struct agent {
 	struct alarm_set alarms; /* alarms of cfg with their state */
 	unsigned poll_alarm;	 /* net-snmp alarm id, 0 = none */
 	const char *xaddr;	 /* -x, overrides agentXSocket */
+	struct privilege priv;	 /* -u, -g */
 	volatile sig_atomic_t reload_requested, stop_requested;
 };
 

@@ -115,8 +115,11 @@ void pidfile_remove(const char *path)
 	if (fgets(buf, sizeof(buf), f))
 		pid = strtol(buf, NULL, 10);
 	fclose(f);
-	if (pid == (long)getpid()) /* never another instance's file */
-		unlink(path);
+	/* never another instance's file; after -u the directory may not be
+	 * ours any more: say so rather than leave it silently */
+	if (pid == (long)getpid() && unlink(path) != 0)
+		snmp_log(LOG_WARNING, "%s: cannot remove the pid file: %s\n",
+			 path, strerror(errno));
 }
 
 int logfile_check(const char *path)

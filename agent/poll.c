@@ -142,6 +142,16 @@ int poll_reconfigure(struct agent *a, struct config *newcfg)
 	}
 	bool keep = backend_keep(&a->backend, newcfg);
 	bool reschedule = !keep || newcfg->poll_interval != a->cfg.poll_interval;
+	if (!keep && a->priv.dropped && !a->priv.keep_perfmon &&
+	    strcmp(newcfg->backend, "perf") == 0) {
+		snmp_log(LOG_ERR,
+			 "reload: backend perf needs CAP_PERFMON, given up at "
+			 "start with -u and backend %s; keeping the running "
+			 "config (restart the agent to switch to perf)\n",
+			 a->cfg.backend);
+		alarm_set_free(&na);
+		return -1;
+	}
 	if (!keep) {
 		struct backend nb = {.clock_ns = a->backend.clock_ns,
 				     .cancel = &a->stop_requested,

@@ -1,0 +1,144 @@
+/*
+ * privilege.c - -u USER / -g GROUP, as snmpd does: the agent starts as
+ * root, opens what needs privilege (the AgentX session, the perf events,
+ * the pid and log files), then switches to USER/GROUP.
+ *
+ * Capabilities are set with the raw capset(2) call (no libcap): the perf
+ * backend keeps CAP_PERFMON, so events can be reopened after the switch
+ * (a CPU coming back online, a reload that changes perfEvent lines); the
+ * other backends keep nothing.  A reload that switches to perf after a
+ * switch without CAP_PERFMON is refused by the agent (poll.c).
+ */
+#include <net-snmp/net-snmp-config.h>
+#include <net-snmp/net-snmp-includes.h>
+
+#include <errno.h>
+#include <grp.h>
+#include <linux/capability.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "privilege.h"
+
+#ifndef CAP_PERFMON
+#define CAP_PERFMON 38
+#endif
+
+static int parse_id(const char *s, unsigned long *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long v = strtoul(s, &end, 10);
+	if (!*s || *end || errno || v >= (unsigned long)(uid_t)-1)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int privilege_resolve(struct privilege *p)
+{
+	unsigned long id;
+
+	if (p->user) {
+		struct passwd *pw = getpwnam(p->user);
+		if (!pw && parse_id(p->user, &id) == 0)
+			pw = getpwuid((uid_t)id);
+		if (!pw) {
+			fprintf(stderr, "-u %s: no such user\n", p->user);
+			return -1;
+		}
+		p->uid = pw->pw_uid;
+		p->gid = pw->pw_gid;
+	} else {
+		p->uid = getuid();
+	}
+	if (p->group) {
+		struct group *gr = getgrnam(p->group);
+		if (gr)
+			p->gid = gr->gr_gid;
+		else if (parse_id(p->group, &id) == 0)
+			p->gid = (gid_t)id;
+		else {
+			fprintf(stderr, "-g %s: no such group\n", p->group);
+			return -1;
+		}
+	} else if (!p->user) {
+		p->gid = getgid();
+	}
+	return 0;
+}
+
+static int set_caps(unsigned cap)
+{
+	struct __user_cap_header_struct h = {_LINUX_CAPABILITY_VERSION_3, 0};
+	struct __user_cap_data_struct d[2];
+
+	memset(d, 0, sizeof(d));
+	if (cap != 0) {
+		d[cap / 32].effective = d[cap / 32].permitted = 1u << (cap % 32);
+	}
+	return (int)syscall(SYS_capset, &h, d);
+}
+
+/* Is capability `cap` known to this kernel? */
+static bool cap_known(unsigned cap)
+{
+	return prctl(PR_CAPBSET_READ, cap, 0, 0, 0) >= 0;
+}
+
+int privilege_drop(struct privilege *p)
+{
+	if (!p->user && !p->group)
+		return 0;
+	unsigned keep = 0;
+	if (p->keep_perfmon)
+		keep = cap_known(CAP_PERFMON) ? CAP_PERFMON : CAP_SYS_ADMIN;
+	if (keep && prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) != 0) {
+		snmp_log(LOG_ERR, "privileges: PR_SET_KEEPCAPS: %s\n",
+			 strerror(errno));
+		return -1;
+	}
+	if (p->logfile && chown(p->logfile, p->user ? p->uid : (uid_t)-1,
+				p->gid) != 0)
+		snmp_log(LOG_WARNING,
+			 "%s: cannot hand the log file to %s: %s; a SIGHUP "
+			 "may not reopen it\n",
+			 p->logfile, p->user ? p->user : p->group,
+			 strerror(errno));
+	int rc = p->user ? initgroups(p->user, p->gid)
+			 : setgroups(1, &p->gid);
+	if (rc != 0 && p->user) /* -u by number without a passwd name */
+		rc = setgroups(1, &p->gid);
+	if (rc != 0 || setgid(p->gid) != 0 ||
+	    (p->user && setuid(p->uid) != 0)) {
+		snmp_log(LOG_ERR, "privileges: cannot switch to %s%s%s: %s\n",
+			 p->user ? p->user : "", p->group ? ":" : "",
+			 p->group ? p->group : "", strerror(errno));
+		return -1;
+	}
+	if (p->user && p->uid != 0 && setuid(0) == 0) {
+		snmp_log(LOG_ERR, "privileges: could regain root; stopping\n");
+		return -1;
+	}
+	/* A non-root user keeps only `keep`; root (-g alone) keeps its own. */
+	if (p->user && p->uid != 0 && set_caps(keep) != 0) {
+		snmp_log(LOG_ERR, "privileges: capset: %s\n", strerror(errno));
+		return -1;
+	}
+	if (!p->user || p->uid == 0)
+		keep = 0;
+	prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0);
+	p->dropped = true;
+	snmp_log(LOG_INFO, "running as uid %ld gid %ld%s\n", (long)p->uid,
+		 (long)p->gid,
+		 keep == CAP_PERFMON	 ? " with CAP_PERFMON"
+		 : keep == CAP_SYS_ADMIN ? " with CAP_SYS_ADMIN (no CAP_PERFMON "
+					   "in this kernel)"
+					 : "");
+	return 0;
+}

@@ -1,0 +1,64 @@
+#!/bin/sh
+# -u/-g: the agent opens what needs root, then runs as the given user.
+# The perf backend keeps CAP_PERFMON alone (events can be reopened: a
+# reload with new perf settings works); the sim keeps no capability, and
+# a reload that switches it to perf is refused with a clear message.
+. "$(dirname "$0")/lib.sh"
+
+[ "$(id -u)" = 0 ] || { echo "SKIP: needs root to drop privileges"; exit 77; }
+id nobody >/dev/null 2>&1 && getent group nogroup >/dev/null ||
+    { echo "SKIP: no nobody/nogroup"; exit 77; }
+# nobody must reach the config (reload) and the log (SIGHUP reopens it);
+# the AgentX session is opened before the switch, as root.
+chmod 755 "$TMP"
+start_master
+
+start_priv() { # start_priv CONF-TEXT
+    printf '%s\n' "$1" >"$TMP/agent.conf"
+    $HWR_VALGRIND "$AGENT" -f -C -c "$TMP/agent.conf" -x "unix:$SOCK" \
+        -Lf "$TMP/agent.log" -u nobody -g nogroup &
+    AGENT_PID=$!
+}
+status_of() { awk -v k="$1:" '$1 == k { print $2 }' "/proc/$AGENT_PID/status"; }
+
+SW="backend perf
+pollInterval 1
+perfEvent hw.r10kevctr.cycles software:cpu-clock"
+start_priv "$SW"
+wait_until 20 agent_serving || fail "the agent (-u nobody) never answered"
+wait_until 10 grep -q "running as uid 65534 gid 65534 with CAP_PERFMON" "$TMP/agent.log" ||
+    fail "no privilege switch logged"
+[ "$(status_of Uid)" = 65534 ] && [ "$(status_of Gid)" = 65534 ] ||
+    fail "uid $(status_of Uid) gid $(status_of Gid)"
+[ "$(status_of CapEff)" = 0000004000000000 ] || fail "CapEff $(status_of CapEff), not CAP_PERFMON alone"
+[ "$(snmpq snmpget hwR10kEvCtrState.0)" = 1 ] || fail "perf does not count as nobody"
+ok "-u nobody -g nogroup: uid/gid 65534, CAP_PERFMON only, counting"
+
+printf '%s\nperfGroupSize 2\n' "$SW" >"$TMP/agent.conf"
+kill -HUP "$AGENT_PID"
+wait_until 10 grep -q "reload: reopened backend perf" "$TMP/agent.log" ||
+    fail "a perf reload after the switch failed"
+sleep 1.5
+[ "$(snmpq snmpget hwR10kEvCtrState.0)" = 1 ] || fail "not counting after the reload"
+grep -q "not permitted" "$TMP/agent.log" && fail "events were refused after the switch"
+ok "a reload reopens the perf events with CAP_PERFMON"
+stop_pid "$AGENT_PID" || fail "the agent exited badly"; AGENT_PID=
+
+start_priv "backend sim
+pollInterval 1"
+wait_until 20 agent_serving || fail "the sim agent (-u nobody) never answered"
+[ "$(status_of CapEff)" = 0000000000000000 ] || fail "sim kept capabilities: $(status_of CapEff)"
+printf '%s\n' "$SW" >"$TMP/agent.conf"
+kill -HUP "$AGENT_PID"
+wait_until 10 grep -q "reload: backend perf needs CAP_PERFMON" "$TMP/agent.log" ||
+    fail "switching to perf without the capability was not refused"
+sleep 1.2
+[ "$(snmpq snmpget hwR10kEvCtrBackend.0)" = '"sim"' ] ||
+    [ "$(snmpq snmpget hwR10kEvCtrBackend.0)" = sim ] || fail "the running config was not kept"
+ok "sim as nobody keeps no capability; a reload to perf is refused, sim goes on"
+
+if "$AGENT" -f -C -c "$TMP/agent.conf" -u no-such-user-hwr 2>"$TMP/out"; then
+    fail "an unknown user was accepted"
+fi
+grep -q "no-such-user-hwr: no such user" "$TMP/out" || fail "unknown user message"
+ok "an unknown -u user: named, exit 1"
