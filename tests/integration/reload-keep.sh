@@ -43,8 +43,11 @@ grep -q "hwR10kEvCtrCounterDiscontinuity" "$TMP/trapd.log" &&
     fail "a keeping reload sent a discontinuity notification"
 ok "sim: unchanged, alarm-only and pollInterval-only reloads keep the epoch"
 
-# A reopening reload (simCpus changes) reads the old sim a last time: with
-# the virtual clock, polls before + 1 last read + the first new read.
+# A reopening reload (simCpus changes) reads the old sim a last time:
+# polls before + 1 last read + the first new read.  A long interval first
+# (a keeping reload), so that no regular poll falls in between.
+reload_with "$CONF
+pollInterval 3600"
 polls=$(snmpq snmpget hwR10kEvCtrPolls.0)
 reload_with "$CONF
 simCpus 3
