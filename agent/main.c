@@ -17,6 +17,7 @@
 
 #include "agent.h"
 #include "daemon.h"
+#include "dump.h"
 #include "log.h"
 
 static struct agent agent_ctx; /* the agent's one mutable context */
@@ -27,6 +28,7 @@ static void usage(FILE *out, const char *prog)
 	    out,
 	    "usage: %s [-f] [-C] [-c FILE] [-x ADDRESS] [-A] [-L LOGOPTS] "
 	    "[-D TOKENS] [-p PIDFILE] [-u USER] [-g GROUP]\n"
+	    "       %s --dump [-C] [-c FILE] [-L LOGOPTS]\n"
 	    "       %s -h | --help | -v | --version\n"
 	    "AgentX subagent exporting HW-R10KEVCTR-MIB (CPU event counters).\n"
 	    "  -f           stay in the foreground\n"
@@ -44,9 +46,12 @@ static void usage(FILE *out, const char *prog)
 	    "perf\n"
 	    "               backend keeps CAP_PERFMON, the others nothing\n"
 	    "  -g GROUP     run as GROUP (name or number) once started\n"
+	    "  --dump       read the backend twice, one pollInterval apart, "
+	    "print\n"
+	    "               every counted value and rate, and exit (no master)\n"
 	    "  -h, --help   this help;  -v, --version  version\n"
 	    "Backends built in: %s\n",
-	    prog, prog, backend_names());
+	    prog, prog, prog, backend_names());
 }
 
 /* lib/ code logs through net-snmp, so -L applies to it too. */
@@ -79,6 +84,11 @@ static void install_signals(void)
  * subagent connects (POST_READ_CONFIG, ahead of the subagent's own). */
 static int apply_xaddr(int major, int minor, void *server, void *client)
 {
+	/* --dump initialised the agent library as a master (so no AgentX
+	 * session was set up); from here on it is a subagent again, which
+	 * also spares it the master's "no access control" warning. */
+	netsnmp_ds_set_boolean(NETSNMP_DS_APPLICATION_ID, NETSNMP_DS_AGENT_ROLE,
+			       1);
 	if (agent_ctx.xaddr)
 		netsnmp_ds_set_string(NETSNMP_DS_APPLICATION_ID,
 				      NETSNMP_DS_AGENT_X_SOCKET,
@@ -87,7 +97,7 @@ static int apply_xaddr(int major, int minor, void *server, void *client)
 }
 
 struct options {
-	bool foreground, logging_set;
+	bool foreground, logging_set, dump;
 	const char *pidfile;
 	const char *config; /* -c: comma-separated files */
 };
@@ -156,6 +166,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 	static const struct option longopts[] = {
 	    {"help", no_argument, NULL, 'h'},
 	    {"version", no_argument, NULL, 'v'},
+	    {"dump", no_argument, NULL, 'd'},
 	    {NULL, 0, NULL, 0},
 	};
 	const char *logfile;
@@ -184,6 +195,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 			break;
 		case 'A':
 			break; /* applied by wants_append() */
+		case 'd':
+			o->dump = true;
+			break;
 		case 'L':
 			logfile = log_file_arg(optarg, argc, argv);
 			if (logfile && logfile_check(logfile) != 0)
@@ -297,8 +311,9 @@ int main(int argc, char **argv)
 	 * (Debian's default list would only log errors about missing ones). */
 	setenv("MIBS", "", 1);
 	setenv("MIBDIRS", "", 1);
+	/* A subagent; --dump needs no master at all (no AgentX session). */
 	netsnmp_ds_set_boolean(NETSNMP_DS_APPLICATION_ID, NETSNMP_DS_AGENT_ROLE,
-			       1);
+			       !opt.dump);
 	/* The agent keeps no state between runs: net-snmp's persistent
 	 * store (/var/lib/snmp/hw-r10kevctr.conf, written at exit) would
 	 * only fail for an unprivileged service user. */
@@ -329,6 +344,12 @@ int main(int argc, char **argv)
 		config_free(&a->cfg);
 		snmp_shutdown(AGENT_NAME);
 		return 1;
+	}
+	if (opt.dump) {
+		rc = dump_run(&a->cfg, &a->stop_requested, stdout, stderr);
+		snmp_shutdown(AGENT_NAME);
+		config_free(&a->cfg);
+		return rc;
 	}
 	if (handler_register(a) != 0 || poll_start(a, err, sizeof(err)) != 0) {
 		if (a->stop_requested) {

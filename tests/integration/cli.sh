@@ -38,3 +38,22 @@ for f in "$TMP/missing.conf" "$TMP"; do
     grep -q "not starting" "$TMP/out" || { cat "$TMP/out"; fail "-c $f: started"; }
 done
 ok "a missing or directory -c file: named, exit 1"
+
+# --dump: two reads one interval apart, printed; no master needed.
+printf 'backend sim\nsimCpus 2\npollInterval 1\nagentXSocket unix:%s/none.sock\n' "$TMP" >"$TMP/dump.conf"
+"$AGENT" --dump -C -c "$TMP/dump.conf" >"$TMP/dump.out" 2>"$TMP/dump.err" ||
+    { cat "$TMP/dump.err"; fail "--dump on sim exited $?"; }
+head -n 5 "$TMP/dump.out" | tr '\n' ' ' | grep -q "^backend sim interval 1 state 30 cpurev 3.4 cpus 2 $" ||
+    fail "--dump header: $(head -n 5 "$TMP/dump.out")"
+grep -qx "hw.r10kevctr.tlb 1 240000 120000" "$TMP/dump.out" || fail "--dump tlb on CPU 1"
+[ "$(wc -l <"$TMP/dump.out")" = 95 ] || fail "--dump printed $(wc -l <"$TMP/dump.out") lines"
+[ -s "$TMP/dump.err" ] && { cat "$TMP/dump.err"; fail "--dump wrote to stderr"; }
+printf 'backend sim\npollInterval 1\nsimRate hw.r10kevctr.cycles off\n' >"$TMP/none.conf"
+for k in $(sed -n 's/^M([0-9]*, "\([a-z.]*\)", COUNTER.*/\1/p' "$HWR_SRCDIR/mib/metrics.def"); do
+    echo "simRate hw.r10kevctr.$k off"
+done >>"$TMP/none.conf"
+if "$AGENT" --dump -C -c "$TMP/none.conf" >"$TMP/dump.out" 2>"$TMP/dump.err"; then
+    fail "--dump with nothing counted exited 0"
+fi
+grep -q "dump: backend sim counts nothing" "$TMP/dump.err" || fail "--dump: no reason given"
+ok "--dump prints state, cpurev and every counted value and rate; exit 1 when nothing counts"

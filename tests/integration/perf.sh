@@ -81,3 +81,17 @@ grep -q "perf: no usable performance counters" "$TMP/agent.log" || fail "no log 
 grep -q "hwR10kEvCtrCpuStatus.0 = INTEGER: stopped(2)" "$TMP/walk" ||
     fail "a CPU with nothing to count is not 'stopped'"
 ok "hardware events only: state -1, no counter instances, CPUs stopped"
+
+# --dump on perf: software events count, hardware-only events do not.
+printf '%s\n' "$SW" >"$TMP/dump.conf"
+"$AGENT" --dump -C -c "$TMP/dump.conf" >"$TMP/dump.out" 2>"$TMP/dump.err" ||
+    { cat "$TMP/dump.err"; fail "--dump on perf (software events) exited $?"; }
+grep -q "^state 3$" "$TMP/dump.out" || fail "--dump state: $(cat "$TMP/dump.out")"
+rate=$(awk '$1 == "hw.r10kevctr.cycles" && $2 == "sum" { print $4 }' "$TMP/dump.out")
+[ "${rate:-0}" -gt 100000000 ] || fail "--dump: cpu-clock rate $rate ns/s summed over CPUs"
+printf '%s\n' "$HWONLY" >"$TMP/dump.conf"
+if "$AGENT" --dump -C -c "$TMP/dump.conf" >"$TMP/dump.out" 2>"$TMP/dump.err"; then
+    fail "--dump with no PMU exited 0"
+fi
+grep -q "counts nothing (state -1: no usable counters)" "$TMP/dump.err" || fail "--dump: reason"
+ok "--dump on perf: software events counted (cpu-clock $rate ns/s); no PMU: exit 1 with the reason"
