@@ -2,11 +2,14 @@
 # Installs what hw-r10kevctr needs to build, run and test on Debian 12.
 # erlang-snmp provides the IETF base MIB modules as text (see DEVELOPERS.md);
 # libpfm4-dev is optional for users (PMU event names), CI builds with it;
-# clang and libclang-rt-14-dev build the libFuzzer targets (make fuzz).
+# clang and libclang-rt-14-dev build the libFuzzer targets (make fuzz);
+# mrtg, collectd-core and monitoring-plugins-standard are the NMS pollers
+# the tests drive; man-db and systemd check the man pages and the unit.
 set -eu
 pkgs="build-essential autoconf automake libtool pkg-config
       libsnmp-dev snmpd snmp snmptrapd libsmi2-dev smitools libcmocka-dev
-      libpfm4-dev erlang-snmp valgrind clang libclang-rt-14-dev"
+      libpfm4-dev erlang-snmp valgrind clang libclang-rt-14-dev
+      mrtg collectd-core monitoring-plugins-standard man-db groff-base systemd"
 missing=
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"

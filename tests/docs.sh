@@ -1,0 +1,31 @@
+#!/bin/sh
+# The README, the man pages and the commented config must not disagree:
+# every option the agent's usage lists is in hw-r10kevctr-agent(8) and in
+# the README's option table; every config token the agent accepts (from
+# config_tokens[] in lib/config.c, plus net-snmp's two AgentX tokens) is
+# in hw-r10kevctr.conf(5), in conf/hw-r10kevctr.conf and in the README.
+set -u
+: "${HWR_SRCDIR:=$(cd "$(dirname "$0")/.." && pwd)}"
+: "${HWR_BUILDDIR:=$HWR_SRCDIR}"
+S=$HWR_SRCDIR
+fail() { echo "FAIL: $*"; bad=1; }
+bad=0
+
+opts=$("$HWR_BUILDDIR/agent/hw-r10kevctr-agent" -h | sed -n 's/^  \(-[A-Za-z]\).*/\1/p; s/^  -h, --help.*/-h/p')
+[ "$(echo "$opts" | wc -l)" -ge 10 ] || fail "usage lists only: $opts"
+for o in $opts; do
+    l=${o#-}
+    grep -q "^\.B[IR]* *\\\\-$l\( \|$\)" "$S/man/hw-r10kevctr-agent.8" || fail "option $o not in hw-r10kevctr-agent(8)"
+    grep -q "^| \`$o" "$S/README.md" || fail "option $o not in the README's option table"
+done
+[ "$bad" = 0 ] && echo "ok: $(echo $opts | wc -w) options in the usage, the man page and the README"
+
+tokens=$(sed -n 's/^    {"\([A-Za-z]*\)", .*/\1/p' "$S/lib/config.c")
+[ "$(echo "$tokens" | wc -l)" -ge 13 ] || fail "config_tokens: $tokens"
+for t in $tokens agentXSocket agentxPingInterval; do
+    grep -q "^\.BI* $t\( \|$\)" "$S/man/hw-r10kevctr.conf.5" || fail "token $t not in hw-r10kevctr.conf(5)"
+    grep -q "^#*$t\( \|$\)" "$S/conf/hw-r10kevctr.conf" || fail "token $t not in conf/hw-r10kevctr.conf"
+    grep -q "^| \`$t\`" "$S/README.md" || fail "token $t not in the README's token table"
+done
+[ "$bad" = 0 ] && echo "ok: $(echo $tokens | wc -w) + 2 config tokens in the man page, the config file and the README"
+exit $bad
