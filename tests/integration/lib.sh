@@ -152,11 +152,16 @@ agent_serving() {
 # master (started after this) sends its notifications there.
 start_trapd() {
     [ -x "$SNMPTRAPD" ] || { echo "SKIP: snmptrapd not installed"; exit 77; }
-    printf 'disableAuthorization yes\n' >"$TMP/snmptrapd.conf"
+    # The shipped example, with its handler replaced by one that appends
+    # what it is given to handler.log.
+    printf '#!/bin/sh\n{ echo "== $*"; cat; } >>"%s/handler.log"\n' "$TMP" >"$TMP/handler.sh"
+    chmod +x "$TMP/handler.sh"
+    sed "s|/usr/local/sbin/hwr10k-notify|$TMP/handler.sh|" \
+        "$HWR_SRCDIR/conf/snmptrapd.conf.example" >"$TMP/snmptrapd.conf"
     for try in 1 2 3 4 5 6 7 8; do
         TPORT=$((20000 + ($$ * 13 + try * 277) % 30000))
         "$SNMPTRAPD" -f -C -c "$TMP/snmptrapd.conf" -Lf "$TMP/trapd.log" \
-            -M "$MIBPATH" -m HW-R10KEVCTR-MIB -F '%#v\n' \
+            -M "$MIBPATH" -m HW-R10KEVCTR-MIB \
             "udp:127.0.0.1:$TPORT" &
         TRAPD_PID=$!
         sleep 0.5

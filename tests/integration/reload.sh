@@ -36,7 +36,11 @@ wait_until 10 got_trap || fail "no discontinuity notification at snmptrapd"
 grep -q "hwR10kEvCtrDiscontinuityTime.0 = Timeticks: ($disc)" "$TMP/trapd.log" ||
     fail "notification varbinds disagree with GET ($disc)"
 grep -q "hwR10kEvCtrNumCpus.0 = Gauge32: 4" "$TMP/trapd.log" || fail "NumCpus varbind"
-ok "snmptrapd received hwR10kEvCtrCounterDiscontinuity with the GET values"
+grep -q "^hwr10k notification from " "$TMP/trapd.log" || fail "the example's format2 is not used"
+handled() { grep -q "^HW-R10KEVCTR-MIB::hwR10kEvCtrNumCpus.0 4$" "$TMP/handler.log"; }
+wait_until 10 handled || fail "the example's traphandle did not run"
+grep -q "^== discontinuity$" "$TMP/handler.log" || fail "the handler got no 'discontinuity' argument"
+ok "snmptrapd (the shipped example) logged and handed on hwR10kEvCtrCounterDiscontinuity with the GET values"
 
 printf 'backend sim\nsimCpus 1\npollInterval 0\n' >"$TMP/agent.conf"
 kill -HUP "$AGENT_PID"

@@ -1,0 +1,30 @@
+#!/bin/sh
+# MRTG (Debian's mrtg) polls the agent through a private master with the
+# shipped conf/mrtg.cfg.example: the rates it logs are the sim's
+# configured rates (summed over 3 CPUs, and CPU 0's).
+. "$(dirname "$0")/lib.sh"
+
+command -v mrtg >/dev/null || { echo "SKIP: mrtg not installed"; exit 77; }
+start_master
+start_agent "backend sim
+pollInterval 1
+simCpus 3
+simRate hw.r10kevctr.cycles 1000000"
+wait_until 20 agent_serving || fail "the subagent never answered"
+sleep 2.5 # two polls: the rates exist
+mkdir -p "$TMP/mrtg"
+sed -e "s|^WorkDir: .*|WorkDir: $TMP/mrtg|" \
+    -e "s|public@localhost:161|public@127.0.0.1:$PORT|" \
+    "$HWR_SRCDIR/conf/mrtg.cfg.example" >"$TMP/mrtg.cfg"
+for run in 1 2 3; do
+    LANG=C mrtg --logging "$TMP/mrtg.log" "$TMP/mrtg.cfg" || fail "mrtg run $run failed"
+    sleep 1
+done
+grep -qi "error" "$TMP/mrtg.log" && { cat "$TMP/mrtg.log"; fail "mrtg logged an error"; }
+set -- $(head -n 1 "$TMP/mrtg/hwr10k-cycles.log")
+# all CPUs: 1e6 * (1 + 2 + 3); CPU 0: 1e6
+within() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= b / 100) }'; }
+within "$2" 6000000 || fail "MRTG logged $2 cycles/s for all CPUs, not 6000000"
+within "$3" 1000000 || fail "MRTG logged $3 cycles/s for CPU 0, not 1000000"
+[ -s "$TMP/mrtg/hwr10k-cycles-day.png" ] || fail "no graph"
+ok "MRTG (shipped example, 3 runs): all CPUs $2/s, CPU 0 $3/s, as configured"
