@@ -73,7 +73,8 @@ void notify_discontinuity(const struct cache *c)
 	int bad = !vars ||
 		  add_object(&vars, c, "hwR10kEvCtrDiscontinuityTime", 0) ||
 		  add_object(&vars, c, "hwR10kEvCtrNumCpus", 0) ||
-		  add_object(&vars, c, "hwR10kEvCtrBackend", 0);
+		  add_object(&vars, c, "hwR10kEvCtrBackend", 0) ||
+		  add_object(&vars, c, "hwR10kEvCtrDiscontinuityReason", 0);
 	send_notification(vars, bad, name);
 }
 

@@ -161,6 +161,9 @@ static enum mibview_result scalar_value(const struct cache *c,
 	case TAG_POLL_ERRORS:
 		set_u32(v, SYN_COUNTER32, c->poll_errors);
 		return MV_OK;
+	case TAG_DISCONTINUITY_REASON:
+		set_str(v, c->last_discontinuity);
+		return MV_OK;
 	case TAG_RATE: {
 		uint64_t x;
 		if (cache_rate(c, o->counter, -1, &x) != SAMPLE_OK)

@@ -14,6 +14,9 @@
 static const struct {
 	const char *date, *text;
 } revisions[] = {
+    {"202612030000Z",
+     "Added hwR10kEvCtrDiscontinuityReason to\n"
+     "hwR10kEvCtrCounterDiscontinuity."},
     {"202612020000Z",
      "Initial version: state, CPU revision, the 31 R10000\n"
      "event counters summed and per CPU, counting status, event\n"
@@ -229,6 +232,7 @@ static const char *const tag_names[] = {
     T(TAG_DISCONTINUITY_TIME),
     T(TAG_POLLS),
     T(TAG_POLL_ERRORS),
+    T(TAG_DISCONTINUITY_REASON),
     T(TAG_RATE),
     T(TAG_CPU_RATE),
     T(TAG_ALARM_NAME),

@@ -333,6 +333,15 @@ static void add_agent(struct mibmodel *mm)
 	     "The number of failed backend reads and skipped bad input\n"
 	     "records (for example bad replay file lines); each is logged\n"
 	     "with its cause.");
+	n = leaf(mm, NK_SCALAR, "hwR10kEvCtrDiscontinuityReason", p, 8,
+		 "DisplayString (SIZE (0..255))", SYN_OCTETS,
+		 TAG_DISCONTINUITY_REASON, g,
+		 "In hwR10kEvCtrCounterDiscontinuity: why the counters\n"
+		 "suffered the discontinuity, in words, for example 'CPU 2\n"
+		 "joined the table' or 'CPU 0 restarted counting'; several\n"
+		 "reasons of one poll are separated by '; ' (cut at 255\n"
+		 "characters).");
+	n->acc = ACC_FOR_NOTIFY;
 }
 
 static void add_rates(struct mibmodel *mm)
@@ -493,11 +502,12 @@ static void add_notifications(struct mibmodel *mm)
 			     "hwR10kEvCtrNotifications", 1);
 	n->members =
 	    strdup("hwR10kEvCtrDiscontinuityTime, hwR10kEvCtrNumCpus,\n"
-		   "hwR10kEvCtrBackend");
+		   "hwR10kEvCtrBackend, hwR10kEvCtrDiscontinuityReason");
 	n->group = "hwR10kEvCtrNotificationGroup";
 	set_descr(n, "Sent when the counters suffered a discontinuity (see\n"
 		     "hwR10kEvCtrDiscontinuityTime) after the first poll, so\n"
-		     "that a manager can restart its rate computations.");
+		     "that a manager can restart its rate computations;\n"
+		     "hwR10kEvCtrDiscontinuityReason says why.");
 	static const char *const objs =
 	    "hwR10kEvCtrAlarmName, hwR10kEvCtrAlarmMetric,\n"
 	    "hwR10kEvCtrAlarmSampleType, hwR10kEvCtrAlarmEventCpu,\n"

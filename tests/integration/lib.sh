@@ -22,7 +22,7 @@ TMP=$(mktemp -d /tmp/hwr-it.XXXXXX)
 # host's /var/lib/snmp.
 SNMP_PERSISTENT_DIR="$TMP/persist"
 export SNMP_PERSISTENT_DIR
-mkdir -p "$SNMP_PERSISTENT_DIR"
+mkdir -p "$SNMP_PERSISTENT_DIR/cert_indexes" # (net-snmp says so when it must)
 SOCK="$TMP/agentx.sock"
 PORT=
 AGENT_PID=

@@ -36,6 +36,8 @@ wait_until 10 got_trap || fail "no discontinuity notification at snmptrapd"
 grep -q "hwR10kEvCtrDiscontinuityTime.0 = Timeticks: ($disc)" "$TMP/trapd.log" ||
     fail "notification varbinds disagree with GET ($disc)"
 grep -q "hwR10kEvCtrNumCpus.0 = Gauge32: 4" "$TMP/trapd.log" || fail "NumCpus varbind"
+grep -q 'hwR10kEvCtrDiscontinuityReason.0 = STRING: .*CPU 2 joined the table; CPU 3 joined the table' \
+    "$TMP/trapd.log" || fail "the notification does not say why"
 grep -q "^hwr10k notification from " "$TMP/trapd.log" || fail "the example's format2 is not used"
 handled() { grep -q "^HW-R10KEVCTR-MIB::hwR10kEvCtrNumCpus.0 4$" "$TMP/handler.log"; }
 wait_until 10 handled || fail "the example's traphandle did not run"
