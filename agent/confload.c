@@ -110,9 +110,72 @@ static void no_backend(void)
 		 only && !opt ? "(no file)" : "");
 }
 
+/*
+ * net-snmp reads config lines with fgets(), so a NUL byte silently ends a
+ * line early.  Name every such line of the files this load read.
+ */
+static void nul_lines(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	unsigned line = 1;
+	int c;
+	bool reported = false;
+
+	if (!f)
+		return;
+	while ((c = getc(f)) != EOF) {
+		if (c == '\n') {
+			line++;
+			reported = false;
+		} else if (c == '\0' && !reported) {
+			snmp_log(LOG_ERR,
+				 "%s: line %u: Error: a NUL byte in the line\n",
+				 path, line);
+			reported = true;
+		}
+	}
+	fclose(f);
+}
+
+/* Each file of a comma-separated list (-c). */
+static void nul_lines_in_files(const char *list)
+{
+	char *copy = list ? strdup(list) : NULL, *save = NULL;
+
+	for (char *f = copy ? strtok_r(copy, ",", &save) : NULL; f;
+	     f = strtok_r(NULL, ",", &save))
+		nul_lines(f);
+	free(copy);
+}
+
+/* hw-r10kevctr.conf and .local.conf in each directory of the path. */
+static void nul_lines_in_dirs(const char *path)
+{
+	char *copy = path ? strdup(path) : NULL, *save = NULL;
+	char file[4096];
+
+	for (char *d = copy ? strtok_r(copy, ":", &save) : NULL; d;
+	     d = strtok_r(NULL, ":", &save)) {
+		snprintf(file, sizeof(file), "%s/%s.conf", d, AGENT_NAME);
+		nul_lines(file);
+		snprintf(file, sizeof(file), "%s/%s.local.conf", d, AGENT_NAME);
+		nul_lines(file);
+	}
+	free(copy);
+}
+
 int confload_end(void)
 {
 	char err[256];
+
+	/* Logged as FILE: line N: Error, so on_log() counts each. */
+	if (staging) {
+		nul_lines_in_files(netsnmp_ds_get_string(
+		    NETSNMP_DS_LIBRARY_ID, NETSNMP_DS_LIB_OPTIONALCONFIG));
+		if (!netsnmp_ds_get_boolean(NETSNMP_DS_LIBRARY_ID,
+					    NETSNMP_DS_LIB_DONT_READ_CONFIGS))
+			nul_lines_in_dirs(get_configuration_directory());
+	}
 
 	if (staging && bad_lines == 0 && !staging->backend_set) {
 		no_backend();

@@ -57,3 +57,11 @@ if "$AGENT" --dump -C -c "$TMP/none.conf" >"$TMP/dump.out" 2>"$TMP/dump.err"; th
 fi
 grep -q "dump: backend sim counts nothing" "$TMP/dump.err" || fail "--dump: no reason given"
 ok "--dump prints state, cpurev and every counted value and rate; exit 1 when nothing counts"
+
+# A NUL byte cut a config line short without a word; now it is an error.
+printf 'backend sim\nsimCpus 2\000 and junk\n' >"$TMP/nul.conf"
+if "$AGENT" -f -C -c "$TMP/nul.conf" -x "unix:$TMP/none.sock" -Le >"$TMP/out" 2>&1; then
+    fail "a config line with a NUL byte was accepted"
+fi
+grep -q "nul.conf: line 2: Error: a NUL byte in the line" "$TMP/out" || { cat "$TMP/out"; fail "NUL line not named"; }
+ok "a NUL byte in a config line: named with FILE: line N, exit 1"
