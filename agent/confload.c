@@ -201,8 +201,8 @@ static int check_file(const char *path)
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 
 	if (fd < 0 || fstat(fd, &st) != 0) {
-		snmp_log(LOG_ERR, "%s: cannot read the config file: %s\n",
-			 path, strerror(errno));
+		snmp_log(LOG_ERR, "%s: cannot read the config file: %s\n", path,
+			 strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return -1;

@@ -144,8 +144,8 @@ int logfile_check(const char *path)
 	}
 	/* Create it ourselves: new (O_EXCL), not through a link, mode 0640
 	 * whatever the umask; net-snmp then opens the file that is there. */
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-		      0640);
+	int fd = open(
+	    path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0640);
 	if (fd < 0 || fchmod(fd, 0640) != 0) {
 		fprintf(stderr, "%s: cannot create the log file: %s\n", path,
 			strerror(errno));

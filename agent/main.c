@@ -48,7 +48,8 @@ static void usage(FILE *out, const char *prog)
 	    "  -g GROUP     run as GROUP (name or number) once started\n"
 	    "  --dump       read the backend twice, one pollInterval apart, "
 	    "print\n"
-	    "               every counted value and rate, and exit (no master)\n"
+	    "               every counted value and rate, and exit (no "
+	    "master)\n"
 	    "  -h, --help   this help;  -v, --version  version\n"
 	    "Backends built in: %s\n",
 	    prog, prog, prog, backend_names());

@@ -141,7 +141,8 @@ int poll_reconfigure(struct agent *a, struct config *newcfg)
 		return -1;
 	}
 	bool keep = backend_keep(&a->backend, newcfg);
-	bool reschedule = !keep || newcfg->poll_interval != a->cfg.poll_interval;
+	bool reschedule =
+	    !keep || newcfg->poll_interval != a->cfg.poll_interval;
 	if (!keep && a->priv.dropped && !a->priv.keep_perfmon &&
 	    strcmp(newcfg->backend, "perf") == 0) {
 		snmp_log(LOG_ERR,
@@ -191,14 +192,14 @@ int poll_reconfigure(struct agent *a, struct config *newcfg)
  */
 static struct agent *watched; /* net-snmp frees a callback's client arg */
 
-static int on_master_connected(int major, int minor, void *server,
-			       void *client)
+static int on_master_connected(int major, int minor, void *server, void *client)
 {
 	if (!watched)
 		return SNMPERR_SUCCESS;
 	watched->cache.last_poll_time = 0;
 	watched->cache.discontinuity_time = 0;
-	DEBUGMSGTL(("hwr10k/poll", "connected to a master: TimeStamps reset\n"));
+	DEBUGMSGTL(
+	    ("hwr10k/poll", "connected to a master: TimeStamps reset\n"));
 	return SNMPERR_SUCCESS;
 }
 

@@ -80,7 +80,8 @@ static int set_caps(unsigned cap)
 
 	memset(d, 0, sizeof(d));
 	if (cap != 0) {
-		d[cap / 32].effective = d[cap / 32].permitted = 1u << (cap % 32);
+		d[cap / 32].effective = d[cap / 32].permitted = 1u
+								<< (cap % 32);
 	}
 	return (int)syscall(SYS_capset, &h, d);
 }
@@ -103,15 +104,14 @@ int privilege_drop(struct privilege *p)
 			 strerror(errno));
 		return -1;
 	}
-	if (p->logfile && chown(p->logfile, p->user ? p->uid : (uid_t)-1,
-				p->gid) != 0)
+	if (p->logfile &&
+	    chown(p->logfile, p->user ? p->uid : (uid_t)-1, p->gid) != 0)
 		snmp_log(LOG_WARNING,
 			 "%s: cannot hand the log file to %s: %s; a SIGHUP "
 			 "may not reopen it\n",
 			 p->logfile, p->user ? p->user : p->group,
 			 strerror(errno));
-	int rc = p->user ? initgroups(p->user, p->gid)
-			 : setgroups(1, &p->gid);
+	int rc = p->user ? initgroups(p->user, p->gid) : setgroups(1, &p->gid);
 	if (rc != 0 && p->user) /* -u by number without a passwd name */
 		rc = setgroups(1, &p->gid);
 	if (rc != 0 || setgid(p->gid) != 0 ||
@@ -136,9 +136,10 @@ int privilege_drop(struct privilege *p)
 	p->dropped = true;
 	snmp_log(LOG_INFO, "running as uid %ld gid %ld%s\n", (long)p->uid,
 		 (long)p->gid,
-		 keep == CAP_PERFMON	 ? " with CAP_PERFMON"
-		 : keep == CAP_SYS_ADMIN ? " with CAP_SYS_ADMIN (no CAP_PERFMON "
-					   "in this kernel)"
-					 : "");
+		 keep == CAP_PERFMON ? " with CAP_PERFMON"
+		 : keep == CAP_SYS_ADMIN
+		     ? " with CAP_SYS_ADMIN (no CAP_PERFMON "
+		       "in this kernel)"
+		     : "");
 	return 0;
 }

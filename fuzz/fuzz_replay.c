@@ -43,10 +43,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cfg.replay.file = strdup(path);
 	cfg.replay.width = widths[mode & 3];
 	cfg.replay.loop = mode & 4;
-	config_apply(&cfg, "alarm", "a hw.r10kevctr.cycles each rate 10 5",
-		     err, sizeof(err));
-	config_apply(&cfg, "alarm", "b hw.r10kevctr.tlb sum absolute 10 5",
-		     err, sizeof(err));
+	config_apply(&cfg, "alarm", "a hw.r10kevctr.cycles each rate 10 5", err,
+		     sizeof(err));
+	config_apply(&cfg, "alarm", "b hw.r10kevctr.tlb sum absolute 10 5", err,
+		     sizeof(err));
 	cache_init(&c);
 	if (alarm_set_build(&set, cfg.alarms, cfg.nalarms, NULL) == 0) {
 		c.alarms = &set;

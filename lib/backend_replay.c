@@ -33,7 +33,7 @@
 
 #define REPLAY_CPU_MAX 65535 /* CPU numbers accepted in a file */
 /* TIME in seconds: a century past 2^32 s keeps every ns value in 64 bits */
-#define REPLAY_TIME_MAX UINT64_C(10000000000)
+#define REPLAY_TIME_MAX	  UINT64_C(10000000000)
 #define REPLAY_STEP_LINES 4096 /* lines between b->progress() calls */
 
 struct rec {

@@ -84,7 +84,8 @@ static int sim_read(struct backend *b, struct sample *out)
 			if (s->counted & COUNTER_BIT(i))
 				cs->value[i] = sim_offset(s->cfg.seed, cpu, i) +
 					       s->cfg.rate[i] *
-						   (cpu % SIM_CPU_FACTORS + 1) * t;
+						   (cpu % SIM_CPU_FACTORS + 1) *
+						   t;
 	}
 	out->ncpus = s->cfg.cpus;
 	out->time_ns = t * 1000000000u; /* the virtual clock */

@@ -139,10 +139,11 @@ static int apply_sim(struct config *c, const char *token, char **w, int n,
 		c->sim.seed = v;
 	} else if (strcasecmp(token, "simCpurev") == 0) {
 		if (n != 1 || !valid_cpurev(w[0]))
-			return fail(err, len,
-				    "%s: expected a revision like 3.4 (MAJOR.MINOR, "
-				    "each 0..%d)",
-				    token, CPUREV_PART_MAX);
+			return fail(
+			    err, len,
+			    "%s: expected a revision like 3.4 (MAJOR.MINOR, "
+			    "each 0..%d)",
+			    token, CPUREV_PART_MAX);
 		snprintf(c->sim.cpurev, sizeof(c->sim.cpurev), "%s", w[0]);
 	} else if (strcasecmp(token, "simRate") == 0) {
 		if (n != 2)
@@ -165,7 +166,8 @@ static int apply_sim(struct config *c, const char *token, char **w, int n,
 				    "%s: rate %s is above %llu: the busiest "
 				    "simulated CPU's counter would wrap within "
 				    "a century",
-				    token, w[1], (unsigned long long)SIM_RATE_MAX);
+				    token, w[1],
+				    (unsigned long long)SIM_RATE_MAX);
 		c->sim.rate[k] = v;
 		c->sim.off &= ~COUNTER_BIT(k);
 	} else {

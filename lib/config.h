@@ -17,13 +17,13 @@
 #include "metrics.h"
 #include "sample.h"
 
-#define CONFIG_BACKEND_MAX	16
-#define CONFIG_LINE_MAX		1024 /* longer arguments: an error, never cut */
-#define POLL_INTERVAL_DEFAULT	5
-#define POLL_INTERVAL_MAX	3600
-#define SIM_CPUS_DEFAULT	4
-#define SIM_CPUS_MAX		4096
-#define SIM_CPUREV_DEFAULT	"3.4"
+#define CONFIG_BACKEND_MAX    16
+#define CONFIG_LINE_MAX	      1024 /* longer arguments: an error, never cut */
+#define POLL_INTERVAL_DEFAULT 5
+#define POLL_INTERVAL_MAX     3600
+#define SIM_CPUS_DEFAULT      4
+#define SIM_CPUS_MAX	      4096
+#define SIM_CPUREV_DEFAULT    "3.4"
 /* The sim's CPU n counts rate * ((n mod SIM_CPU_FACTORS) + 1) per second;
  * a rate up to SIM_RATE_MAX keeps every simulated counter (offset
  * included) from wrapping for a century (100 * 365.25 days) of virtual

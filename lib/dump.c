@@ -36,8 +36,7 @@ static void print_cell(FILE *out, const struct cache *c, int k, long cpu)
 }
 
 /* Sleep the interval, waking early for a stop request. */
-static void wait_interval(unsigned seconds,
-			  const volatile sig_atomic_t *cancel)
+static void wait_interval(unsigned seconds, const volatile sig_atomic_t *cancel)
 {
 	struct timespec ts = {0, 100000000};
 	for (unsigned i = 0; i < seconds * 10u && !(cancel && *cancel); i++)

@@ -356,6 +356,15 @@ enum mibview_result mibview_getnext(const struct cache *c,
 	return MV_END_OF_VIEW;
 }
 
+int mibview_oid_cmp(const unsigned long *a, size_t alen, const unsigned long *b,
+		    size_t blen)
+{
+	for (size_t k = 0; k < alen && k < blen; k++)
+		if (a[k] != b[k])
+			return a[k] < b[k] ? -1 : 1;
+	return (alen > blen) - (alen < blen);
+}
+
 const struct mib_object *mibview_object(const char *name)
 {
 	for (size_t i = 0; i < mib_objects_count; i++)

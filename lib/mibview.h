@@ -52,6 +52,10 @@ enum mibview_result mibview_value(const struct cache *c,
 				  unsigned long instance,
 				  struct mib_value *val);
 
+/* OID order (lexicographic; a prefix sorts first): <0, 0, >0. */
+int mibview_oid_cmp(const unsigned long *a, size_t alen, const unsigned long *b,
+		    size_t blen);
+
 /* Object by descriptor, for notifications and tests; NULL if unknown. */
 const struct mib_object *mibview_object(const char *name);
 /* Full OID of an object instance into out (>= MIBVIEW_OID_MAX). */

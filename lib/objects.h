@@ -49,8 +49,8 @@ enum obj_tag {
 	TAG_POLLS,
 	TAG_POLL_ERRORS,
 	TAG_DISCONTINUITY_REASON, /* notify-only */
-	TAG_RATE,     /* rate of the sum (counter index) */
-	TAG_CPU_RATE, /* rate of one CPU (counter index) */
+	TAG_RATE,		  /* rate of the sum (counter index) */
+	TAG_CPU_RATE,		  /* rate of one CPU (counter index) */
 	TAG_ALARM_NAME,
 	TAG_ALARM_METRIC,
 	TAG_ALARM_SCOPE,

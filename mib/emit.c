@@ -14,9 +14,8 @@
 static const struct {
 	const char *date, *text;
 } revisions[] = {
-    {"202612030000Z",
-     "Added hwR10kEvCtrDiscontinuityReason to\n"
-     "hwR10kEvCtrCounterDiscontinuity."},
+    {"202612030000Z", "Added hwR10kEvCtrDiscontinuityReason to\n"
+		      "hwR10kEvCtrCounterDiscontinuity."},
     {"202612020000Z",
      "Initial version: state, CPU revision, the 31 R10000\n"
      "event counters summed and per CPU, counting status, event\n"

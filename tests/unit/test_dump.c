@@ -23,10 +23,11 @@ static void sim_dump(void **state)
 	 * (as the agent's cache does), rates over the interval */
 	assert_non_null(strstr(out, "backend sim\ninterval 1\nstate 30\n"
 				    "cpurev 3.4\ncpus 2\n"));
-	assert_non_null(strstr(out, "hw.r10kevctr.cycles sum 1170000000 "
-				    "585000000\n"
-				    "hw.r10kevctr.cycles 0 390000000 195000000\n"
-				    "hw.r10kevctr.cycles 1 780000000 390000000\n"));
+	assert_non_null(strstr(out,
+			       "hw.r10kevctr.cycles sum 1170000000 "
+			       "585000000\n"
+			       "hw.r10kevctr.cycles 0 390000000 195000000\n"
+			       "hw.r10kevctr.cycles 1 780000000 390000000\n"));
 	assert_null(strstr(out, "hw.r10kevctr.vcc")); /* not counted on 3.4 */
 	/* one line per counted metric (30) and row (sum + 2) */
 	size_t lines = 0;

@@ -341,15 +341,6 @@ struct oid_buf {
 	size_t len;
 };
 
-static int oid_cmp(const unsigned long *a, size_t alen, const unsigned long *b,
-		   size_t blen)
-{
-	for (size_t k = 0; k < alen && k < blen; k++)
-		if (a[k] != b[k])
-			return a[k] < b[k] ? -1 : 1;
-	return (alen > blen) - (alen < blen);
-}
-
 static size_t full_walk(struct oid_buf *w)
 {
 	unsigned long cur[MIBVIEW_OID_MAX];
@@ -357,9 +348,8 @@ static size_t full_walk(struct oid_buf *w)
 	const struct mib_object *o;
 	struct mib_value v;
 
-	while (n < WALK_MAX &&
-	       mibview_getnext(&cache, cur, len, w[n].arc, &w[n].len, &o,
-			       &v) == MV_OK) {
+	while (n < WALK_MAX && mibview_getnext(&cache, cur, len, w[n].arc,
+					       &w[n].len, &o, &v) == MV_OK) {
 		memcpy(cur, w[n].arc, w[n].len * sizeof(*cur));
 		len = w[n].len;
 		n++;
@@ -378,8 +368,9 @@ static void check_request(const struct oid_buf *w, size_t nw,
 	bool member = false;
 
 	while (expect < nw &&
-	       oid_cmp(w[expect].arc, w[expect].len, q, qlen) <= 0) {
-		member |= oid_cmp(w[expect].arc, w[expect].len, q, qlen) == 0;
+	       mibview_oid_cmp(w[expect].arc, w[expect].len, q, qlen) <= 0) {
+		member |=
+		    mibview_oid_cmp(w[expect].arc, w[expect].len, q, qlen) == 0;
 		expect++;
 	}
 	enum mibview_result r =
@@ -388,8 +379,8 @@ static void check_request(const struct oid_buf *w, size_t nw,
 		assert_int_equal(r, MV_END_OF_VIEW);
 	} else {
 		assert_int_equal(r, MV_OK);
-		assert_true(oid_cmp(next, nlen, w[expect].arc,
-				    w[expect].len) == 0);
+		assert_true(mibview_oid_cmp(next, nlen, w[expect].arc,
+					    w[expect].len) == 0);
 	}
 	r = mibview_get(&cache, q, qlen, &o, &v);
 	assert_true(member ? r == MV_OK : r != MV_OK);
@@ -467,8 +458,8 @@ static void edges_with_alarms(void **state)
 	    "c hw.r10kevctr.cycles each rate 10 5",
 	};
 	for (int i = 0; i < 3; i++)
-		assert_int_equal(alarm_config_parse(lines[i], &cfg[i], err, 256),
-				 0);
+		assert_int_equal(
+		    alarm_config_parse(lines[i], &cfg[i], err, 256), 0);
 	assert_int_equal(alarm_set_build(&set, cfg, 3, NULL), 0);
 	cache.alarms = &set;
 	edge_requests();
@@ -479,9 +470,12 @@ static void edges_with_alarms(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(table_sorted),  cmocka_unit_test(get_values),
-	    cmocka_unit_test(get_missing),   cmocka_unit_test(walk),
-	    cmocka_unit_test(getnext_edges), cmocka_unit_test(alarm_rows),
+	    cmocka_unit_test(table_sorted),
+	    cmocka_unit_test(get_values),
+	    cmocka_unit_test(get_missing),
+	    cmocka_unit_test(walk),
+	    cmocka_unit_test(getnext_edges),
+	    cmocka_unit_test(alarm_rows),
 	    cmocka_unit_test(edges_without_alarms),
 	    cmocka_unit_test(edges_with_alarms),
 	};

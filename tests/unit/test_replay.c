@@ -168,16 +168,16 @@ static void strict_times(void **state)
 	struct backend b = {0};
 	struct sample s = {0};
 	char err[256];
-	write_file("0x10 0 hw.r10kevctr.cycles 1\n"		  /* 1: hex */
-		   "1e3 0 hw.r10kevctr.cycles 1\n"		  /* 2: exponent */
-		   "1e300 0 hw.r10kevctr.cycles 1\n"		  /* 3: huge */
-		   "10000000001 0 hw.r10kevctr.cycles 1\n"	  /* 4: > max */
-		   "1.0000000001 0 hw.r10kevctr.cycles 1\n"	  /* 5: 10 dec. */
-		   "+1 0 hw.r10kevctr.cycles 1\n"		  /* 6: sign */
-		   "1. 0 hw.r10kevctr.cycles 1\n"		  /* 7: no dec. */
-		   "inf 0 hw.r10kevctr.cycles 1\n"		  /* 8: inf */
-		   "0.000000001 0 hw.r10kevctr.cycles 1\n"	  /* 9: ok */
-		   "0.000000002 0 hw.r10kevctr.cycles 3\n"	  /* 10: ok */
+	write_file("0x10 0 hw.r10kevctr.cycles 1\n"	       /* 1: hex */
+		   "1e3 0 hw.r10kevctr.cycles 1\n"	       /* 2: exponent */
+		   "1e300 0 hw.r10kevctr.cycles 1\n"	       /* 3: huge */
+		   "10000000001 0 hw.r10kevctr.cycles 1\n"     /* 4: > max */
+		   "1.0000000001 0 hw.r10kevctr.cycles 1\n"    /* 5: 10 dec. */
+		   "+1 0 hw.r10kevctr.cycles 1\n"	       /* 6: sign */
+		   "1. 0 hw.r10kevctr.cycles 1\n"	       /* 7: no dec. */
+		   "inf 0 hw.r10kevctr.cycles 1\n"	       /* 8: inf */
+		   "0.000000001 0 hw.r10kevctr.cycles 1\n"     /* 9: ok */
+		   "0.000000002 0 hw.r10kevctr.cycles 3\n"     /* 10: ok */
 		   "10000000000.5 0 hw.r10kevctr.cycles 7\n"); /* 11: ok */
 	assert_int_equal(open_replay(&b, 64, false, err), 0);
 	unlink(path);
@@ -248,8 +248,9 @@ static void many_cpus(void **state)
 	char *text = malloc(cap);
 	assert_non_null(text);
 	for (unsigned cpu = 0; cpu < 65536; cpu++)
-		used += (size_t)snprintf(text + used, cap - used,
-					 "1 %u hw.r10kevctr.tlb %u\n", cpu, cpu);
+		used +=
+		    (size_t)snprintf(text + used, cap - used,
+				     "1 %u hw.r10kevctr.tlb %u\n", cpu, cpu);
 	write_bytes(text, used);
 	free(text);
 	assert_int_equal(open_replay(&b, 64, false, err), 0);
