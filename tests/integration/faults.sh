@@ -29,7 +29,7 @@ while [ "$i" -le "$CYCLES" ]; do
     "$SNMPD" -f -C -c "$TMP/snmpd.conf" -Lf "$TMP/snmpd.log" -M "$MIBPATH" \
         -m SNMPv2-MIB -p "$TMP/snmpd.pid" "udp:127.0.0.1:$PORT" &
     SNMPD_PID=$!
-    wait_until 20 agent_serving || fail "cycle $i: the agent did not reconnect"
+    wait_until 30 agent_serving || fail "cycle $i: the agent did not reconnect"
     now=$(snmpq snmpget hwR10kEvCtrCycles.0)
     [ "$now" -ge "$last" ] || fail "cycle $i: cycles went backwards: $last -> $now"
     n=$(walk_count)

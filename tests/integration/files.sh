@@ -109,7 +109,7 @@ printf 'backend replay\nreplayFile %s\n' "$TMP/big.replay" >"$TMP/agent.conf"
 kill -HUP "$AGENT_PID"
 gets=0
 while ! grep -q "reload: reopened backend replay" "$TMP/agent.log"; do
-    out=$(snmpq snmpget -t 1 -r 0 hwR10kEvCtrNumCpus.0) ||
+    out=$(snmpq snmpget -t 3 -r 0 hwR10kEvCtrNumCpus.0) ||
         fail "a GET timed out while the agent loaded a recording: $out"
     gets=$((gets + 1))
     [ "$gets" -lt 3000 ] || fail "the reload never finished"

@@ -17,7 +17,14 @@ start_with() { # start_with CONF: snmpd on $PORT with that config
         -p "$TMP/snmpd.pid" &
     SNMPD_PID=$!
     wait_until 10 test -S "$SOCK" || fail "snmpd would not start with $1"
+    sleep 0.3
+    kill -0 "$SNMPD_PID" 2>/dev/null || fail "snmpd exited (port $PORT taken?): $(cat "$TMP/snmpd.log")"
 }
+# A free port: nothing answers there yet.
+for try in 1 2 3 4 5 6; do
+    snmpget -v2c -c public -r 0 -t 0.3 "udp:127.0.0.1:$PORT" .1.3.6.1.2.1.1.3.0 >/dev/null 2>&1 || break
+    PORT=$((20000 + ($$ * 7 + try * 131) % 30000))
+done
 
 # --- the production example ---------------------------------------------
 sed -e "s|^agentaddress .*|agentaddress udp:127.0.0.1:$PORT|" \
