@@ -30,37 +30,44 @@ static int add_object(netsnmp_variable_list **vars, const struct cache *c,
 	return varbind_append(vars, o_oid, len, &v);
 }
 
-/* Start a varbind list with snmpTrapOID.0 = the notification `name`. */
-static netsnmp_variable_list *start(const char *name)
+/* The generated notification `name`; NULL if unknown. */
+static const struct mib_notification *notification(const char *name)
 {
+	for (size_t i = 0; i < mib_notifications_count; i++)
+		if (strcmp(mib_notifications[i].name, name) == 0)
+			return &mib_notifications[i];
+	return NULL;
+}
+
+/*
+ * Send notification `name` with the OBJECTS the MIB declares for it
+ * (objects.def), each at its instance: .0, or the alarm's index.
+ */
+static void send_notification(const struct cache *c, const char *name,
+			      unsigned long alarm_index)
+{
+	const struct mib_notification *no = notification(name);
 	netsnmp_variable_list *vars = NULL;
 	oid trap[MIBVIEW_OID_MAX];
 	size_t n = 0;
+	int bad = !no;
 
-	for (size_t i = 0; i < mib_notifications_count; i++) {
-		const struct mib_notification *no = &mib_notifications[i];
-		if (strcmp(no->name, name) != 0)
-			continue;
-		for (unsigned k = 0; k < mib_root_len; k++)
-			trap[n++] = mib_root[k];
-		for (unsigned k = 0; k < no->len; k++)
-			trap[n++] = no->arcs[k];
-	}
-	if (n == 0 || !snmp_varlist_add_variable(
-			  &vars, snmptrap_oid, OID_LENGTH(snmptrap_oid),
-			  ASN_OBJECT_ID, (u_char *)trap, n * sizeof(oid)))
-		return NULL;
-	return vars;
-}
-
-static void send_notification(netsnmp_variable_list *vars, int bad,
-			      const char *what)
-{
-	if (!vars || bad) {
+	for (unsigned k = 0; !bad && k < mib_root_len; k++)
+		trap[n++] = mib_root[k];
+	for (unsigned k = 0; !bad && k < no->len; k++)
+		trap[n++] = no->arcs[k];
+	if (!bad)
+		bad = !snmp_varlist_add_variable(
+		    &vars, snmptrap_oid, OID_LENGTH(snmptrap_oid),
+		    ASN_OBJECT_ID, (u_char *)trap, n * sizeof(oid));
+	for (unsigned i = 0; !bad && i < no->nobjects; i++)
+		bad = add_object(&vars, c, no->objects[i],
+				 no->instance == TBL_ALARM ? alarm_index : 0);
+	if (bad) {
 		snmp_log(LOG_ERR, "notify: cannot build the varbinds of %s\n",
-			 what);
+			 name);
 	} else {
-		DEBUGMSGTL(("hwr10k/notify", "sending %s\n", what));
+		DEBUGMSGTL(("hwr10k/notify", "sending %s\n", name));
 		send_v2trap(vars);
 	}
 	snmp_free_varbind(vars);
@@ -68,28 +75,12 @@ static void send_notification(netsnmp_variable_list *vars, int bad,
 
 void notify_discontinuity(const struct cache *c)
 {
-	const char *name = "hwR10kEvCtrCounterDiscontinuity";
-	netsnmp_variable_list *vars = start(name);
-	int bad = !vars ||
-		  add_object(&vars, c, "hwR10kEvCtrDiscontinuityTime", 0) ||
-		  add_object(&vars, c, "hwR10kEvCtrNumCpus", 0) ||
-		  add_object(&vars, c, "hwR10kEvCtrBackend", 0) ||
-		  add_object(&vars, c, "hwR10kEvCtrDiscontinuityReason", 0);
-	send_notification(vars, bad, name);
+	send_notification(c, "hwR10kEvCtrCounterDiscontinuity", 0);
 }
 
 void notify_alarm(const struct cache *c, size_t index, bool rising)
 {
-	static const char *const objects[] = {
-	    "hwR10kEvCtrAlarmName",	  "hwR10kEvCtrAlarmMetric",
-	    "hwR10kEvCtrAlarmSampleType", "hwR10kEvCtrAlarmEventCpu",
-	    "hwR10kEvCtrAlarmEventValue", "hwR10kEvCtrAlarmEventThreshold",
-	};
-	const char *name =
-	    rising ? "hwR10kEvCtrRisingAlarm" : "hwR10kEvCtrFallingAlarm";
-	netsnmp_variable_list *vars = start(name);
-	int bad = !vars;
-	for (size_t i = 0; !bad && i < sizeof(objects) / sizeof(*objects); i++)
-		bad = add_object(&vars, c, objects[i], index + 1);
-	send_notification(vars, bad, name);
+	send_notification(
+	    c, rising ? "hwR10kEvCtrRisingAlarm" : "hwR10kEvCtrFallingAlarm",
+	    index + 1);
 }

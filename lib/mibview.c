@@ -5,193 +5,25 @@
 
 #include "alarm.h"
 
-static void set_u64(struct mib_value *v, uint64_t x)
-{
-	v->type = SYN_COUNTER64;
-	v->v.u64 = x;
-}
-
-static void set_u32(struct mib_value *v, enum obj_syntax t, uint32_t x)
-{
-	v->type = t;
-	v->v.u32 = x;
-}
-
-static void set_str(struct mib_value *v, const char *s)
-{
-	v->type = SYN_OCTETS;
-	v->v.str.ptr = s;
-	v->v.str.len = strlen(s);
-}
-
-static void set_i32(struct mib_value *v, int32_t x)
-{
-	v->type = SYN_INTEGER32;
-	v->v.i32 = x;
-}
-
-static enum mibview_result alarm_value(const struct alarm *a,
-				       const struct mib_object *o,
-				       struct mib_value *v)
-{
-	uint64_t x = 0;
-	switch (o->tag) {
-	case TAG_ALARM_NAME:
-		set_str(v, a->cfg.name);
-		return MV_OK;
-	case TAG_ALARM_METRIC:
-		set_str(v, counters[a->cfg.counter].fullname);
-		return MV_OK;
-	case TAG_ALARM_SCOPE:
-		set_i32(v, (int32_t)a->cfg.scope);
-		return MV_OK;
-	case TAG_ALARM_CPU:
-		set_i32(v,
-			a->cfg.scope == SCOPE_CPU ? (int32_t)a->cfg.cpu : -1);
-		return MV_OK;
-	case TAG_ALARM_SAMPLE_TYPE:
-		set_i32(v, a->cfg.type == TYPE_RATE ? 2 : 1);
-		return MV_OK;
-	case TAG_ALARM_RISING:
-		set_u64(v, a->cfg.rising);
-		return MV_OK;
-	case TAG_ALARM_FALLING:
-		set_u64(v, a->cfg.falling);
-		return MV_OK;
-	case TAG_ALARM_STARTUP:
-		set_i32(v, (int32_t)a->cfg.startup);
-		return MV_OK;
-	case TAG_ALARM_VALUE:
-		if (!alarm_value_of(a, &x))
-			return MV_NO_SUCH_INSTANCE;
-		set_u64(v, x);
-		return MV_OK;
-	case TAG_ALARM_STATUS:
-		set_i32(v, (int32_t)alarm_status_of(a));
-		return MV_OK;
-	case TAG_ALARM_EVENTS:
-		set_u32(v, SYN_COUNTER32, a->events);
-		return MV_OK;
-	case TAG_ALARM_DROPPED:
-		set_u32(v, SYN_COUNTER32, a->dropped);
-		return MV_OK;
-	case TAG_ALARM_EVENT_CPU:
-		set_i32(v, a->event_cpu);
-		return MV_OK;
-	case TAG_ALARM_EVENT_VALUE:
-		set_u64(v, a->event_value);
-		return MV_OK;
-	case TAG_ALARM_EVENT_THRESHOLD:
-		set_u64(v, a->event_threshold);
-		return MV_OK;
-	default:
-		return MV_NO_SUCH_INSTANCE;
-	}
-}
-
-static enum mibview_result cpu_value(const struct cache *c,
-				     const struct mib_object *o,
-				     const struct cpu_row *r,
-				     struct mib_value *v)
-{
-	switch (o->tag) {
-	case TAG_CPU_COUNTER:
-		if (!cache_counted(c, o->counter))
-			return MV_NO_SUCH_INSTANCE;
-		set_u64(v, r->value[o->counter]);
-		return MV_OK;
-	case TAG_CPU_TIME_ENABLED:
-		set_u64(v, r->time_enabled);
-		return MV_OK;
-	case TAG_CPU_TIME_RUNNING:
-		set_u64(v, r->time_running);
-		return MV_OK;
-	case TAG_CPU_DUTY_CYCLE:
-		set_u32(v, SYN_UNSIGNED32, r->duty_cycle);
-		return MV_OK;
-	case TAG_CPU_STATUS:
-		set_i32(v, (int32_t)r->status);
-		return MV_OK;
-	case TAG_CPU_RATE: {
-		uint64_t x;
-		if (cache_rate(c, o->counter, (long)r->cpu, &x) != SAMPLE_OK)
-			return MV_NO_SUCH_INSTANCE;
-		set_u64(v, x);
-		return MV_OK;
-	}
-	default:
-		return MV_NO_SUCH_INSTANCE;
-	}
-}
-
-static enum mibview_result scalar_value(const struct cache *c,
-					const struct mib_object *o,
-					struct mib_value *v)
-{
-	switch (o->tag) {
-	case TAG_STATE:
-		set_i32(v, c->state);
-		return MV_OK;
-	case TAG_CPUREV:
-		set_str(v, c->cpurev);
-		return MV_OK;
-	case TAG_TOTAL:
-		if (!cache_counted(c, o->counter))
-			return MV_NO_SUCH_INSTANCE;
-		set_u64(v, c->total[o->counter]);
-		return MV_OK;
-	case TAG_POLL_INTERVAL:
-		set_u32(v, SYN_UNSIGNED32, c->poll_interval);
-		return MV_OK;
-	case TAG_LAST_POLL_TIME:
-		set_u32(v, SYN_TIMETICKS, c->last_poll_time);
-		return MV_OK;
-	case TAG_BACKEND:
-		set_str(v, c->backend);
-		return MV_OK;
-	case TAG_NUM_CPUS:
-		set_u32(v, SYN_UNSIGNED32, (uint32_t)c->nrows);
-		return MV_OK;
-	case TAG_DISCONTINUITY_TIME:
-		set_u32(v, SYN_TIMETICKS, c->discontinuity_time);
-		return MV_OK;
-	case TAG_POLLS:
-		set_u32(v, SYN_COUNTER32, c->polls);
-		return MV_OK;
-	case TAG_POLL_ERRORS:
-		set_u32(v, SYN_COUNTER32, c->poll_errors);
-		return MV_OK;
-	case TAG_DISCONTINUITY_REASON:
-		set_str(v, c->last_discontinuity);
-		return MV_OK;
-	case TAG_RATE: {
-		uint64_t x;
-		if (cache_rate(c, o->counter, -1, &x) != SAMPLE_OK)
-			return MV_NO_SUCH_INSTANCE;
-		set_u64(v, x);
-		return MV_OK;
-	}
-	default:
-		return MV_NO_SUCH_INSTANCE;
-	}
-}
-
 enum mibview_result mibview_value(const struct cache *c,
 				  const struct mib_object *o,
 				  unsigned long instance, struct mib_value *val)
 {
-	if (o->table == TBL_SCALAR)
-		return instance == 0 ? scalar_value(c, o, val)
-				     : MV_NO_SUCH_INSTANCE;
-	if (o->table == TBL_ALARM) {
+	struct value_at at = {.c = c, .o = o};
+
+	if (o->table == TBL_SCALAR) {
+		if (instance != 0)
+			return MV_NO_SUCH_INSTANCE;
+	} else if (o->table == TBL_ALARM) {
 		if (!c->alarms || instance < 1 || instance > c->alarms->count)
 			return MV_NO_SUCH_INSTANCE;
-		return alarm_value(&c->alarms->alarm[instance - 1], o, val);
+		at.alarm = &c->alarms->alarm[instance - 1];
+	} else {
+		if (instance > UINT32_MAX ||
+		    !(at.row = cache_row(c, (unsigned)instance)))
+			return MV_NO_SUCH_INSTANCE;
 	}
-	if (instance > UINT32_MAX)
-		return MV_NO_SUCH_INSTANCE;
-	const struct cpu_row *r = cache_row(c, (unsigned)instance);
-	return r ? cpu_value(c, o, r, val) : MV_NO_SUCH_INSTANCE;
+	return value_read(&at, val);
 }
 
 /*
@@ -285,12 +117,12 @@ static enum mibview_result next_instance(const struct cache *c,
 					 unsigned long *instance,
 					 struct mib_value *val)
 {
+	struct value_at at = {.c = c, .o = o};
 	if (o->table == TBL_SCALAR) {
 		if (ilen > 0) /* .0 or anything after it */
 			return MV_END_OF_VIEW;
 		*instance = 0;
-		return scalar_value(c, o, val) == MV_OK ? MV_OK
-							: MV_END_OF_VIEW;
+		return value_read(&at, val) == MV_OK ? MV_OK : MV_END_OF_VIEW;
 	}
 	/* Index arcs are 32-bit (SMI); a request at or beyond 2^32-1 has
 	 * nothing after it in this column.  Never compute inst[0] + 1 before
@@ -301,8 +133,8 @@ static enum mibview_result next_instance(const struct cache *c,
 		size_t n = c->alarms ? c->alarms->count : 0;
 		/* [x] and [x, ...] are both followed by alarm x+1 */
 		for (unsigned long i = ilen ? inst[0] + 1 : 1; i <= n; i++) {
-			if (alarm_value(&c->alarms->alarm[i - 1], o, val) ==
-			    MV_OK) {
+			at.alarm = &c->alarms->alarm[i - 1];
+			if (value_read(&at, val) == MV_OK) {
 				*instance = i;
 				return MV_OK;
 			}
@@ -313,14 +145,13 @@ static enum mibview_result next_instance(const struct cache *c,
 	if (ilen > 0) /* [x] and [x, ...] are both followed by CPU x+1 on */
 		r = cache_row_after(c, inst[0]);
 	for (; r < c->nrows; r++) {
-		if (cpu_value(c, o, &c->rows[r], val) == MV_OK) {
+		at.row = &c->rows[r];
+		if (value_read(&at, val) == MV_OK) {
 			*instance = c->rows[r].cpu;
 			return MV_OK;
 		}
-		if (o->tag == TAG_CPU_COUNTER || o->tag == TAG_CPU_RATE) {
-			if (!cache_counted(c, o->counter))
-				break; /* uncounted: no instance at all */
-		}
+		if (o->counter >= 0 && !cache_counted(c, o->counter))
+			break; /* uncounted: no instance at all */
 	}
 	return MV_END_OF_VIEW;
 }

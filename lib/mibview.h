@@ -12,28 +12,9 @@
 
 #include "cache.h"
 #include "objects.h"
+#include "values.h"
 
 #define MIBVIEW_OID_MAX 32
-
-struct mib_value {
-	enum obj_syntax type;
-	union {
-		int32_t i32;
-		uint32_t u32; /* Unsigned32, Counter32, TimeTicks */
-		uint64_t u64;
-		struct {
-			const char *ptr; /* points into the cache */
-			size_t len;
-		} str;
-	} v;
-};
-
-enum mibview_result {
-	MV_OK,
-	MV_NO_SUCH_OBJECT,
-	MV_NO_SUCH_INSTANCE,
-	MV_END_OF_VIEW, /* getnext: nothing after this OID in the module */
-};
 
 enum mibview_result mibview_get(const struct cache *c,
 				const unsigned long *name, size_t len,

@@ -1,5 +1,7 @@
 /*
- * mibmodel.c - builds the model of HW-R10KEVCTR-MIB.
+ * mibmodel.c - builds the model of HW-R10KEVCTR-MIB from mib/objects.def
+ * (every object, in the order of the MIB text), expanding its METRICS rows
+ * with mib/metrics.def and the DESCRIPTIONs of mib/hw.help.
  *
  * Layout below the module root (hwR10kEvCtrMIB):
  *   .0        hwR10kEvCtrNotifications
@@ -12,10 +14,10 @@
  *   .1.6        hwR10kEvCtrCpuRateTable (AUGMENTS), column = ARC
  *   .1.7        hwR10kEvCtrAlarmTable  threshold alarms of the config
  *   .2        hwR10kEvCtrConformance
- * The arcs of the fixed objects are written here, once, like metrics.def's.
  */
 #include "mibmodel.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,7 +25,103 @@
 #include "metrics.h"
 #include "strbuf.h"
 
-#define ROOT_NAME "hwR10kEvCtrMIB"
+/* The rows of objects.def, as data. */
+enum row_kind {
+	R_TC,
+	R_BRANCH,
+	R_TABLE,
+	R_INDEX,
+	R_SCALAR,
+	R_COLUMN,
+	R_METRICS,
+	R_NOTIFICATION,
+	R_GROUP,
+	R_COMPLIANCE,
+};
+enum { TOTALS, CPU_COUNTERS, RATES, CPU_RATES }; /* METRICS' WHAT */
+enum { OBJECTS, NOTIFICATIONS };		 /* GROUP's KIND */
+#define ALARM (-1)				 /* NOTIFICATION's INSTANCE */
+
+struct row {
+	enum row_kind kind;
+	const char *name, *parent, *entry, *type, *index, *syntax, *seqtype;
+	const char *group, *units, *descr, *descr2, *objects;
+	unsigned arc;
+	enum obj_syntax csyn;
+	enum obj_access acc;
+	enum obj_table tbl;
+	enum obj_tag tag;
+	int what; /* METRICS: WHAT; NOTIFICATION: INSTANCE; GROUP: KIND */
+};
+
+static const struct row rows[] = {
+#define TC(n, syn, d)	{.kind = R_TC, .name = n, .syntax = syn, .descr = d},
+#define BRANCH(n, p, a) {.kind = R_BRANCH, .name = n, .parent = p, .arc = a},
+#define TABLE(t, e, ty, a, ix, td, ed)                                         \
+	{.kind = R_TABLE,                                                      \
+	 .name = t,                                                            \
+	 .entry = e,                                                           \
+	 .type = ty,                                                           \
+	 .arc = a,                                                             \
+	 .index = ix,                                                          \
+	 .descr = td,                                                          \
+	 .descr2 = ed},
+#define INDEX(n, e, syn, seq, d)                                               \
+	{.kind = R_INDEX,                                                      \
+	 .name = n,                                                            \
+	 .entry = e,                                                           \
+	 .syntax = syn,                                                        \
+	 .seqtype = seq,                                                       \
+	 .descr = d},
+#define SCALAR(n, p, a, syn, cs, ac, tg, g, u, d)                              \
+	{.kind = R_SCALAR,                                                     \
+	 .name = n,                                                            \
+	 .parent = p,                                                          \
+	 .arc = a,                                                             \
+	 .syntax = syn,                                                        \
+	 .csyn = cs,                                                           \
+	 .acc = ac,                                                            \
+	 .tbl = TBL_SCALAR,                                                    \
+	 .tag = tg,                                                            \
+	 .group = g,                                                           \
+	 .units = u,                                                           \
+	 .descr = d},
+#define COLUMN(n, e, a, syn, seq, cs, ac, tb, tg, g, u, d)                     \
+	{.kind = R_COLUMN,                                                     \
+	 .name = n,                                                            \
+	 .parent = e,                                                          \
+	 .arc = a,                                                             \
+	 .syntax = syn,                                                        \
+	 .seqtype = seq,                                                       \
+	 .csyn = cs,                                                           \
+	 .acc = ac,                                                            \
+	 .tbl = tb,                                                            \
+	 .tag = tg,                                                            \
+	 .group = g,                                                           \
+	 .units = u,                                                           \
+	 .descr = d},
+#define METRICS(w, pre, p, syn, tg, g, u, d)                                   \
+	{.kind = R_METRICS,                                                    \
+	 .what = w,                                                            \
+	 .name = pre,                                                          \
+	 .parent = p,                                                          \
+	 .syntax = syn,                                                        \
+	 .tag = tg,                                                            \
+	 .group = g,                                                           \
+	 .units = u,                                                           \
+	 .descr = d},
+#define NOTIFICATION(n, a, inst, objs, d)                                      \
+	{.kind = R_NOTIFICATION,                                               \
+	 .name = n,                                                            \
+	 .arc = a,                                                             \
+	 .what = inst,                                                         \
+	 .objects = objs,                                                      \
+	 .descr = d},
+#define GROUP(n, k, d)	 {.kind = R_GROUP, .name = n, .what = k, .descr = d},
+#define COMPLIANCE(n, d) {.kind = R_COMPLIANCE, .name = n, .descr = d},
+#include "objects.def"
+};
+#define NROWS (sizeof(rows) / sizeof(rows[0]))
 
 static struct node *add(struct mibmodel *mm, enum node_kind kind,
 			const char *name, const char *parent, unsigned arc)
@@ -38,18 +136,15 @@ static struct node *add(struct mibmodel *mm, enum node_kind kind,
 	memset(n, 0, sizeof(*n));
 	n->kind = kind;
 	snprintf(n->name, sizeof(n->name), "%s", name);
-	n->parent = parent;
+	n->parent = parent && parent[0] ? parent : NULL;
 	n->arc = arc;
 	n->counter = -1;
 	n->acc = ACC_READ_ONLY;
-	if (parent) {
-		for (size_t i = 0; i + 1 < mm->count; i++) {
-			if (strcmp(mm->nodes[i].name, parent) == 0) {
-				memcpy(n->arcs, mm->nodes[i].arcs,
-				       sizeof(n->arcs));
-				n->len = mm->nodes[i].len;
-				break;
-			}
+	for (size_t i = 0; n->parent && i + 1 < mm->count; i++) {
+		if (strcmp(mm->nodes[i].name, n->parent) == 0) {
+			memcpy(n->arcs, mm->nodes[i].arcs, sizeof(n->arcs));
+			n->len = mm->nodes[i].len;
+			break;
 		}
 	}
 	n->arcs[n->len++] = arc;
@@ -61,18 +156,24 @@ static void set_descr(struct node *n, const char *text)
 	n->descr = strdup(text);
 }
 
-static struct node *leaf(struct mibmodel *mm, enum node_kind kind,
-			 const char *name, const char *parent, unsigned arc,
-			 const char *syntax, enum obj_syntax csyn,
-			 enum obj_tag tag, const char *group, const char *descr)
+/* An OBJECT-TYPE of a SCALAR, COLUMN or METRICS row. */
+static struct node *leaf(struct mibmodel *mm, const struct row *r,
+			 const char *name, unsigned arc, const char *descr)
 {
-	struct node *n = add(mm, kind, name, parent, arc);
-	n->syntax = syntax;
-	n->seqtype = syntax;
-	n->csyn = csyn;
-	n->tag = tag;
-	n->group = group;
-	n->table = kind == NK_COLUMN ? TBL_CPU : TBL_SCALAR;
+	bool column = r->kind == R_COLUMN ||
+		      (r->kind == R_METRICS &&
+		       (r->what == CPU_COUNTERS || r->what == CPU_RATES));
+	struct node *n =
+	    add(mm, column ? NK_COLUMN : NK_SCALAR, name, r->parent, arc);
+	n->syntax = r->syntax;
+	n->seqtype = r->seqtype ? r->seqtype : r->syntax;
+	n->csyn = r->csyn;
+	n->acc = r->acc;
+	n->tag = r->tag;
+	n->group = r->group;
+	n->units = r->units;
+	n->table =
+	    r->kind == R_METRICS ? (column ? TBL_CPU : TBL_SCALAR) : r->tbl;
 	set_descr(n, descr);
 	return n;
 }
@@ -108,29 +209,15 @@ static char *with_trailer(char *descr, const struct metric *m)
 	return strbuf_take(&sb);
 }
 
-/* A table and its conceptual row; the row's type is `type`. */
-static void add_table(struct mibmodel *mm, const char *table, const char *entry,
-		      const char *type, unsigned arc, const char *index,
-		      const char *table_descr, const char *entry_descr)
+/* The summed objects: state and cpurev as they are, the counters. */
+static int add_totals(struct mibmodel *mm, const struct row *r,
+		      const struct helpfile *hf, FILE *err)
 {
-	struct node *n = add(mm, NK_TABLE, table, "hwR10kEvCtrObjects", arc);
-	n->syntax = type; /* written as SEQUENCE OF type */
-	set_descr(n, table_descr);
-	n = add(mm, NK_ENTRY, entry, table, 1);
-	n->syntax = type;
-	n->index = index;
-	set_descr(n, entry_descr);
-}
-
-static int add_metrics(struct mibmodel *mm, const struct helpfile *hf,
-		       FILE *err)
-{
-	char full[128];
+	char full[128], name[METRIC_DESCRIPTOR_MAX + 1];
 	int errors = 0;
 
 	for (size_t i = 0; i < metrics_count; i++) {
 		const struct metric *m = &metrics[i];
-		char name[METRIC_DESCRIPTOR_MAX + 1];
 		metric_fullname(m, full, sizeof(full));
 		const struct help_entry *e = helpfile_find(hf, full);
 		if (!e) {
@@ -139,393 +226,97 @@ static int add_metrics(struct mibmodel *mm, const struct helpfile *hf,
 			errors++;
 			continue;
 		}
-		metric_descriptor(m, METRIC_DESCRIPTOR_PREFIX, name,
-				  sizeof(name));
-		struct node *n;
+		metric_descriptor(m, r->name, name, sizeof(name));
 		char *d = with_trailer(metric_description(e, 0), m);
-		switch (m->kind) {
-		case METRIC_STATE:
-			n = leaf(mm, NK_SCALAR, name, "hwR10kEvCtrMetrics",
-				 m->arc, "Integer32 (-1..2147483647)",
-				 SYN_INTEGER32, TAG_STATE,
-				 "hwR10kEvCtrMetricGroup", d);
-			break;
-		case METRIC_CPUREV:
-			n = leaf(mm, NK_SCALAR, name, "hwR10kEvCtrMetrics",
-				 m->arc, "DisplayString (SIZE (0..32))",
-				 SYN_OCTETS, TAG_CPUREV,
-				 "hwR10kEvCtrMetricGroup", d);
-			break;
-		default:
-			n = leaf(mm, NK_SCALAR, name, "hwR10kEvCtrMetrics",
-				 m->arc, "Counter64", SYN_COUNTER64, TAG_TOTAL,
-				 "hwR10kEvCtrMetricGroup", d);
-			n->units = "events";
-			n->counter = counter_index_of(m);
-			break;
+		struct row mr = *r; /* a counter, unless: */
+		mr.csyn = SYN_COUNTER64;
+		if (m->kind == METRIC_STATE) {
+			mr =
+			    (struct row){.kind = R_SCALAR,
+					 .parent = r->parent,
+					 .syntax = "Integer32 (-1..2147483647)",
+					 .csyn = SYN_INTEGER32,
+					 .tag = TAG_STATE,
+					 .group = r->group};
+		} else if (m->kind == METRIC_CPUREV) {
+			mr = (struct row){.kind = R_SCALAR,
+					  .parent = r->parent,
+					  .syntax =
+					      "DisplayString (SIZE (0..32))",
+					  .csyn = SYN_OCTETS,
+					  .tag = TAG_CPUREV,
+					  .group = r->group};
 		}
+		struct node *n = leaf(mm, &mr, name, m->arc, d);
+		if (m->kind == METRIC_COUNTER)
+			n->counter = counter_index_of(m);
 		free(d);
 	}
 	return errors;
 }
 
-static int add_cpu_columns(struct mibmodel *mm, const struct helpfile *hf,
-			   FILE *err)
+/* A METRICS row's DESCR with its one %s replaced by the metric's name. */
+static char *from_template(const char *tpl, const char *full)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *at = strstr(tpl, "%s");
+
+	if (!at) {
+		strbuf_addf(&sb, "%s", tpl);
+	} else {
+		strbuf_addf(&sb, "%.*s%s%s", (int)(at - tpl), tpl, full,
+			    at + 2);
+	}
+	return strbuf_take(&sb);
+}
+
+/* One object per counter: its hw.help text (per CPU) or the template. */
+static int add_per_counter(struct mibmodel *mm, const struct row *r,
+			   const struct helpfile *hf, FILE *err)
 {
 	char full[128], name[METRIC_DESCRIPTOR_MAX + 1];
 	int errors = 0;
+	struct row cr = *r;
 
+	cr.csyn = SYN_COUNTER64;
 	for (int c = 0; c < COUNTER_COUNT; c++) {
 		const struct metric *m = &counters[c];
 		metric_fullname(m, full, sizeof(full));
-		const struct help_entry *e = helpfile_find(hf, full);
-		char *d = e ? metric_description(e, 1) : NULL;
-		if (!d) {
-			fprintf(
-			    err,
-			    "%s:%u: long text of %s does not say \"%s\", "
-			    "so its per-CPU DESCRIPTION cannot be derived\n",
-			    hf->filename, e ? e->line : 0, full,
-			    DESCRIBE_TOTAL_PHRASE);
-			errors++;
-			continue;
+		char *d;
+		if (r->what == CPU_COUNTERS) {
+			const struct help_entry *e = helpfile_find(hf, full);
+			d = e ? metric_description(e, 1) : NULL;
+			if (!d) {
+				fprintf(err,
+					"%s:%u: long text of %s does not say "
+					"\"%s\", so its per-CPU DESCRIPTION "
+					"cannot be derived\n",
+					hf->filename, e ? e->line : 0, full,
+					DESCRIBE_TOTAL_PHRASE);
+				errors++;
+				continue;
+			}
+		} else {
+			d = from_template(r->descr, full);
 		}
-		metric_descriptor(m, METRIC_CPU_DESCRIPTOR_PREFIX, name,
-				  sizeof(name));
-		struct node *n =
-		    leaf(mm, NK_COLUMN, name, "hwR10kEvCtrCpuEntry", m->arc,
-			 "Counter64", SYN_COUNTER64, TAG_CPU_COUNTER,
-			 "hwR10kEvCtrCpuGroup", d);
-		n->units = "events";
-		n->counter = c;
+		metric_descriptor(m, r->name, name, sizeof(name));
+		leaf(mm, &cr, name, m->arc, d)->counter = c;
 		free(d);
 	}
 	return errors;
 }
 
-#define GAUGE64 "HwR10kEvCtrGauge64"
-
-static void add_module(struct mibmodel *mm)
-{
-	struct node *tc = add(mm, NK_TC, GAUGE64, NULL, 0);
-	tc->len = 0;
-	tc->syntax = "Counter64";
-	set_descr(tc,
-		  "A 64-bit gauge: a value that may go up and down, such as\n"
-		  "a rate or a threshold, as CounterBasedGauge64 of HCNUM-TC\n"
-		  "(RFC 2856), defined here so that the module does not\n"
-		  "depend on HCNUM-TC.  Its value is never a counter: it has\n"
-		  "no discontinuities and is not to be differenced.");
-	add(mm, NK_BRANCH, "hwR10kEvCtrNotifications", NULL, 0);
-	add(mm, NK_BRANCH, "hwR10kEvCtrObjects", NULL, 1);
-	add(mm, NK_BRANCH, "hwR10kEvCtrMetrics", "hwR10kEvCtrObjects", 1);
-}
-
-static void add_cpu_table(struct mibmodel *mm)
-{
-	struct node *n;
-
-	add_table(mm, "hwR10kEvCtrCpuTable", "hwR10kEvCtrCpuEntry",
-		  "HwR10kEvCtrCpuEntry", 2, "INDEX { hwR10kEvCtrCpuIndex }",
-		  "Event counters per CPU.  One row per CPU that the\n"
-		  "backend reports, indexed by the operating system's CPU\n"
-		  "number.  A counter the backend does not count has no\n"
-		  "instance in any row.",
-		  "The event counters of one CPU.");
-	n = add(mm, NK_INDEX, "hwR10kEvCtrCpuIndex", "hwR10kEvCtrCpuEntry", 1);
-	n->syntax = "Unsigned32 (0..65535)";
-	n->seqtype = "Unsigned32";
-	set_descr(n, "The operating system's number of this CPU (0 for the\n"
-		     "first CPU, as in /sys/devices/system/cpu/cpuN on Linux\n"
-		     "or the IRIX CPU number PCP reported).");
-}
-
-static void add_cpu_status_table(struct mibmodel *mm)
-{
-	struct node *n;
-	const char *p = "hwR10kEvCtrCpuStatusEntry";
-	const char *g = "hwR10kEvCtrCpuStatusGroup";
-
-	add_table(mm, "hwR10kEvCtrCpuStatusTable", p,
-		  "HwR10kEvCtrCpuStatusEntry", 3,
-		  "AUGMENTS { hwR10kEvCtrCpuEntry }",
-		  "Counting status per CPU, so that an operator can see\n"
-		  "whether a CPU is counting and how much of the time its\n"
-		  "events were really on the hardware (multiplexing).",
-		  "The counting status of one CPU.");
-	n = leaf(mm, NK_COLUMN, "hwR10kEvCtrCpuStatus", p, 1,
-		 "INTEGER { counting(1), stopped(2) }", SYN_INTEGER32,
-		 TAG_CPU_STATUS, g,
-		 "counting(1): the backend read this CPU's counters at the\n"
-		 "last poll.  stopped(2): it could not (the CPU went offline\n"
-		 "or its counters stopped); the CPU's counter values are\n"
-		 "frozen until it counts again, after a counter\n"
-		 "discontinuity (hwR10kEvCtrDiscontinuityTime).");
-	n->seqtype = "INTEGER";
-	n = leaf(mm, NK_COLUMN, "hwR10kEvCtrCpuTimeEnabled", p, 2, "Counter64",
-		 SYN_COUNTER64, TAG_CPU_TIME_ENABLED, g,
-		 "Total time this CPU's events were enabled, summed over the\n"
-		 "CPU's event groups, as the kernel reports it\n"
-		 "(PERF_FORMAT_TOTAL_TIME_ENABLED).  Backends without such\n"
-		 "times (sim, replay) report their elapsed time here and in\n"
-		 "hwR10kEvCtrCpuTimeRunning.");
-	n->units = "nanoseconds";
-	n = leaf(mm, NK_COLUMN, "hwR10kEvCtrCpuTimeRunning", p, 3, "Counter64",
-		 SYN_COUNTER64, TAG_CPU_TIME_RUNNING, g,
-		 "Total time this CPU's events were really counting on the\n"
-		 "hardware (PERF_FORMAT_TOTAL_TIME_RUNNING).  Less than\n"
-		 "hwR10kEvCtrCpuTimeEnabled when the kernel multiplexes more\n"
-		 "events than the PMU has counters; the agent then scales the\n"
-		 "counts up by enabled/running.");
-	n->units = "nanoseconds";
-	n = leaf(mm, NK_COLUMN, "hwR10kEvCtrCpuDutyCycle", p, 4,
-		 "Unsigned32 (0..100)", SYN_UNSIGNED32, TAG_CPU_DUTY_CYCLE, g,
-		 "The share of the last poll interval during which this\n"
-		 "CPU's events were really counting: 100 * (delta time\n"
-		 "running) / (delta time enabled).  100 means no\n"
-		 "multiplexing, no estimate.");
-	n->units = "percent";
-	n->seqtype = "Unsigned32";
-}
-
-static void add_agent(struct mibmodel *mm)
-{
-	const char *p = "hwR10kEvCtrAgent";
-	const char *g = "hwR10kEvCtrAgentGroup";
-	struct node *n;
-
-	add(mm, NK_BRANCH, p, "hwR10kEvCtrObjects", 4);
-	n = leaf(mm, NK_SCALAR, "hwR10kEvCtrPollInterval", p, 1,
-		 "Unsigned32 (1..3600)", SYN_UNSIGNED32, TAG_POLL_INTERVAL, g,
-		 "How often the agent reads the counter backend.  Every\n"
-		 "value in this module comes from the cache that the last\n"
-		 "poll filled; requests never read the backend.");
-	n->units = "seconds";
-	n->seqtype = "Unsigned32";
-	leaf(mm, NK_SCALAR, "hwR10kEvCtrLastPollTime", p, 2, "TimeStamp",
-	     SYN_TIMETICKS, TAG_LAST_POLL_TIME, g,
-	     "The value of sysUpTime when the cache was last filled; 0 if\n"
-	     "the backend has not been read yet.");
-	n = leaf(mm, NK_SCALAR, "hwR10kEvCtrBackend", p, 3,
-		 "DisplayString (SIZE (0..32))", SYN_OCTETS, TAG_BACKEND, g,
-		 "The counter backend in use: 'sim' (deterministic\n"
-		 "simulation), 'perf' (Linux perf_event_open) or 'replay'\n"
-		 "(recorded samples).");
-	n->seqtype = "DisplayString";
-	n = leaf(mm, NK_SCALAR, "hwR10kEvCtrNumCpus", p, 4,
-		 "Unsigned32 (0..65536)", SYN_UNSIGNED32, TAG_NUM_CPUS, g,
-		 "The number of rows in hwR10kEvCtrCpuTable.");
-	n->seqtype = "Unsigned32";
-	leaf(mm, NK_SCALAR, "hwR10kEvCtrDiscontinuityTime", p, 5, "TimeStamp",
-	     SYN_TIMETICKS, TAG_DISCONTINUITY_TIME, g,
-	     "The value of sysUpTime on the most recent occasion at which\n"
-	     "any Counter64 in this module suffered a discontinuity: the\n"
-	     "backend was (re)started or reset its counts, the set of CPUs\n"
-	     "changed, or a CPU stopped or resumed counting.  A manager\n"
-	     "computing rates must discard a delta across a change of this\n"
-	     "value, as for ifCounterDiscontinuityTime.  0 if there was\n"
-	     "none since the agent started.");
-	leaf(mm, NK_SCALAR, "hwR10kEvCtrPolls", p, 6, "Counter32",
-	     SYN_COUNTER32, TAG_POLLS, g,
-	     "The number of times the agent polled the backend.");
-	leaf(mm, NK_SCALAR, "hwR10kEvCtrPollErrors", p, 7, "Counter32",
-	     SYN_COUNTER32, TAG_POLL_ERRORS, g,
-	     "The number of failed backend reads and skipped bad input\n"
-	     "records (for example bad replay file lines); each is logged\n"
-	     "with its cause.");
-	n = leaf(mm, NK_SCALAR, "hwR10kEvCtrDiscontinuityReason", p, 8,
-		 "DisplayString (SIZE (0..255))", SYN_OCTETS,
-		 TAG_DISCONTINUITY_REASON, g,
-		 "In hwR10kEvCtrCounterDiscontinuity: why the counters\n"
-		 "suffered the discontinuity, in words, for example 'CPU 2\n"
-		 "joined the table' or 'CPU 0 restarted counting'; several\n"
-		 "reasons of one poll are separated by '; ' (cut at 255\n"
-		 "characters).");
-	n->acc = ACC_FOR_NOTIFY;
-}
-
-static void add_rates(struct mibmodel *mm)
-{
-	char name[METRIC_DESCRIPTOR_MAX + 1], full[128], d[512];
-	struct node *n;
-
-	add(mm, NK_BRANCH, "hwR10kEvCtrRates", "hwR10kEvCtrObjects", 5);
-	for (int c = 0; c < COUNTER_COUNT; c++) {
-		const struct metric *m = &counters[c];
-		metric_descriptor(m, "hwR10kEvCtrRate", name, sizeof(name));
-		metric_fullname(m, full, sizeof(full));
-		snprintf(
-		    d, sizeof(d),
-		    "The rate of %s (summed over all CPUs) per\n"
-		    "second over the last poll interval, for managers that\n"
-		    "can only threshold gauges.  No instance before the\n"
-		    "second poll, after a counter discontinuity, or when the\n"
-		    "counter is not counted.",
-		    full);
-		n = leaf(mm, NK_SCALAR, name, "hwR10kEvCtrRates", m->arc,
-			 GAUGE64, SYN_COUNTER64, TAG_RATE,
-			 "hwR10kEvCtrRateGroup", d);
-		n->units = "events per second";
-		n->counter = c;
-	}
-	add_table(mm, "hwR10kEvCtrCpuRateTable", "hwR10kEvCtrCpuRateEntry",
-		  "HwR10kEvCtrCpuRateEntry", 6,
-		  "AUGMENTS { hwR10kEvCtrCpuEntry }",
-		  "Event rates per CPU over the last poll interval.",
-		  "The event rates of one CPU.");
-	for (int c = 0; c < COUNTER_COUNT; c++) {
-		const struct metric *m = &counters[c];
-		metric_descriptor(m, "hwR10kEvCtrCpuRate", name, sizeof(name));
-		metric_fullname(m, full, sizeof(full));
-		snprintf(
-		    d, sizeof(d),
-		    "The rate of %s on this CPU per second\n"
-		    "over the last poll interval.  No instance when it is\n"
-		    "not known (see hwR10kEvCtrRates).",
-		    full);
-		n = leaf(mm, NK_COLUMN, name, "hwR10kEvCtrCpuRateEntry", m->arc,
-			 GAUGE64, SYN_COUNTER64, TAG_CPU_RATE,
-			 "hwR10kEvCtrRateGroup", d);
-		n->units = "events per second";
-		n->counter = c;
-	}
-}
-
-static struct node *alarm_col(struct mibmodel *mm, const char *name,
-			      unsigned arc, const char *syntax,
-			      const char *seqtype, enum obj_syntax csyn,
-			      enum obj_tag tag, const char *descr)
+/* A table and its conceptual row; the row's type is r->type. */
+static void add_table(struct mibmodel *mm, const struct row *r)
 {
 	struct node *n =
-	    leaf(mm, NK_COLUMN, name, "hwR10kEvCtrAlarmEntry", arc, syntax,
-		 csyn, tag, "hwR10kEvCtrAlarmGroup", descr);
-	n->seqtype = seqtype;
-	n->table = TBL_ALARM;
-	return n;
-}
-
-static void add_alarm_table(struct mibmodel *mm)
-{
-	struct node *n;
-
-	add_table(mm, "hwR10kEvCtrAlarmTable", "hwR10kEvCtrAlarmEntry",
-		  "HwR10kEvCtrAlarmEntry", 7, "INDEX { hwR10kEvCtrAlarmIndex }",
-		  "The threshold alarms of the agent's configuration\n"
-		  "('alarm' lines), with RMON alarmTable semantics (RFC\n"
-		  "2819) on 64-bit values: one notification per crossing,\n"
-		  "re-armed only by the opposite crossing.  The table is\n"
-		  "read-only: alarms are configured in hw-r10kevctr.conf.",
-		  "One configured alarm.");
-	n = add(mm, NK_INDEX, "hwR10kEvCtrAlarmIndex", "hwR10kEvCtrAlarmEntry",
-		1);
-	n->syntax = "Unsigned32 (1..1024)";
-	n->seqtype = "Unsigned32";
-	set_descr(n, "The alarm's position in the configuration, from 1.");
-	alarm_col(mm, "hwR10kEvCtrAlarmName", 2, "DisplayString (SIZE (1..32))",
-		  "DisplayString", SYN_OCTETS, TAG_ALARM_NAME,
-		  "The alarm's name in the configuration.");
-	alarm_col(mm, "hwR10kEvCtrAlarmMetric", 3,
-		  "DisplayString (SIZE (1..64))", "DisplayString", SYN_OCTETS,
-		  TAG_ALARM_METRIC,
-		  "The watched metric, by its PCP name (hw.r10kevctr.*).");
-	alarm_col(mm, "hwR10kEvCtrAlarmScope", 4,
-		  "INTEGER { sum(1), cpu(2), eachCpu(3) }", "INTEGER",
-		  SYN_INTEGER32, TAG_ALARM_SCOPE,
-		  "sum(1): the metric summed over all CPUs; cpu(2): the CPU\n"
-		  "hwR10kEvCtrAlarmCpu; eachCpu(3): every CPU of\n"
-		  "hwR10kEvCtrCpuTable, each with its own alarm state.");
-	alarm_col(mm, "hwR10kEvCtrAlarmCpu", 5, "Integer32 (-1..65535)",
-		  "Integer32", SYN_INTEGER32, TAG_ALARM_CPU,
-		  "The watched CPU for scope cpu(2); -1 otherwise.");
-	alarm_col(mm, "hwR10kEvCtrAlarmSampleType", 6,
-		  "INTEGER { absoluteValue(1), ratePerSecond(2) }", "INTEGER",
-		  SYN_INTEGER32, TAG_ALARM_SAMPLE_TYPE,
-		  "absoluteValue(1): the counter's value is compared with the\n"
-		  "thresholds; ratePerSecond(2): its rate per second over the\n"
-		  "poll interval (hwR10kEvCtrRates).");
-	alarm_col(mm, "hwR10kEvCtrAlarmRisingThreshold", 7, GAUGE64, GAUGE64,
-		  SYN_COUNTER64, TAG_ALARM_RISING,
-		  "A sample >= this value raises hwR10kEvCtrRisingAlarm, once\n"
-		  "until a sample <= hwR10kEvCtrAlarmFallingThreshold.");
-	alarm_col(
-	    mm, "hwR10kEvCtrAlarmFallingThreshold", 8, GAUGE64, GAUGE64,
-	    SYN_COUNTER64, TAG_ALARM_FALLING,
-	    "A sample <= this value raises hwR10kEvCtrFallingAlarm, once\n"
-	    "until a sample >= hwR10kEvCtrAlarmRisingThreshold.  Always\n"
-	    "below the rising threshold.");
-	alarm_col(mm, "hwR10kEvCtrAlarmStartupAlarm", 9,
-		  "INTEGER { risingAlarm(1), fallingAlarm(2),\n"
-		  "          risingOrFallingAlarm(3) }",
-		  "INTEGER", SYN_INTEGER32, TAG_ALARM_STARTUP,
-		  "Which alarm the first valid sample may raise, as\n"
-		  "alarmStartupAlarm of RFC 2819.");
-	alarm_col(mm, "hwR10kEvCtrAlarmValue", 10, GAUGE64, GAUGE64,
-		  SYN_COUNTER64, TAG_ALARM_VALUE,
-		  "The last valid sample (for eachCpu(3) the highest over the\n"
-		  "CPUs).  No instance before the first valid sample.");
-	alarm_col(
-	    mm, "hwR10kEvCtrAlarmStatus", 11,
-	    "INTEGER { waiting(1), armed(2), risen(3), fallen(4) }", "INTEGER",
-	    SYN_INTEGER32, TAG_ALARM_STATUS,
-	    "waiting(1): no valid sample yet; armed(2): sampled, no alarm\n"
-	    "raised yet; risen(3): the last alarm was a rising one (for\n"
-	    "eachCpu(3): on any CPU); fallen(4): the last alarm was a\n"
-	    "falling one.");
-	alarm_col(mm, "hwR10kEvCtrAlarmEvents", 12, "Counter32", "Counter32",
-		  SYN_COUNTER32, TAG_ALARM_EVENTS,
-		  "The notifications this alarm raised.");
-	alarm_col(mm, "hwR10kEvCtrAlarmDropped", 13, "Counter32", "Counter32",
-		  SYN_COUNTER32, TAG_ALARM_DROPPED,
-		  "Samples dropped because they spanned a counter\n"
-		  "discontinuity; they never raise an alarm.");
-	struct node *c;
-	c = alarm_col(mm, "hwR10kEvCtrAlarmEventCpu", 14,
-		      "Integer32 (-1..65535)", "Integer32", SYN_INTEGER32,
-		      TAG_ALARM_EVENT_CPU,
-		      "In a notification: the CPU whose sample crossed the\n"
-		      "threshold; -1 for the sum.");
-	c->acc = ACC_FOR_NOTIFY;
-	c = alarm_col(
-	    mm, "hwR10kEvCtrAlarmEventValue", 15, GAUGE64, GAUGE64,
-	    SYN_COUNTER64, TAG_ALARM_EVENT_VALUE,
-	    "In a notification: the sample that crossed the threshold.");
-	c->acc = ACC_FOR_NOTIFY;
-	c = alarm_col(mm, "hwR10kEvCtrAlarmEventThreshold", 16, GAUGE64,
-		      GAUGE64, SYN_COUNTER64, TAG_ALARM_EVENT_THRESHOLD,
-		      "In a notification: the threshold that was crossed.");
-	c->acc = ACC_FOR_NOTIFY;
-}
-
-static void add_notifications(struct mibmodel *mm)
-{
-	struct node *n = add(mm, NK_NOTIF, "hwR10kEvCtrCounterDiscontinuity",
-			     "hwR10kEvCtrNotifications", 1);
-	n->members =
-	    strdup("hwR10kEvCtrDiscontinuityTime, hwR10kEvCtrNumCpus,\n"
-		   "hwR10kEvCtrBackend, hwR10kEvCtrDiscontinuityReason");
-	n->group = "hwR10kEvCtrNotificationGroup";
-	set_descr(n, "Sent when the counters suffered a discontinuity (see\n"
-		     "hwR10kEvCtrDiscontinuityTime) after the first poll, so\n"
-		     "that a manager can restart its rate computations;\n"
-		     "hwR10kEvCtrDiscontinuityReason says why.");
-	static const char *const objs =
-	    "hwR10kEvCtrAlarmName, hwR10kEvCtrAlarmMetric,\n"
-	    "hwR10kEvCtrAlarmSampleType, hwR10kEvCtrAlarmEventCpu,\n"
-	    "hwR10kEvCtrAlarmEventValue, hwR10kEvCtrAlarmEventThreshold";
-	n = add(mm, NK_NOTIF, "hwR10kEvCtrRisingAlarm",
-		"hwR10kEvCtrNotifications", 2);
-	n->members = strdup(objs);
-	n->group = "hwR10kEvCtrNotificationGroup";
-	set_descr(n, "A sample of an alarm (hwR10kEvCtrAlarmTable) reached\n"
-		     "its rising threshold.  The instance of every object is\n"
-		     "the alarm's hwR10kEvCtrAlarmIndex.");
-	n = add(mm, NK_NOTIF, "hwR10kEvCtrFallingAlarm",
-		"hwR10kEvCtrNotifications", 3);
-	n->members = strdup(objs);
-	n->group = "hwR10kEvCtrNotificationGroup";
-	set_descr(n, "A sample of an alarm (hwR10kEvCtrAlarmTable) reached\n"
-		     "its falling threshold.  The instance of every object is\n"
-		     "the alarm's hwR10kEvCtrAlarmIndex.");
+	    add(mm, NK_TABLE, r->name, "hwR10kEvCtrObjects", r->arc);
+	n->syntax = r->type; /* written as SEQUENCE OF type */
+	set_descr(n, r->descr);
+	n = add(mm, NK_ENTRY, r->entry, r->name, 1);
+	n->syntax = r->type;
+	n->index = r->index;
+	set_descr(n, r->descr2);
 }
 
 /* Members of a group: every node naming it, as "a, b,\n c". */
@@ -544,62 +335,88 @@ static char *group_members(const struct mibmodel *mm, const char *group)
 	return strbuf_take(&sb);
 }
 
-static void add_conformance(struct mibmodel *mm)
+static const char *notification_group(void)
 {
-	static const struct {
-		const char *name;
-		enum node_kind kind;
-		const char *descr;
-	} groups[] = {
-	    {"hwR10kEvCtrMetricGroup", NK_OGROUP,
-	     "The state, CPU revision and summed counters."},
-	    {"hwR10kEvCtrCpuGroup", NK_OGROUP, "The per-CPU counters."},
-	    {"hwR10kEvCtrCpuStatusGroup", NK_OGROUP,
-	     "The per-CPU counting status."},
-	    {"hwR10kEvCtrAgentGroup", NK_OGROUP, "The agent's own objects."},
-	    {"hwR10kEvCtrNotificationGroup", NK_NGROUP,
-	     "The agent's notifications."},
-	    {"hwR10kEvCtrRateGroup", NK_OGROUP,
-	     "The event rates, summed and per CPU."},
-	    {"hwR10kEvCtrAlarmGroup", NK_OGROUP,
-	     "The threshold alarms and their notification objects."},
-	};
-	struct strbuf all = STRBUF_INIT;
+	for (size_t i = 0; i < NROWS; i++)
+		if (rows[i].kind == R_GROUP && rows[i].what == NOTIFICATIONS)
+			return rows[i].name;
+	return NULL;
+}
 
-	add(mm, NK_BRANCH, "hwR10kEvCtrConformance", NULL, 2);
-	add(mm, NK_BRANCH, "hwR10kEvCtrGroups", "hwR10kEvCtrConformance", 1);
-	add(mm, NK_BRANCH, "hwR10kEvCtrCompliances", "hwR10kEvCtrConformance",
-	    2);
-	for (unsigned i = 0; i < sizeof(groups) / sizeof(groups[0]); i++) {
-		char *members = group_members(mm, groups[i].name);
-		struct node *n = add(mm, groups[i].kind, groups[i].name,
-				     "hwR10kEvCtrGroups", i + 1);
-		n->members = members;
-		set_descr(n, groups[i].descr);
-		strbuf_addf(&all, "%s%s", i ? ",\n" : "", groups[i].name);
+static void add_group(struct mibmodel *mm, const struct row *r, unsigned arc,
+		      struct strbuf *all)
+{
+	char *members = group_members(mm, r->name);
+	struct node *n = add(mm, r->what == OBJECTS ? NK_OGROUP : NK_NGROUP,
+			     r->name, "hwR10kEvCtrGroups", arc);
+	n->members = members;
+	set_descr(n, r->descr);
+	strbuf_addf(all, "%s%s", arc > 1 ? ",\n" : "", r->name);
+}
+
+static int add_row(struct mibmodel *mm, const struct row *r,
+		   const struct helpfile *hf, FILE *err, unsigned *groups,
+		   struct strbuf *all)
+{
+	struct node *n;
+
+	switch (r->kind) {
+	case R_TC:
+		n = add(mm, NK_TC, r->name, NULL, 0);
+		n->len = 0;
+		n->syntax = r->syntax;
+		set_descr(n, r->descr);
+		break;
+	case R_BRANCH:
+		add(mm, NK_BRANCH, r->name, r->parent, r->arc);
+		break;
+	case R_TABLE:
+		add_table(mm, r);
+		break;
+	case R_INDEX:
+		n = add(mm, NK_INDEX, r->name, r->entry, 1);
+		n->syntax = r->syntax;
+		n->seqtype = r->seqtype;
+		set_descr(n, r->descr);
+		break;
+	case R_SCALAR:
+	case R_COLUMN:
+		leaf(mm, r, r->name, r->arc, r->descr);
+		break;
+	case R_METRICS:
+		return r->what == TOTALS ? add_totals(mm, r, hf, err)
+					 : add_per_counter(mm, r, hf, err);
+	case R_NOTIFICATION:
+		n = add(mm, NK_NOTIF, r->name, "hwR10kEvCtrNotifications",
+			r->arc);
+		n->members = strdup(r->objects);
+		n->group = notification_group();
+		n->table = r->what == ALARM ? TBL_ALARM : TBL_SCALAR;
+		set_descr(n, r->descr);
+		break;
+	case R_GROUP:
+		add_group(mm, r, ++*groups, all);
+		break;
+	case R_COMPLIANCE:
+		n = add(mm, NK_COMPLIANCE, r->name, "hwR10kEvCtrCompliances",
+			1);
+		n->members = strbuf_take(all);
+		set_descr(n, r->descr);
+		break;
 	}
-	struct node *n = add(mm, NK_COMPLIANCE, "hwR10kEvCtrCompliance",
-			     "hwR10kEvCtrCompliances", 1);
-	n->members = strbuf_take(&all);
-	set_descr(n, "An agent implementing this module.  Counters a backend\n"
-		     "does not count have no instances; that is compliant.");
+	return 0;
 }
 
 int mibmodel_build(struct mibmodel *mm, const struct helpfile *hf, FILE *err)
 {
+	struct strbuf all = STRBUF_INIT;
+	unsigned groups = 0;
 	int errors = 0;
 
 	memset(mm, 0, sizeof(*mm));
-	add_module(mm);
-	errors += add_metrics(mm, hf, err);
-	add_cpu_table(mm);
-	errors += add_cpu_columns(mm, hf, err);
-	add_cpu_status_table(mm);
-	add_agent(mm);
-	add_rates(mm);
-	add_alarm_table(mm);
-	add_notifications(mm);
-	add_conformance(mm);
+	for (size_t i = 0; i < NROWS; i++)
+		errors += add_row(mm, &rows[i], hf, err, &groups, &all);
+	free(strbuf_take(&all));
 	return errors;
 }
 

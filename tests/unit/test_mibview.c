@@ -467,6 +467,28 @@ static void edges_with_alarms(void **state)
 	alarm_set_free(&set);
 }
 
+/* objects.def declares each object once; each must have a value, and
+ * each notification's objects must exist where its instance says. */
+static void every_object_served(void **state)
+{
+	for (size_t i = 0; i < mib_objects_count; i++)
+		if (!value_has_source(mib_objects[i].tag))
+			fail_msg("%s has no value source", mib_objects[i].name);
+	assert_true(mib_notifications_count > 0);
+	for (size_t i = 0; i < mib_notifications_count; i++) {
+		const struct mib_notification *no = &mib_notifications[i];
+		assert_true(no->nobjects > 0);
+		for (unsigned k = 0; k < no->nobjects; k++) {
+			const struct mib_object *o =
+			    mibview_object(no->objects[k]);
+			if (!o)
+				fail_msg("%s: unknown object %s", no->name,
+					 no->objects[k]);
+			assert_int_equal(o->table, no->instance);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -476,6 +498,7 @@ int main(void)
 	    cmocka_unit_test(walk),
 	    cmocka_unit_test(getnext_edges),
 	    cmocka_unit_test(alarm_rows),
+	    cmocka_unit_test(every_object_served),
 	    cmocka_unit_test(edges_without_alarms),
 	    cmocka_unit_test(edges_with_alarms),
 	};

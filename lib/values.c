@@ -1,0 +1,167 @@
+/*
+ * values.c - one function per object tag, and the one place where a raw
+ * value takes the SNMP type the MIB declares for its object.
+ */
+#include "values.h"
+
+#include <string.h>
+
+#include "alarm.h"
+#include "metrics.h"
+
+/* A value before its type is applied: a number (a negative Integer32
+ * sign-extended) or a string. */
+struct raw {
+	uint64_t num;
+	const char *str;
+};
+
+typedef bool value_fn(const struct value_at *at, struct raw *r);
+
+#define NUM(fn, expr)                                                          \
+	static bool fn(const struct value_at *at, struct raw *r)               \
+	{                                                                      \
+		r->num = (uint64_t)(expr);                                     \
+		return true;                                                   \
+	}
+#define STR(fn, expr)                                                          \
+	static bool fn(const struct value_at *at, struct raw *r)               \
+	{                                                                      \
+		r->str = (expr);                                               \
+		return true;                                                   \
+	}
+
+/* The module's scalars. */
+NUM(state, at->c->state)
+STR(cpurev, at->c->cpurev)
+NUM(poll_interval, at->c->poll_interval)
+NUM(last_poll_time, at->c->last_poll_time)
+STR(backend, at->c->backend)
+NUM(num_cpus, at->c->nrows)
+NUM(discontinuity_time, at->c->discontinuity_time)
+NUM(polls, at->c->polls)
+NUM(poll_errors, at->c->poll_errors)
+STR(discontinuity_reason, at->c->last_discontinuity)
+
+static bool total(const struct value_at *at, struct raw *r)
+{
+	if (!cache_counted(at->c, at->o->counter))
+		return false;
+	r->num = at->c->total[at->o->counter];
+	return true;
+}
+
+static bool rate(const struct value_at *at, struct raw *r)
+{
+	long cpu = at->row ? (long)at->row->cpu : -1;
+	return cache_rate(at->c, at->o->counter, cpu, &r->num) == SAMPLE_OK;
+}
+
+/* The CPU table and its augmentations. */
+static bool cpu_counter(const struct value_at *at, struct raw *r)
+{
+	if (!cache_counted(at->c, at->o->counter))
+		return false;
+	r->num = at->row->value[at->o->counter];
+	return true;
+}
+NUM(cpu_time_enabled, at->row->time_enabled)
+NUM(cpu_time_running, at->row->time_running)
+NUM(cpu_duty_cycle, at->row->duty_cycle)
+NUM(cpu_status, at->row->status)
+
+/* The alarm table. */
+STR(alarm_name, at->alarm->cfg.name)
+STR(alarm_metric, counters[at->alarm->cfg.counter].fullname)
+NUM(alarm_scope, at->alarm->cfg.scope)
+NUM(alarm_cpu,
+    at->alarm->cfg.scope == SCOPE_CPU ? (int32_t)at->alarm->cfg.cpu : -1)
+NUM(alarm_sample_type, at->alarm->cfg.type == TYPE_RATE ? 2 : 1)
+NUM(alarm_rising, at->alarm->cfg.rising)
+NUM(alarm_falling, at->alarm->cfg.falling)
+NUM(alarm_startup, at->alarm->cfg.startup)
+NUM(alarm_status, alarm_status_of(at->alarm))
+NUM(alarm_events, at->alarm->events)
+NUM(alarm_dropped, at->alarm->dropped)
+NUM(alarm_event_cpu, at->alarm->event_cpu)
+NUM(alarm_event_value, at->alarm->event_value)
+NUM(alarm_event_threshold, at->alarm->event_threshold)
+
+static bool alarm_value(const struct value_at *at, struct raw *r)
+{
+	return alarm_value_of(at->alarm, &r->num);
+}
+
+static value_fn *const value_of[TAG_COUNT] = {
+    [TAG_STATE] = state,
+    [TAG_CPUREV] = cpurev,
+    [TAG_TOTAL] = total,
+    [TAG_CPU_COUNTER] = cpu_counter,
+    [TAG_CPU_STATUS] = cpu_status,
+    [TAG_CPU_TIME_ENABLED] = cpu_time_enabled,
+    [TAG_CPU_TIME_RUNNING] = cpu_time_running,
+    [TAG_CPU_DUTY_CYCLE] = cpu_duty_cycle,
+    [TAG_POLL_INTERVAL] = poll_interval,
+    [TAG_LAST_POLL_TIME] = last_poll_time,
+    [TAG_BACKEND] = backend,
+    [TAG_NUM_CPUS] = num_cpus,
+    [TAG_DISCONTINUITY_TIME] = discontinuity_time,
+    [TAG_POLLS] = polls,
+    [TAG_POLL_ERRORS] = poll_errors,
+    [TAG_DISCONTINUITY_REASON] = discontinuity_reason,
+    [TAG_RATE] = rate,
+    [TAG_CPU_RATE] = rate,
+    [TAG_ALARM_NAME] = alarm_name,
+    [TAG_ALARM_METRIC] = alarm_metric,
+    [TAG_ALARM_SCOPE] = alarm_scope,
+    [TAG_ALARM_CPU] = alarm_cpu,
+    [TAG_ALARM_SAMPLE_TYPE] = alarm_sample_type,
+    [TAG_ALARM_RISING] = alarm_rising,
+    [TAG_ALARM_FALLING] = alarm_falling,
+    [TAG_ALARM_STARTUP] = alarm_startup,
+    [TAG_ALARM_VALUE] = alarm_value,
+    [TAG_ALARM_STATUS] = alarm_status,
+    [TAG_ALARM_EVENTS] = alarm_events,
+    [TAG_ALARM_DROPPED] = alarm_dropped,
+    [TAG_ALARM_EVENT_CPU] = alarm_event_cpu,
+    [TAG_ALARM_EVENT_VALUE] = alarm_event_value,
+    [TAG_ALARM_EVENT_THRESHOLD] = alarm_event_threshold,
+};
+
+bool value_has_source(enum obj_tag tag)
+{
+	return (unsigned)tag < TAG_COUNT && value_of[tag] != NULL;
+}
+
+/* The declared syntax decides the type and the width. */
+static void typed(enum obj_syntax syn, const struct raw *r, struct mib_value *v)
+{
+	v->type = syn;
+	switch (syn) {
+	case SYN_INTEGER32:
+		v->v.i32 = (int32_t)(int64_t)r->num;
+		break;
+	case SYN_UNSIGNED32:
+	case SYN_COUNTER32:
+	case SYN_TIMETICKS:
+		v->v.u32 = (uint32_t)r->num;
+		break;
+	case SYN_COUNTER64:
+		v->v.u64 = r->num;
+		break;
+	case SYN_OCTETS:
+		v->v.str.ptr = r->str ? r->str : "";
+		v->v.str.len = strlen(v->v.str.ptr);
+		break;
+	}
+}
+
+enum mibview_result value_read(const struct value_at *at, struct mib_value *v)
+{
+	struct raw r = {0};
+
+	if (!value_has_source(at->o->tag) || !value_of[at->o->tag](at, &r))
+		return MV_NO_SUCH_INSTANCE;
+	typed(at->o->syntax, &r, v);
+	return MV_OK;
+}
