@@ -73,6 +73,11 @@ void confload_register(void)
 		": line [0-9]+: (Error|Warning):", REG_EXTENDED | REG_NOSUB);
 	for (const struct config_token *t = config_tokens; t->token; t++)
 		register_app_config_handler(t->token, on_line, NULL, t->usage);
+	for (size_t i = 0; backend_at(i); i++)
+		for (const struct config_token *t = backend_at(i)->tokens;
+		     t && t->token; t++)
+			register_app_config_handler(t->token, on_line, NULL,
+						    t->usage);
 	register_app_config_handler("agentuser", on_privilege_token, NULL,
 				    NULL);
 	register_app_config_handler("agentgroup", on_privilege_token, NULL,

@@ -24,12 +24,14 @@ static struct agent agent_ctx; /* the agent's one mutable context */
 
 static void usage(FILE *out, const char *prog)
 {
+	char names[128];
+
 	fprintf(
 	    out,
 	    "usage: %s [-f] [-C] [-c FILE] [-x ADDRESS] [-A] [-L LOGOPTS] "
 	    "[-D TOKENS] [-p PIDFILE] [-u USER] [-g GROUP]\n"
 	    "       %s --dump [-C] [-c FILE] [-L LOGOPTS]\n"
-	    "       %s -h | --help | -v | --version\n"
+	    "       %s -h | --help | -H | -v | --version\n"
 	    "AgentX subagent exporting HW-R10KEVCTR-MIB (CPU event counters).\n"
 	    "  -f           stay in the foreground\n"
 	    "  -C           do not read the default config files, only -c\n"
@@ -50,9 +52,22 @@ static void usage(FILE *out, const char *prog)
 	    "print\n"
 	    "               every counted value and rate, and exit (no "
 	    "master)\n"
+	    "  -H           the config file tokens\n"
 	    "  -h, --help   this help;  -v, --version  version\n"
 	    "Backends built in: %s\n",
-	    prog, prog, prog, backend_names());
+	    prog, prog, prog, backend_names(names, sizeof(names)));
+}
+
+/* -H: the config tokens, generic and each backend's, as snmpd -H does. */
+static void print_tokens(FILE *out)
+{
+	for (const struct config_token *t = config_tokens; t->token; t++)
+		fprintf(out, "%-20s %s\n", t->token, t->usage);
+	for (size_t i = 0; backend_at(i); i++)
+		for (const struct config_token *t = backend_at(i)->tokens;
+		     t && t->token; t++)
+			fprintf(out, "%-20s %s   (backend %s)\n", t->token,
+				t->usage, backend_at(i)->name);
 }
 
 /* lib/ code logs through net-snmp, so -L applies to it too. */
@@ -122,7 +137,7 @@ static int use_config_files(const char *list)
 		   : 0;
 }
 
-#define OPTSTRING ":fACc:x:L:D:p:u:g:hv"
+#define OPTSTRING ":fACc:x:L:D:p:u:g:hHv"
 
 /*
  * -A must hold before -Lf opens (and would truncate) the file, wherever it
@@ -227,6 +242,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 			break;
 		case 'h':
 			usage(stdout, argv[0]);
+			exit(0);
+		case 'H':
+			print_tokens(stdout);
 			exit(0);
 		case 'v':
 			printf("%s %s (net-snmp %s)\n", AGENT_NAME, HWR_VERSION,

@@ -35,7 +35,12 @@ static void bench(unsigned ncpus)
 	char err[256];
 
 	config_defaults(&cfg);
-	cfg.sim.cpus = ncpus;
+	char cpus[16];
+	snprintf(cpus, sizeof(cpus), "%u", (unsigned)ncpus);
+	if (config_apply(&cfg, "simCpus", cpus, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s\n", err);
+		exit(1);
+	}
 	if (backend_open(&b, &cfg, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
 		exit(1);

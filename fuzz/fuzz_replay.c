@@ -40,9 +40,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	config_defaults(&cfg);
 	snprintf(cfg.backend, sizeof(cfg.backend), "replay");
-	cfg.replay.file = strdup(path);
-	cfg.replay.width = widths[mode & 3];
-	cfg.replay.loop = mode & 4;
+	char width[4];
+	snprintf(width, sizeof(width), "%u", widths[mode & 3]);
+	config_apply(&cfg, "replayFile", path, err, sizeof(err));
+	config_apply(&cfg, "replayCounterWidth", width, err, sizeof(err));
+	config_apply(&cfg, "replayLoop", mode & 4 ? "yes" : "no", err,
+		     sizeof(err));
 	config_apply(&cfg, "alarm", "a hw.r10kevctr.cycles each rate 10 5", err,
 		     sizeof(err));
 	config_apply(&cfg, "alarm", "b hw.r10kevctr.tlb sum absolute 10 5", err,

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
 #include "metrics.h"
+#include "parse.h"
 
 int alarm_step(const struct alarm_config *cfg, struct alarm_instance *in,
 	       uint64_t v, enum alarm_event_kind *kind)
@@ -138,11 +138,8 @@ bool alarm_value_of(const struct alarm *a, uint64_t *value)
 
 static int fail(char *err, size_t len, const char *msg, const char *arg)
 {
-	if (arg)
-		snprintf(err, len, "alarm: %s: '%s'", msg, arg);
-	else
-		snprintf(err, len, "alarm: %s", msg);
-	return -1;
+	return arg ? parse_fail(err, len, "alarm: %s: '%s'", msg, arg)
+		   : parse_fail(err, len, "alarm: %s", msg);
 }
 
 static bool valid_name(const char *s)
@@ -160,17 +157,13 @@ static bool valid_name(const char *s)
 int alarm_config_parse(const char *args, struct alarm_config *out, char *err,
 		       size_t len)
 {
-	char buf[CONFIG_LINE_MAX], *w[8], *save = NULL;
-	int n = 0;
+	char buf[PARSE_LINE_MAX], *w[7];
 	uint64_t v;
 
 	memset(out, 0, sizeof(*out));
 	if (strlen(args ? args : "") >= sizeof(buf))
 		return fail(err, len, "line too long", NULL);
-	snprintf(buf, sizeof(buf), "%s", args ? args : "");
-	for (char *t = strtok_r(buf, " \t\r\n", &save); t && n < 8;
-	     t = strtok_r(NULL, " \t\r\n", &save))
-		w[n++] = t;
+	int n = parse_words_copy(args, buf, sizeof(buf), w, 7);
 	if (n < 6 || n > 7)
 		return fail(err, len,
 			    "expected NAME METRIC sum|each|CPU "

@@ -6,6 +6,8 @@
 #include <strings.h>
 #include <time.h>
 
+#include "metrics.h"
+
 static const struct backend_ops *const registry[] = {
     &backend_sim,
 #ifdef HAVE_PERF_BACKEND
@@ -14,6 +16,7 @@ static const struct backend_ops *const registry[] = {
     &backend_replay,
 };
 #define NREG (sizeof(registry) / sizeof(registry[0]))
+_Static_assert(NREG <= CONFIG_BACKENDS_MAX, "raise CONFIG_BACKENDS_MAX");
 
 const struct backend_ops *backend_find(const char *name)
 {
@@ -23,16 +26,53 @@ const struct backend_ops *backend_find(const char *name)
 	return NULL;
 }
 
-const char *backend_names(void)
+const struct backend_ops *backend_owning(const char *token)
 {
-	static char names[64];
-	if (!names[0]) {
-		for (size_t i = 0; i < NREG; i++) {
-			strcat(names, i ? ", " : "");
-			strcat(names, registry[i]->name);
-		}
+	for (size_t i = 0; i < NREG; i++)
+		for (const struct config_token *t = registry[i]->tokens;
+		     t && t->token; t++)
+			if (strcasecmp(t->token, token) == 0)
+				return registry[i];
+	return NULL;
+}
+
+long backend_index(const struct backend_ops *ops)
+{
+	for (size_t i = 0; i < NREG; i++)
+		if (registry[i] == ops)
+			return (long)i;
+	return -1;
+}
+
+const struct backend_ops *backend_at(size_t index)
+{
+	return index < NREG ? registry[index] : NULL;
+}
+
+const char *backend_names(char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < NREG && used < len; i++) {
+		int n = snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
+				 registry[i]->name);
+		if (n < 0)
+			break;
+		used += (size_t)n;
 	}
-	return names;
+	return buf;
+}
+
+int backend_counter_arg(const char *name, const char *token, char *err,
+			size_t len)
+{
+	int c = counter_index_by_name(name);
+	if (c < 0)
+		parse_fail(err, len,
+			   "%s: '%s' is not a counter metric (expected e.g. "
+			   "hw.r10kevctr.cycles)",
+			   token, name);
+	return c;
 }
 
 uint64_t backend_monotonic_ns(void)

@@ -18,10 +18,26 @@
 
 struct backend;
 
+/* The most words a backend token takes. */
+#define BACKEND_WORDS_MAX 2
+
 struct backend_ops {
 	const char *name;
-	/* Check the config for this backend; message in err. */
-	int (*validate)(const struct config *cfg, char *err, size_t errlen);
+	/*
+	 * The backend's own settings, as a libpfm4 PMU owns its event table:
+	 * its config tokens (NULL-terminated), the size and defaults of its
+	 * settings struct, the parser of one of its lines (words split by
+	 * config.c; -1 with a message), and what frees what apply allocated
+	 * inside the struct (NULL: nothing).  config.c knows none of them.
+	 */
+	const struct config_token *tokens;
+	size_t settings_size;
+	const void *defaults;
+	int (*apply)(void *settings, const char *token, char **w, int n,
+		     char *err, size_t errlen);
+	void (*settings_free)(void *settings);
+	/* Check the settings across lines; message in err.  NULL: none. */
+	int (*validate)(const void *settings, char *err, size_t errlen);
 	/* Allocate b->priv and start counting; -1 with a message in err. */
 	int (*open)(struct backend *b, const struct config *cfg, char *err,
 		    size_t errlen);
@@ -56,8 +72,13 @@ struct backend {
 };
 
 const struct backend_ops *backend_find(const char *name);
-/* "sim, perf, replay" (those built in), for messages. */
-const char *backend_names(void);
+/* The backend whose tokens include token (any case); NULL if none. */
+const struct backend_ops *backend_owning(const char *token);
+/* Registry position of ops (-1 if not built in), and the reverse. */
+long backend_index(const struct backend_ops *ops);
+const struct backend_ops *backend_at(size_t index);
+/* "sim, perf, replay" (those built in) into buf, for messages. */
+const char *backend_names(char *buf, size_t len);
 
 /* Open the configured backend into b; -1 with a message. */
 int backend_open(struct backend *b, const struct config *cfg, char *err,
@@ -66,6 +87,10 @@ int backend_read(struct backend *b, struct sample *s);
 /* Can the open backend b serve cfg without a reopen?  (See ops->keep.) */
 bool backend_keep(struct backend *b, const struct config *cfg);
 void backend_close(struct backend *b);
+
+/* The counter index of a METRIC argument of token, or -1 with a message. */
+int backend_counter_arg(const char *name, const char *token, char *err,
+			size_t len);
 
 /* A new counting epoch, unique in this process (see sample.h). */
 uint32_t backend_new_epoch(void);

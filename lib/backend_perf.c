@@ -24,11 +24,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "backend.h"
+#include "backend_perf.h"
 #include "counter_math.h"
 #include "cpulist.h"
 #include "log.h"
@@ -351,6 +353,73 @@ static void probe_all(struct perf *pf, int cpu)
 	}
 }
 
+/* ------------------------------------------------------------ settings */
+
+static const struct config_token perf_tokens[] = {
+    {"perfEvent", "METRIC SPEC|off"},
+    {"perfGroupSize", "N (1..64)"},
+    {"perfSysfs", "PATH"},
+    {NULL, NULL},
+};
+
+static const struct perf_settings perf_defaults = {
+    .group_size = PERF_GROUP_SIZE_DEFAULT,
+};
+
+static const char *sysfs_of(const struct perf_settings *s)
+{
+	return s->sysfs ? s->sysfs : "/sys";
+}
+
+static const char *spec_of(const struct perf_settings *s, int c)
+{
+	return s->event[c] ? s->event[c] : counters[c].perf;
+}
+
+static int perf_apply(void *settings, const char *token, char **w, int n,
+		      char *err, size_t len)
+{
+	struct perf_settings *s = settings;
+	uint64_t v;
+
+	if (strcasecmp(token, "perfEvent") == 0) {
+		struct perfspec sp;
+		char why[200];
+		if (n != 2)
+			return parse_fail(
+			    err, len, "%s: expected METRIC SPEC|off", token);
+		int k = backend_counter_arg(w[0], token, err, len);
+		if (k < 0)
+			return -1;
+		if (perfspec_parse(w[1], sysfs_of(s), &sp, why, sizeof(why)))
+			return parse_fail(err, len, "%s: %s", token, why);
+		free(s->event[k]);
+		s->event[k] = strdup(w[1]);
+		return s->event[k] ? 0 : parse_fail(err, len, "out of memory");
+	}
+	if (strcasecmp(token, "perfSysfs") == 0) {
+		if (n != 1)
+			return parse_fail(err, len, "%s: expected one PATH",
+					  token);
+		free(s->sysfs);
+		s->sysfs = strdup(w[0]);
+		return s->sysfs ? 0 : parse_fail(err, len, "out of memory");
+	}
+	/* perfGroupSize */
+	if (parse_number(token, w, n, 1, GROUP_MAX, &v, err, len))
+		return -1;
+	s->group_size = (unsigned)v;
+	return 0;
+}
+
+static void perf_settings_free(void *settings)
+{
+	struct perf_settings *s = settings;
+	for (int c = 0; c < COUNTER_COUNT; c++)
+		free(s->event[c]);
+	free(s->sysfs);
+}
+
 static int perf_open(struct backend *b, const struct config *cfg, char *err,
 		     size_t errlen)
 {
@@ -359,11 +428,11 @@ static int perf_open(struct backend *b, const struct config *cfg, char *err,
 		snprintf(err, errlen, "perf: out of memory");
 		return -1;
 	}
-	snprintf(pf->sysfs, sizeof(pf->sysfs), "%s", config_perf_sysfs(cfg));
-	pf->group_size = cfg->perf_group_size;
+	const struct perf_settings *ps = config_settings(cfg, &backend_perf);
+	snprintf(pf->sysfs, sizeof(pf->sysfs), "%s", sysfs_of(ps));
+	pf->group_size = ps->group_size;
 	for (int c = 0; c < COUNTER_COUNT; c++) {
-		const char *s =
-		    cfg->perf_event[c] ? cfg->perf_event[c] : counters[c].perf;
+		const char *s = spec_of(ps, c);
 		if (perfspec_parse(s, pf->sysfs, &pf->spec[c], err, errlen)) {
 			free_perf(pf);
 			return -1;
@@ -438,16 +507,14 @@ static int perf_read(struct backend *b, struct sample *s)
 static bool perf_keep(struct backend *b, const struct config *cfg)
 {
 	const struct perf *pf = b->priv;
+	const struct perf_settings *ps = config_settings(cfg, &backend_perf);
 
-	if (strcmp(pf->sysfs, config_perf_sysfs(cfg)) != 0 ||
-	    pf->group_size != cfg->perf_group_size)
+	if (strcmp(pf->sysfs, sysfs_of(ps)) != 0 ||
+	    pf->group_size != ps->group_size)
 		return false;
-	for (int c = 0; c < COUNTER_COUNT; c++) {
-		const char *s =
-		    cfg->perf_event[c] ? cfg->perf_event[c] : counters[c].perf;
-		if (strcmp(s, pf->source[c]) != 0)
+	for (int c = 0; c < COUNTER_COUNT; c++)
+		if (strcmp(spec_of(ps, c), pf->source[c]) != 0)
 			return false;
-	}
 	return true;
 }
 
@@ -458,6 +525,11 @@ static void perf_close(struct backend *b)
 
 const struct backend_ops backend_perf = {
     .name = "perf",
+    .tokens = perf_tokens,
+    .settings_size = sizeof(struct perf_settings),
+    .defaults = &perf_defaults,
+    .apply = perf_apply,
+    .settings_free = perf_settings_free,
     .validate = NULL, /* perfEvent lines are checked as they are read */
     .open = perf_open,
     .read = perf_read,

@@ -26,10 +26,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "backend.h"
+#include "backend_replay.h"
 #include "counter_math.h"
 #include "log.h"
+#include "parse.h"
 
 #define REPLAY_CPU_MAX 65535 /* CPU numbers accepted in a file */
 /* TIME in seconds: a century past 2^32 s keeps every ns value in 64 bits */
@@ -226,11 +229,8 @@ static int parse_time_ns(const char *s, uint64_t *ns)
 
 static int parse_line(struct parser *p, char *line)
 {
-	char *f[5], *save = NULL;
-	int n = 0;
-	for (char *t = strtok_r(line, " \t\r\n", &save); t && n < 5;
-	     t = strtok_r(NULL, " \t\r\n", &save))
-		f[n++] = t;
+	char *f[4];
+	int n = parse_words(line, f, 4);
 	if (n == 0 || f[0][0] == '#')
 		return 0;
 	if (n != 4)
@@ -393,12 +393,56 @@ static void free_replay(struct replay *r)
 	free(r);
 }
 
-static int replay_validate(const struct config *cfg, char *err, size_t errlen)
+/* ------------------------------------------------------------ settings */
+
+static const struct config_token replay_tokens[] = {
+    {"replayFile", "PATH"},
+    {"replayLoop", "yes|no"},
+    {"replayCounterWidth", "BITS (32, 48 or 64)"},
+    {NULL, NULL},
+};
+
+static const struct replay_settings replay_defaults = {.width = 64};
+
+static int replay_apply(void *settings, const char *token, char **w, int n,
+			char *err, size_t len)
 {
-	if (!cfg->replay.file) {
-		snprintf(err, errlen, "backend replay needs replayFile");
-		return -1;
+	struct replay_settings *s = settings;
+	uint64_t v;
+
+	if (strcasecmp(token, "replayFile") == 0) {
+		if (n != 1)
+			return parse_fail(err, len, "%s: expected one PATH",
+					  token);
+		free(s->file);
+		s->file = strdup(w[0]);
+		return s->file ? 0 : parse_fail(err, len, "out of memory");
 	}
+	if (strcasecmp(token, "replayLoop") == 0) {
+		if (n != 1 || (strcmp(w[0], "yes") && strcmp(w[0], "no")))
+			return parse_fail(err, len, "%s: expected yes or no",
+					  token);
+		s->loop = strcmp(w[0], "yes") == 0;
+		return 0;
+	}
+	/* replayCounterWidth */
+	if (parse_number(token, w, n, 1, 64, &v, err, len) ||
+	    (v != 32 && v != 48 && v != 64))
+		return parse_fail(err, len, "%s: expected 32, 48 or 64", token);
+	s->width = (unsigned)v;
+	return 0;
+}
+
+static void replay_settings_free(void *settings)
+{
+	free(((struct replay_settings *)settings)->file);
+}
+
+static int replay_validate(const void *settings, char *err, size_t errlen)
+{
+	if (!((const struct replay_settings *)settings)->file)
+		return parse_fail(err, errlen,
+				  "backend replay needs replayFile");
 	return 0;
 }
 
@@ -412,15 +456,17 @@ static void restart(struct replay *r)
 static int replay_open(struct backend *b, const struct config *cfg, char *err,
 		       size_t errlen)
 {
+	const struct replay_settings *rs =
+	    config_settings(cfg, &backend_replay);
 	struct replay *r = calloc(1, sizeof(*r));
-	if (!r || !(r->file = strdup(cfg->replay.file))) {
+	if (!r || !rs->file || !(r->file = strdup(rs->file))) {
 		free(r);
 		snprintf(err, errlen, "replay: out of memory");
 		return -1;
 	}
-	r->loop = cfg->replay.loop;
+	r->loop = rs->loop;
 	r->interval = cfg->poll_interval;
-	r->width = cfg->replay.width;
+	r->width = rs->width;
 	snprintf(r->cpurev, sizeof(r->cpurev), "unknown");
 	if (load(r, b, err, errlen) != 0) {
 		free_replay(r);
@@ -512,13 +558,15 @@ static int replay_read(struct backend *b, struct sample *out)
 static bool replay_keep(struct backend *b, const struct config *cfg)
 {
 	struct replay *r = b->priv;
+	const struct replay_settings *rs =
+	    config_settings(cfg, &backend_replay);
 	struct file_id now;
-	int fd = open(cfg->replay.file, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	int fd =
+	    rs->file ? open(rs->file, O_RDONLY | O_NONBLOCK | O_CLOEXEC) : -1;
 	bool same = fd >= 0 && file_id_of(fd, &now) == 0 &&
 		    file_id_equal(&now, &r->id) &&
-		    strcmp(cfg->replay.file, r->file) == 0 &&
-		    cfg->replay.loop == r->loop &&
-		    cfg->replay.width == r->width;
+		    strcmp(rs->file, r->file) == 0 && rs->loop == r->loop &&
+		    rs->width == r->width;
 
 	if (fd >= 0)
 		close(fd);
@@ -534,6 +582,11 @@ static void replay_close(struct backend *b)
 
 const struct backend_ops backend_replay = {
     .name = "replay",
+    .tokens = replay_tokens,
+    .settings_size = sizeof(struct replay_settings),
+    .defaults = &replay_defaults,
+    .apply = replay_apply,
+    .settings_free = replay_settings_free,
     .validate = replay_validate,
     .open = replay_open,
     .read = replay_read,

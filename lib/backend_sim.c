@@ -16,14 +16,17 @@
  * and that exists on the simulated CPU revision (vcc before 3.1, fucomp
  * from 3.1), and reports that number as hw.r10kevctr.state.
  */
-#include "backend.h"
+#include "backend_sim.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+
+#include "backend.h"
 
 struct sim {
-	struct sim_config cfg;
+	struct sim_settings cfg;
 	unsigned interval;
 	uint64_t vtime; /* virtual seconds: pollInterval per read */
 	uint32_t epoch;
@@ -54,7 +57,8 @@ static int sim_open(struct backend *b, const struct config *cfg, char *err,
 		snprintf(err, errlen, "sim: out of memory");
 		return -1;
 	}
-	s->cfg = cfg->sim;
+	s->cfg =
+	    *(const struct sim_settings *)config_settings(cfg, &backend_sim);
 	s->interval = cfg->poll_interval;
 	s->epoch = backend_new_epoch();
 	for (int i = 0; i < COUNTER_COUNT; i++)
@@ -83,7 +87,7 @@ static int sim_read(struct backend *b, struct sample *out)
 		for (int i = 0; i < COUNTER_COUNT; i++)
 			if (s->counted & COUNTER_BIT(i))
 				cs->value[i] = sim_offset(s->cfg.seed, cpu, i) +
-					       s->cfg.rate[i] *
+					       sim_rate(&s->cfg, i) *
 						   (cpu % SIM_CPU_FACTORS + 1) *
 						   t;
 	}
@@ -98,12 +102,14 @@ static int sim_read(struct backend *b, struct sample *out)
 static bool sim_keep(struct backend *b, const struct config *cfg)
 {
 	struct sim *s = b->priv;
-	const struct sim_config *n = &cfg->sim;
+	const struct sim_settings *n = config_settings(cfg, &backend_sim);
 
 	if (s->cfg.cpus != n->cpus || s->cfg.off != n->off ||
-	    s->cfg.seed != n->seed || strcmp(s->cfg.cpurev, n->cpurev) != 0 ||
-	    memcmp(s->cfg.rate, n->rate, sizeof(n->rate)) != 0)
+	    s->cfg.seed != n->seed || strcmp(s->cfg.cpurev, n->cpurev) != 0)
 		return false;
+	for (int i = 0; i < COUNTER_COUNT; i++)
+		if (sim_rate(&s->cfg, i) != sim_rate(n, i))
+			return false;
 	s->interval = cfg->poll_interval; /* the virtual clock's step */
 	return true;
 }
@@ -113,8 +119,99 @@ static void sim_close(struct backend *b)
 	free(b->priv);
 }
 
+/* ------------------------------------------------------------ settings */
+
+uint64_t sim_rate(const struct sim_settings *s, int k)
+{
+	return s->rate_set & COUNTER_BIT(k) ? s->rate[k] : counters[k].sim_rate;
+}
+
+static const struct config_token sim_tokens[] = {
+    {"simCpus", "N (1..4096)"},
+    {"simRate", "METRIC PER_SECOND|off"},
+    {"simSeed", "N"},
+    {"simCpurev", "MAJOR.MINOR"},
+    {NULL, NULL},
+};
+
+static const struct sim_settings sim_defaults = {
+    .cpus = SIM_CPUS_DEFAULT,
+    .cpurev = SIM_CPUREV_DEFAULT,
+};
+
+static int apply_rate(struct sim_settings *s, const char *token, char **w,
+		      int n, char *err, size_t len)
+{
+	uint64_t v;
+
+	if (n != 2)
+		return parse_fail(err, len, "%s: expected METRIC PER_SECOND",
+				  token);
+	int k = backend_counter_arg(w[0], token, err, len);
+	if (k < 0)
+		return -1;
+	if (strcmp(w[1], "off") == 0) {
+		s->off |= COUNTER_BIT(k);
+		return 0;
+	}
+	if (parse_u64(w[1], UINT64_MAX, &v))
+		return parse_fail(err, len,
+				  "%s: rate '%s' is not a whole number of "
+				  "events per second (or 'off')",
+				  token, w[1]);
+	if (v > SIM_RATE_MAX)
+		return parse_fail(err, len,
+				  "%s: rate %s is above %llu: the busiest "
+				  "simulated CPU's counter would wrap within "
+				  "a century",
+				  token, w[1],
+				  (unsigned long long)SIM_RATE_MAX);
+	s->rate[k] = v;
+	s->rate_set |= COUNTER_BIT(k);
+	s->off &= ~COUNTER_BIT(k);
+	return 0;
+}
+
+static int sim_apply(void *settings, const char *token, char **w, int n,
+		     char *err, size_t len)
+{
+	struct sim_settings *s = settings;
+	unsigned a, b;
+	uint64_t v;
+
+	if (strcasecmp(token, "simRate") == 0)
+		return apply_rate(s, token, w, n, err, len);
+	if (strcasecmp(token, "simCpurev") == 0) {
+		if (n != 1 || strlen(w[0]) > CPUREV_MAX ||
+		    cpurev_parse(w[0], &a, &b) != 0)
+			return parse_fail(
+			    err, len,
+			    "%s: expected a revision like 3.4 (MAJOR.MINOR, "
+			    "each 0..%d)",
+			    token, CPUREV_PART_MAX);
+		snprintf(s->cpurev, sizeof(s->cpurev), "%s", w[0]);
+		return 0;
+	}
+	if (strcasecmp(token, "simCpus") == 0) {
+		if (parse_number(token, w, n, 1, SIM_CPUS_MAX, &v, err, len))
+			return -1;
+		s->cpus = (unsigned)v;
+		return 0;
+	}
+	/* simSeed */
+	if (parse_number(token, w, n, 0, UINT64_MAX, &v, err, len))
+		return -1;
+	s->seed = v;
+	return 0;
+}
+
 const struct backend_ops backend_sim = {
     .name = "sim",
+    .tokens = sim_tokens,
+    .settings_size = sizeof(struct sim_settings),
+    .defaults = &sim_defaults,
+    .apply = sim_apply,
+    .settings_free = NULL,
     .validate = NULL,
     .open = sim_open,
     .read = sim_read,

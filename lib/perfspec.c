@@ -7,6 +7,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "parse.h"
+
 #ifdef HAVE_LIBPFM
 #include <perfmon/pfmlib_perf_event.h>
 #endif
@@ -59,8 +61,7 @@ static int lookup(const struct name *t, const char *s, size_t n, uint64_t *out)
 
 static int fail(char *err, size_t len, const char *what, const char *term)
 {
-	snprintf(err, len, "%s in perf event '%s'", what, term);
-	return -1;
+	return parse_fail(err, len, "%s in perf event '%s'", what, term);
 }
 
 static int parse_hex(const char *s, uint64_t *out)

@@ -1,8 +1,9 @@
 #!/bin/sh
 # The README, the man pages and the commented config must not disagree:
 # every option the agent's usage lists is in hw-r10kevctr-agent(8) and in
-# the README's option table; every config token the agent accepts (from
-# config_tokens[] in lib/config.c, plus net-snmp's two AgentX tokens) is
+# the README's option table; every config token the agent accepts (its -H
+# list: the generic ones and each backend's; plus net-snmp's two AgentX
+# tokens) is
 # in hw-r10kevctr.conf(5), in conf/hw-r10kevctr.conf and in the README.
 set -u
 : "${HWR_SRCDIR:=$(cd "$(dirname "$0")/.." && pwd)}"
@@ -20,7 +21,7 @@ for o in $opts; do
 done
 [ "$bad" = 0 ] && echo "ok: $(echo $opts | wc -w) options in the usage, the man page and the README"
 
-tokens=$(sed -n 's/^    {"\([A-Za-z]*\)", .*/\1/p' "$S/lib/config.c")
+tokens=$("$HWR_BUILDDIR/agent/hw-r10kevctr-agent" -H | awk '{ print $1 }')
 [ "$(echo "$tokens" | wc -l)" -ge 13 ] || fail "config_tokens: $tokens"
 for t in $tokens agentXSocket agentxPingInterval; do
     grep -q "^\.BI* $t\( \|$\)" "$S/man/hw-r10kevctr.conf.5" || fail "token $t not in hw-r10kevctr.conf(5)"

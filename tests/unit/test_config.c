@@ -1,7 +1,18 @@
 /* test_config.c - config lines: the documented forms and the bad ones. */
 #include "testenv.h"
 
+#include "backend.h"
+#include "backend_replay.h"
+#include "backend_sim.h"
 #include "config.h"
+#ifdef HAVE_PERF_BACKEND
+#include "backend_perf.h"
+#endif
+
+#define SIM(c)                                                                 \
+	((const struct sim_settings *)config_settings(&(c), &backend_sim))
+#define REPLAY(c)                                                              \
+	((const struct replay_settings *)config_settings(&(c), &backend_replay))
 
 static int apply(struct config *c, const char *tok, const char *args, char *err)
 {
@@ -14,9 +25,9 @@ static void defaults(void **state)
 	config_defaults(&c);
 	assert_string_equal(c.backend, "sim");
 	assert_int_equal(c.poll_interval, POLL_INTERVAL_DEFAULT);
-	assert_int_equal(c.sim.cpus, SIM_CPUS_DEFAULT);
-	assert_int_equal(c.sim.rate[0], 195000000);
-	assert_int_equal(c.replay.width, 64);
+	assert_int_equal(SIM(c)->cpus, SIM_CPUS_DEFAULT);
+	assert_int_equal(sim_rate(SIM(c), 0), counters[0].sim_rate);
+	assert_int_equal(REPLAY(c)->width, 64);
 	config_free(&c);
 }
 
@@ -30,30 +41,35 @@ static void good_lines(void **state)
 	assert_int_equal(apply(&c, "pollinterval", " 3600 ", err), 0);
 	assert_int_equal(c.poll_interval, 3600);
 	assert_int_equal(apply(&c, "simCpus", "8", err), 0);
-	assert_int_equal(c.sim.cpus, 8);
+	assert_int_equal(SIM(c)->cpus, 8);
 	assert_int_equal(apply(&c, "simRate", "hw.r10kevctr.tlb 42", err), 0);
-	assert_int_equal(c.sim.rate[counter_index_by_name("hw.r10kevctr.tlb")],
-			 42);
+	assert_int_equal(
+	    sim_rate(SIM(c), counter_index_by_name("hw.r10kevctr.tlb")), 42);
 	assert_int_equal(apply(&c, "simRate", "hw.r10kevctr.vcc off", err), 0);
-	assert_true(c.sim.off &
+	assert_true(SIM(c)->off &
 		    COUNTER_BIT(counter_index_by_name("hw.r10kevctr.vcc")));
 	assert_int_equal(apply(&c, "simSeed", "18446744073709551615", err), 0);
-	assert_int_equal(c.sim.seed, UINT64_MAX);
+	assert_int_equal(SIM(c)->seed, UINT64_MAX);
 	assert_int_equal(apply(&c, "simCpurev", "65535.65535", err), 0);
 	assert_int_equal(apply(&c, "simCpurev", "2.6", err), 0);
-	assert_string_equal(c.sim.cpurev, "2.6");
+	assert_string_equal(SIM(c)->cpurev, "2.6");
 	assert_int_equal(
 	    apply(&c, "simRate", "hw.r10kevctr.cycles 730677514", err), 0);
-	assert_int_equal(c.sim.rate[0], SIM_RATE_MAX);
+	assert_int_equal(sim_rate(SIM(c), 0), SIM_RATE_MAX);
 	assert_int_equal(apply(&c, "replayFile", "/tmp/x.replay", err), 0);
 	assert_int_equal(apply(&c, "replayLoop", "yes", err), 0);
-	assert_true(c.replay.loop);
+	assert_true(REPLAY(c)->loop);
 	assert_int_equal(apply(&c, "replayCounterWidth", "32", err), 0);
-	assert_int_equal(c.replay.width, 32);
+	assert_int_equal(REPLAY(c)->width, 32);
+#ifdef HAVE_PERF_BACKEND
 	assert_int_equal(apply(&c, "perfEvent",
 			       "hw.r10kevctr.cycles software:cpu-clock", err),
 			 0);
-	assert_string_equal(c.perf_event[0], "software:cpu-clock");
+	assert_string_equal(
+	    ((const struct perf_settings *)config_settings(&c, &backend_perf))
+		->event[0],
+	    "software:cpu-clock");
+#endif
 	assert_int_equal(config_validate(&c, err, sizeof(err)), 0);
 	config_free(&c);
 }
@@ -106,10 +122,12 @@ static void bad_lines(void **state)
 	bad("replayLoop", "maybe", "expected yes or no");
 	bad("replayCounterWidth", "31", "expected 32, 48 or 64");
 	bad("replayFile", "", "expected one PATH");
+#ifdef HAVE_PERF_BACKEND
 	bad("perfEvent", "hw.r10kevctr.cycles", "expected METRIC SPEC|off");
 	bad("perfEvent", "hw.r10kevctr.nope off", "not a counter metric");
+#endif
 	bad("bogus", "1", "unknown token 'bogus'");
-	static char huge[CONFIG_LINE_MAX + 10];
+	static char huge[PARSE_LINE_MAX + 10];
 	memset(huge, '1', sizeof(huge) - 1);
 	bad("pollInterval", huge, "pollInterval: line too long");
 	bad("alarm", huge, "alarm: line too long");

@@ -5,6 +5,9 @@
  */
 #include "testenv.h"
 
+#include "backend.h"
+#include "backend_sim.h"
+
 #include <net-snmp/net-snmp-config.h>
 #include <net-snmp/net-snmp-includes.h>
 #include <net-snmp/agent/net-snmp-agent-includes.h>
@@ -70,8 +73,9 @@ static void good_file(void **state)
 			 0);
 	assert_string_equal(logbuf, "");
 	assert_int_equal(cfg.poll_interval, 2);
-	assert_int_equal(cfg.sim.cpus, 3);
-	assert_int_equal(cfg.sim.rate[0], 100);
+	const struct sim_settings *sim = config_settings(&cfg, &backend_sim);
+	assert_int_equal(sim->cpus, 3);
+	assert_int_equal(sim_rate(sim, 0), 100);
 	config_free(&cfg);
 }
 

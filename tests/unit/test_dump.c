@@ -2,6 +2,8 @@
 #include "testenv.h"
 
 #include "dump.h"
+#include "metrics.h"
+#include "testconf.h"
 
 static void sim_dump(void **state)
 {
@@ -12,7 +14,7 @@ static void sim_dump(void **state)
 	FILE *e = open_memstream(&err, &errlen);
 
 	config_defaults(&cfg);
-	cfg.sim.cpus = 2;
+	CONF(&cfg, "simCpus", "2");
 	cfg.poll_interval = 1;
 	assert_int_equal(dump_run(&cfg, NULL, o, e), 0);
 	fclose(o);
@@ -49,7 +51,8 @@ static void nothing_counted(void **state)
 
 	config_defaults(&cfg);
 	cfg.poll_interval = 1;
-	cfg.sim.off = ((counter_mask)1 << COUNTER_COUNT) - 1;
+	for (int k = 0; k < COUNTER_COUNT; k++)
+		CONF(&cfg, "simRate", "%s off", counters[k].fullname);
 	assert_int_equal(dump_run(&cfg, NULL, o, e), 1);
 	fclose(o);
 	fclose(e);

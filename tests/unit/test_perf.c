@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "testconf.h"
 #include "logcapture.h"
 
 static char sysfs[64];
@@ -44,22 +45,17 @@ static long ncpus(void)
 static void sw_config(struct config *cfg, bool only_hardware)
 {
 	config_defaults(cfg);
-	snprintf(cfg->backend, sizeof(cfg->backend), "perf");
-	cfg->perf_sysfs = strdup(sysfs);
+	CONF(cfg, "backend", "perf");
+	CONF(cfg, "perfSysfs", "%s", sysfs);
 	for (int c = 0; c < COUNTER_COUNT; c++)
-		cfg->perf_event[c] =
-		    strdup(only_hardware ? "hardware:cpu-cycles" : "off");
+		CONF(cfg, "perfEvent", "%s %s", counters[c].fullname,
+		     only_hardware ? "hardware:cpu-cycles" : "off");
 	if (only_hardware)
 		return;
-	free(cfg->perf_event[C("hw.r10kevctr.cycles")]);
-	cfg->perf_event[C("hw.r10kevctr.cycles")] =
-	    strdup("software:cpu-clock");
-	free(cfg->perf_event[C("hw.r10kevctr.tlb")]);
-	cfg->perf_event[C("hw.r10kevctr.tlb")] =
-	    strdup("software:page-faults+software:context-switches");
-	free(cfg->perf_event[C("hw.r10kevctr.grad.instrg")]);
-	cfg->perf_event[C("hw.r10kevctr.grad.instrg")] =
-	    strdup("software:task-clock");
+	CONF(cfg, "perfEvent", "hw.r10kevctr.cycles software:cpu-clock");
+	CONF(cfg, "perfEvent",
+	     "hw.r10kevctr.tlb software:page-faults+software:context-switches");
+	CONF(cfg, "perfEvent", "hw.r10kevctr.grad.instrg software:task-clock");
 }
 
 static int setup(void **state)
@@ -198,9 +194,8 @@ static void pfm_mapped(void **state)
 
 	set_online("0");
 	sw_config(&cfg, false);
-	free(cfg.perf_event[C("hw.r10kevctr.cycles")]);
-	cfg.perf_event[C("hw.r10kevctr.cycles")] =
-	    strdup("pfm:perf::PERF_COUNT_SW_CPU_CLOCK");
+	CONF(&cfg, "perfEvent",
+	     "hw.r10kevctr.cycles pfm:perf::PERF_COUNT_SW_CPU_CLOCK");
 	log_capture_start();
 	assert_int_equal(backend_open(&b, &cfg, err, sizeof(err)), 0);
 	assert_int_equal(backend_read(&b, &s), 0);
@@ -227,7 +222,7 @@ static void group_split(void **state)
 
 	set_online("0");
 	sw_config(&cfg, false);
-	cfg.perf_group_size = 1;
+	CONF(&cfg, "perfGroupSize", "1");
 	log_capture_start();
 	assert_int_equal(backend_open(&b, &cfg, err, sizeof(err)), 0);
 	assert_logged("perf: CPU 0: 4 events in 4 groups");
@@ -241,7 +236,6 @@ static void group_split(void **state)
 	sample_free(&s);
 	config_free(&cfg);
 	/* the default packs the three software metrics in one group */
-	cfg.perf_group_size = PERF_GROUP_SIZE_DEFAULT;
 	sw_config(&cfg, false);
 	log_capture_start();
 	assert_int_equal(backend_open(&b, &cfg, err, sizeof(err)), 0);

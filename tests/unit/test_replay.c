@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "testconf.h"
 #include "logcapture.h"
 
 static char path[64];
@@ -29,9 +30,9 @@ static int open_replay(struct backend *b, unsigned width, bool loop, char *err)
 	struct config cfg;
 	config_defaults(&cfg);
 	snprintf(cfg.backend, sizeof(cfg.backend), "replay");
-	cfg.replay.file = strdup(path);
-	cfg.replay.width = width;
-	cfg.replay.loop = loop;
+	CONF(&cfg, "replayFile", "%s", path);
+	CONF(&cfg, "replayCounterWidth", "%u", width);
+	CONF(&cfg, "replayLoop", "%s", loop ? "yes" : "no");
 	log_capture_start();
 	int rc = backend_open(b, &cfg, err, 256);
 	config_free(&cfg);
@@ -300,13 +301,12 @@ static void keep_on_reload(void **state)
 	assert_int_equal(open_replay(&b, 64, false, err), 0);
 	config_defaults(&cfg);
 	snprintf(cfg.backend, sizeof(cfg.backend), "replay");
-	cfg.replay.file = strdup(path);
-	cfg.replay.width = 64;
+	CONF(&cfg, "replayFile", "%s", path);
 	cfg.poll_interval = 17;
 	assert_true(backend_keep(&b, &cfg));
-	cfg.replay.loop = true;
+	CONF(&cfg, "replayLoop", "yes");
 	assert_false(backend_keep(&b, &cfg));
-	cfg.replay.loop = false;
+	CONF(&cfg, "replayLoop", "no");
 	snprintf(cfg.backend, sizeof(cfg.backend), "sim");
 	assert_false(backend_keep(&b, &cfg));
 	snprintf(cfg.backend, sizeof(cfg.backend), "replay");

@@ -2,6 +2,8 @@
 #include "testenv.h"
 
 #include "backend.h"
+#include "backend_sim.h"
+#include "testconf.h"
 
 static void read_once(struct backend *b, struct sample *s)
 {
@@ -17,7 +19,7 @@ static void predictable_values(void **state)
 	char err[256];
 
 	config_defaults(&cfg);
-	cfg.sim.cpus = 19;
+	CONF(&cfg, "simCpus", "19");
 	cfg.poll_interval = 5;
 	assert_int_equal(backend_open(&b, &cfg, err, sizeof(err)), 0);
 	for (uint64_t k = 1; k <= 3; k++) {
@@ -52,8 +54,8 @@ static void revision_and_off(void **state)
 	char err[256];
 
 	config_defaults(&cfg);
-	snprintf(cfg.sim.cpurev, sizeof(cfg.sim.cpurev), "2.6");
-	cfg.sim.off = COUNTER_BIT(0);
+	CONF(&cfg, "simCpurev", "2.6");
+	CONF(&cfg, "simRate", "%s off", counters[0].fullname);
 	assert_int_equal(backend_open(&b, &cfg, err, sizeof(err)), 0);
 	read_once(&b, &s);
 	assert_true(s.counted &
@@ -75,8 +77,8 @@ static void seed_offsets(void **state)
 	char err[256];
 
 	config_defaults(&cfg);
-	cfg.sim.seed = 42;
-	cfg.sim.rate[1] = 0;
+	CONF(&cfg, "simSeed", "42");
+	CONF(&cfg, "simRate", "%s 0", counters[1].fullname);
 	assert_int_equal(backend_open(&b1, &cfg, err, sizeof(err)), 0);
 	assert_int_equal(backend_open(&b2, &cfg, err, sizeof(err)), 0);
 	read_once(&b1, &s1);
@@ -112,13 +114,16 @@ static void keep_on_reload(void **state)
 	assert_true(backend_keep(&b, &cfg));
 	read_once(&b, &s); /* 5 s, then 1 s of virtual time */
 	assert_int_equal(s.cpus[0].value[0], 195000000ull * 6);
-	cfg.sim.cpus++;
+	CONF(&cfg, "simCpus", "%d", SIM_CPUS_DEFAULT + 1);
 	assert_false(backend_keep(&b, &cfg));
-	cfg.sim.cpus--;
-	cfg.sim.rate[3]++;
+	CONF(&cfg, "simCpus", "%d", SIM_CPUS_DEFAULT);
+	assert_true(backend_keep(&b, &cfg));
+	CONF(&cfg, "simRate", "%s 7", counters[3].fullname);
 	assert_false(backend_keep(&b, &cfg));
-	cfg.sim.rate[3]--;
-	snprintf(cfg.sim.cpurev, sizeof(cfg.sim.cpurev), "2.6");
+	CONF(&cfg, "simRate", "%s %llu", counters[3].fullname,
+	     (unsigned long long)counters[3].sim_rate);
+	assert_true(backend_keep(&b, &cfg));
+	CONF(&cfg, "simCpurev", "2.6");
 	assert_false(backend_keep(&b, &cfg));
 	backend_close(&b);
 	sample_free(&s);
