@@ -228,20 +228,26 @@ static struct perf_cpu *find_or_add_cpu(struct perf *pf, unsigned cpu)
 	return p;
 }
 
-/* Bring the open CPUs in line with the online list. */
-static int sync_cpus(struct perf *pf)
+/* The online CPUs under pf's sysfs; -1 (logged) if unreadable. */
+static int read_online(const struct perf *pf, struct cpulist *online)
 {
-	struct cpulist online;
 	char path[300];
 
 	snprintf(path, sizeof(path), "%s/devices/system/cpu/online", pf->sysfs);
-	if (cpulist_read(path, &online) != 0) {
+	if (cpulist_read(path, online) != 0) {
 		hwr_log(LOG_ERR, "perf: cannot read %s\n", path);
+		cpulist_free(online);
 		return -1;
 	}
+	return 0;
+}
+
+/* Bring the open CPUs in line with the online list. */
+static int sync_cpus_to(struct perf *pf, const struct cpulist *online)
+{
 	for (size_t i = 0; i < pf->ncpus; i++) {
 		struct perf_cpu *pc = &pf->cpus[i];
-		if (pc->open && !cpulist_has(&online, pc->cpu)) {
+		if (pc->open && !cpulist_has(online, pc->cpu)) {
 			hwr_log(LOG_NOTICE,
 				"perf: CPU %u went offline; its "
 				"counters stop\n",
@@ -249,12 +255,10 @@ static int sync_cpus(struct perf *pf)
 			close_cpu(pc);
 		}
 	}
-	for (size_t i = 0; i < online.n; i++) {
-		struct perf_cpu *pc = find_or_add_cpu(pf, online.cpu[i]);
-		if (!pc) {
-			cpulist_free(&online);
+	for (size_t i = 0; i < online->n; i++) {
+		struct perf_cpu *pc = find_or_add_cpu(pf, online->cpu[i]);
+		if (!pc)
 			return -1;
-		}
 		bool reopen = pc->ever_open;
 		if (!pc->open && open_cpu(pf, pc) == 0) {
 			if (reopen)
@@ -264,8 +268,17 @@ static int sync_cpus(struct perf *pf)
 			pc->ever_open = true;
 		}
 	}
-	cpulist_free(&online);
 	return 0;
+}
+
+static int sync_cpus(struct perf *pf)
+{
+	struct cpulist online;
+	if (read_online(pf, &online) != 0)
+		return -1;
+	int rc = sync_cpus_to(pf, &online);
+	cpulist_free(&online);
+	return rc;
 }
 
 /* ------------------------------------------------------------ open */
@@ -443,29 +456,31 @@ static int perf_open(struct backend *b, const struct config *cfg, char *err,
 			return -1;
 		}
 	}
-	b->priv = pf;
-	struct cpulist online;
-	char path[300];
-	snprintf(path, sizeof(path), "%s/devices/system/cpu/online", pf->sysfs);
-	if (cpulist_read(path, &online) != 0 || online.n == 0) {
-		snprintf(err, errlen,
-			 "perf: cannot read the online CPUs from %s", path);
+	struct cpulist online; /* read once: probes and CPUs agree */
+	bool none = read_online(pf, &online) != 0;
+	if (!none && online.n == 0) {
 		cpulist_free(&online);
+		none = true;
+	}
+	if (none) {
+		snprintf(err, errlen,
+			 "perf: cannot read the online CPUs from %s",
+			 pf->sysfs);
 		free_perf(pf);
-		b->priv = NULL;
 		return -1;
 	}
 	probe_all(pf, (int)online.cpu[0]);
-	cpulist_free(&online);
 	read_cpurev(pf);
 	hwr_log(LOG_INFO, "perf: counting %d of %d metrics\n",
 		__builtin_popcountll(pf->counted), COUNTER_COUNT);
-	if (sync_cpus(pf) != 0) {
-		snprintf(err, errlen, "perf: cannot read the online CPUs");
+	int rc = sync_cpus_to(pf, &online);
+	cpulist_free(&online);
+	if (rc != 0) {
+		snprintf(err, errlen, "perf: out of memory");
 		free_perf(pf);
-		b->priv = NULL;
 		return -1;
 	}
+	b->priv = pf;
 	return 0;
 }
 

@@ -1,6 +1,8 @@
 /* cpulist.c - parse "0-3,5" CPU lists. */
 #include "cpulist.h"
 
+#include "sorted.h"
+
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,19 +75,16 @@ int cpulist_read(const char *path, struct cpulist *out)
 	return cpulist_parse(buf, out);
 }
 
+static long long cpu_key(const void *e)
+{
+	return *(const unsigned *)e;
+}
+
 bool cpulist_has(const struct cpulist *l, unsigned cpu)
 {
-	size_t lo = 0, hi = l->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (l->cpu[mid] == cpu)
-			return true;
-		if (l->cpu[mid] < cpu)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return false;
+	size_t i =
+	    sorted_lower_bound(l->cpu, l->n, sizeof(*l->cpu), cpu_key, cpu);
+	return i < l->n && l->cpu[i] == cpu;
 }
 
 void cpulist_free(struct cpulist *l)

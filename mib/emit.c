@@ -76,17 +76,20 @@ static void put_header(FILE *out)
 	    "        \"The hw-r10kevctr maintainers; see the README of the\n"
 	    "         hw-r10kevctr source distribution.\"\n",
 	    MIB_ROOT_PARENT_NAME, MIB_ROOT_PARENT_MODULE, revisions[0].date);
-	put_descr(out,
-		  "CPU hardware event counters, as Performance Co-Pilot\n"
-		  "exported the SGI R10000 event counters (metrics\n"
-		  "hw.r10kevctr.*): the counter state, the CPU revision, and\n"
-		  "31 event counters, each summed over all CPUs and per CPU.\n"
-		  "\n"
-		  "Object DESCRIPTIONs are PCP's help text for the metric\n"
-		  "(one-line summary, then the long text).  On hosts that are\n"
-		  "not R10000s the agent maps each event to the nearest event\n"
-		  "of the host's PMU where one exists; counters without a\n"
-		  "mapping have no instances.");
+	char descr[1024]; /* the count comes from metrics.def */
+	snprintf(descr, sizeof(descr),
+		 "CPU hardware event counters, as Performance Co-Pilot\n"
+		 "exported the SGI R10000 event counters (metrics\n"
+		 "hw.r10kevctr.*): the counter state, the CPU revision, and\n"
+		 "%d event counters, each summed over all CPUs and per CPU.\n"
+		 "\n"
+		 "Object DESCRIPTIONs are PCP's help text for the metric\n"
+		 "(one-line summary, then the long text).  On hosts that are\n"
+		 "not R10000s the agent maps each event to the nearest event\n"
+		 "of the host's PMU where one exists; counters without a\n"
+		 "mapping have no instances.",
+		 COUNTER_COUNT);
+	put_descr(out, descr);
 	for (size_t i = 0; i < sizeof(revisions) / sizeof(revisions[0]); i++) {
 		fprintf(out, "    REVISION \"%s\"\n", revisions[i].date);
 		put_descr(out, revisions[i].text);
