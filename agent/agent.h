@@ -42,6 +42,8 @@ int handler_register(struct agent *a);
 void handler_unregister(void);
 
 /* notify.c */
+/* Track the AgentX session (call before init_snmp, which connects). */
+void notify_watch_master(void);
 void notify_discontinuity(const struct cache *c);
 void notify_alarm(const struct cache *c, size_t index, bool rising);
 

@@ -355,6 +355,7 @@ int main(int argc, char **argv)
 			   NETSNMP_DS_AGENT_AGENTX_PING_INTERVAL, 2);
 	confload_register();
 	poll_watch_master(a);
+	notify_watch_master();
 	confload_begin(&a->cfg);
 	init_snmp(AGENT_NAME);
 	int bad = confload_end();

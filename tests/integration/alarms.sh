@@ -84,3 +84,8 @@ grep -q 'hwR10kEvCtrAlarmScope.2 = INTEGER: eachCpu(3)' "$TMP/alarms" || fail "t
 grep -q 'hwR10kEvCtrAlarmStartupAlarm.1 = INTEGER: risingAlarm(1)' "$TMP/alarms" || fail "table: startup"
 grep -q 'EventCpu' "$TMP/alarms" && fail "notify-only objects in a walk"
 ok "the alarm table shows the settings and state; notify-only objects stay hidden"
+
+# The agent sends its notifications straight to the master's AgentX
+# session: no SNMPv1 copy is attempted, so no v1 warning in its log.
+grep -q "send_trap" "$TMP/agent.log" && { grep send_trap "$TMP/agent.log" | head -3; fail "v1 trap warnings in the agent's log"; }
+ok "the agent's log has no SNMPv1 conversion warnings"
