@@ -13,13 +13,17 @@
 #include "cache.h"
 #include "config.h"
 #include "privilege.h"
+#include "served.h"
+#include "values.h"
 
 #define AGENT_NAME "hw-r10kevctr" /* config file type: hw-r10kevctr.conf */
 
 struct agent {
-	struct config cfg;	/* the running, validated config */
-	struct backend backend; /* open backend of cfg */
-	struct cache cache;
+	struct config cfg;	 /* the running, validated config */
+	struct backend backend;	 /* open backend of cfg */
+	struct cache cache;	 /* the counters (only poll.c updates) */
+	struct served served;	 /* backend, interval, errors, alarms */
+	struct mib_view view;	 /* what requests read: the two above */
 	struct sample sample;	 /* reading buffer, reused */
 	struct alarm_set alarms; /* alarms of cfg with their state */
 	unsigned poll_alarm;	 /* net-snmp alarm id, 0 = none */
@@ -44,8 +48,8 @@ void handler_unregister(void);
 /* notify.c */
 /* Track the AgentX session (call before init_snmp, which connects). */
 void notify_watch_master(void);
-void notify_discontinuity(const struct cache *c);
-void notify_alarm(const struct cache *c, size_t index, bool rising);
+void notify_discontinuity(const struct mib_view *v);
+void notify_alarm(const struct mib_view *v, size_t index, bool rising);
 
 /* confload.c: net-snmp config handlers -> struct config */
 void confload_register(void);

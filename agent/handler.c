@@ -16,14 +16,14 @@
 static oid root_oid[MIB_ROOT_MAX];
 static netsnmp_handler_registration *registration;
 
-static void answer_get(const struct cache *c, netsnmp_agent_request_info *ri,
-		       netsnmp_request_info *r)
+static void answer_get(const struct mib_view *view,
+		       netsnmp_agent_request_info *ri, netsnmp_request_info *r)
 {
 	const struct mib_object *o = NULL;
 	struct mib_value v;
 	netsnmp_variable_list *vb = r->requestvb;
 
-	switch (mibview_get(c, vb->name, vb->name_length, &o, &v)) {
+	switch (mibview_get(view, vb->name, vb->name_length, &o, &v)) {
 	case MV_OK:
 		varbind_set(vb, &v);
 		break;
@@ -36,7 +36,7 @@ static void answer_get(const struct cache *c, netsnmp_agent_request_info *ri,
 	}
 }
 
-static void answer_getnext(const struct cache *c, netsnmp_request_info *r)
+static void answer_getnext(const struct mib_view *view, netsnmp_request_info *r)
 {
 	const struct mib_object *o = NULL;
 	struct mib_value v;
@@ -44,8 +44,8 @@ static void answer_getnext(const struct cache *c, netsnmp_request_info *r)
 	size_t len = 0;
 	netsnmp_variable_list *vb = r->requestvb;
 
-	if (mibview_getnext(c, vb->name, vb->name_length, next, &len, &o, &v) !=
-	    MV_OK)
+	if (mibview_getnext(view, vb->name, vb->name_length, next, &len, &o,
+			    &v) != MV_OK)
 		return; /* nothing here: net-snmp moves on past our subtree */
 	snmp_set_var_objid(vb, next, len);
 	varbind_set(vb, &v);
@@ -63,10 +63,10 @@ static int handle(netsnmp_mib_handler *handler,
 			continue;
 		switch (reqinfo->mode) {
 		case MODE_GET:
-			answer_get(&a->cache, reqinfo, r);
+			answer_get(&a->view, reqinfo, r);
 			break;
 		case MODE_GETNEXT:
-			answer_getnext(&a->cache, r);
+			answer_getnext(&a->view, r);
 			break;
 		default:
 			netsnmp_set_request_error(reqinfo, r,

@@ -346,6 +346,8 @@ int main(int argc, char **argv)
 	install_signals();
 	hwr_log_set(log_to_netsnmp);
 	cache_init(&a->cache);
+	served_init(&a->served);
+	a->view = (struct mib_view){.cache = &a->cache, .served = &a->served};
 
 	init_agent(AGENT_NAME);
 	/* Notice a restarted master and reconnect within seconds (keepalived

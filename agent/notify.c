@@ -78,17 +78,17 @@ static int send_to_master(netsnmp_variable_list *vars, const char *name)
 }
 
 /* Append object `name`.instance with its current value; -1 if unknown. */
-static int add_object(netsnmp_variable_list **vars, const struct cache *c,
+static int add_object(netsnmp_variable_list **vars, const struct mib_view *v,
 		      const char *name, unsigned long instance)
 {
 	const struct mib_object *o = mibview_object(name);
-	struct mib_value v;
+	struct mib_value val;
 	oid o_oid[MIBVIEW_OID_MAX];
 
-	if (!o || mibview_value(c, o, instance, &v) != MV_OK)
+	if (!o || mibview_value(v, o, instance, &val) != MV_OK)
 		return -1;
 	size_t len = mibview_oid(o, instance, o_oid);
-	return varbind_append(vars, o_oid, len, &v);
+	return varbind_append(vars, o_oid, len, &val);
 }
 
 /* The generated notification `name`; NULL if unknown. */
@@ -104,7 +104,7 @@ static const struct mib_notification *notification(const char *name)
  * Send notification `name` with the OBJECTS the MIB declares for it
  * (objects.def), each at its instance: .0, or the alarm's index.
  */
-static void send_notification(const struct cache *c, const char *name,
+static void send_notification(const struct mib_view *v, const char *name,
 			      unsigned long alarm_index)
 {
 	const struct mib_notification *no = notification(name);
@@ -122,7 +122,7 @@ static void send_notification(const struct cache *c, const char *name,
 		    &vars, snmptrap_oid, OID_LENGTH(snmptrap_oid),
 		    ASN_OBJECT_ID, (u_char *)trap, n * sizeof(oid));
 	for (unsigned i = 0; !bad && i < no->nobjects; i++)
-		bad = add_object(&vars, c, no->objects[i],
+		bad = add_object(&vars, v, no->objects[i],
 				 no->instance == TBL_ALARM ? alarm_index : 0);
 	if (bad || send_to_master(vars, name) != 0)
 		snmp_log(LOG_ERR, "notify: cannot build the varbinds of %s\n",
@@ -132,14 +132,14 @@ static void send_notification(const struct cache *c, const char *name,
 	snmp_free_varbind(vars);
 }
 
-void notify_discontinuity(const struct cache *c)
+void notify_discontinuity(const struct mib_view *v)
 {
-	send_notification(c, "hwR10kEvCtrCounterDiscontinuity", 0);
+	send_notification(v, "hwR10kEvCtrCounterDiscontinuity", 0);
 }
 
-void notify_alarm(const struct cache *c, size_t index, bool rising)
+void notify_alarm(const struct mib_view *v, size_t index, bool rising)
 {
 	send_notification(
-	    c, rising ? "hwR10kEvCtrRisingAlarm" : "hwR10kEvCtrFallingAlarm",
+	    v, rising ? "hwR10kEvCtrRisingAlarm" : "hwR10kEvCtrFallingAlarm",
 	    index + 1);
 }

@@ -39,7 +39,7 @@ void poll_now(struct agent *a)
 		c->last_poll_time = 0;
 	}
 	if (backend_read(&a->backend, &a->sample) != 0) {
-		c->poll_errors++;
+		served_errors(&a->served, 1);
 		snmp_log(LOG_ERR,
 			 "poll: backend %s: read failed; serving the "
 			 "values of the last poll\n",
@@ -47,7 +47,7 @@ void poll_now(struct agent *a)
 		return;
 	}
 	if (sample_sort(&a->sample) != 0) {
-		c->poll_errors++;
+		served_errors(&a->served, 1);
 		snmp_log(LOG_ERR,
 			 "poll: backend %s reported a CPU twice; "
 			 "reading dropped\n",
@@ -57,7 +57,7 @@ void poll_now(struct agent *a)
 	bool first = c->polls == 0;
 	int disc = cache_update(c, &a->sample, now);
 	if (disc < 0) {
-		c->poll_errors++;
+		served_errors(&a->served, 1);
 		snmp_log(LOG_ERR, "poll: out of memory; reading dropped\n");
 		return;
 	}
@@ -66,9 +66,10 @@ void poll_now(struct agent *a)
 	if (disc && !first) {
 		snmp_log(LOG_NOTICE, "counter discontinuity: %s\n",
 			 c->last_discontinuity);
-		notify_discontinuity(c);
+		notify_discontinuity(&a->view);
 	}
-	alarms_evaluate(c, on_alarm_event, c);
+	served_errors(&a->served, a->sample.errors);
+	alarms_evaluate(c, &a->alarms, on_alarm_event, &a->view);
 }
 
 static void on_alarm(unsigned int reg, void *arg)
@@ -84,11 +85,10 @@ static void schedule(struct agent *a)
 	    snmp_alarm_register(a->cfg.poll_interval, SA_REPEAT, on_alarm, a);
 }
 
-static void describe_cache(struct agent *a)
+static void describe_served(struct agent *a)
 {
-	struct cache *c = &a->cache;
-	snprintf(c->backend, sizeof(c->backend), "%s", a->cfg.backend);
-	c->poll_interval = a->cfg.poll_interval;
+	served_configure(&a->served, a->cfg.backend, a->cfg.poll_interval,
+			 &a->alarms);
 }
 
 /*
@@ -108,12 +108,11 @@ int poll_start(struct agent *a, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	a->cache.alarms = &a->alarms;
 	a->backend.cancel = &a->stop_requested;
 	a->backend.progress = serve_pending;
 	if (backend_open(&a->backend, &a->cfg, err, errlen) != 0)
 		return -1;
-	describe_cache(a);
+	describe_served(a);
 	poll_now(a);
 	schedule(a);
 	snmp_log(LOG_INFO, "polling backend %s every %u s\n", a->cfg.backend,
@@ -172,7 +171,7 @@ int poll_reconfigure(struct agent *a, struct config *newcfg)
 	a->alarms = na;
 	config_free(&a->cfg);
 	a->cfg = *newcfg; /* takes ownership */
-	describe_cache(a);
+	describe_served(a);
 	if (!keep)
 		poll_now(a);
 	if (reschedule)
@@ -217,6 +216,7 @@ void poll_stop(struct agent *a)
 		snmp_alarm_unregister(a->poll_alarm);
 	a->poll_alarm = 0;
 	backend_close(&a->backend);
-	a->cache.alarms = NULL;
+	served_configure(&a->served, a->cfg.backend, a->cfg.poll_interval,
+			 NULL);
 	alarm_set_free(&a->alarms);
 }

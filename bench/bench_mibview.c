@@ -46,6 +46,10 @@ static void bench(unsigned ncpus)
 		exit(1);
 	}
 	cache_init(&c);
+	struct served served;
+	served_init(&served);
+	served_configure(&served, "sim", 5, NULL);
+	const struct mib_view view = {&c, &served};
 
 	/* polls */
 	int polls = ncpus >= 4096 ? 20 : 200;
@@ -68,7 +72,7 @@ static void bench(unsigned ncpus)
 		len = mib_root_len;
 		for (unsigned i = 0; i < mib_root_len; i++)
 			cur[i] = mib_root[i];
-		while (mibview_getnext(&c, cur, len, next, &nlen, &o, &v) ==
+		while (mibview_getnext(&view, cur, len, next, &nlen, &o, &v) ==
 		       MV_OK) {
 			memcpy(cur, next, nlen * sizeof(*cur));
 			len = nlen;
@@ -86,7 +90,7 @@ static void bench(unsigned ncpus)
 	for (int i = 0; i < gets; i++) {
 		seed = seed * 1103515245u + 12345u;
 		size_t n = mibview_oid(col, seed % ncpus, cur);
-		if (mibview_get(&c, cur, n, &o, &v) != MV_OK)
+		if (mibview_get(&view, cur, n, &o, &v) != MV_OK)
 			abort();
 	}
 	double get_ns = (now() - t0) / gets * 1e9;

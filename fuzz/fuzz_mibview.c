@@ -15,6 +15,8 @@
 
 static struct cache cache;
 static struct alarm_set alarms;
+static struct served served;
+static const struct mib_view view = {&cache, &served};
 
 static void setup(void)
 {
@@ -45,7 +47,7 @@ static void setup(void)
 	alarm_config_parse("b hw.r10kevctr.cycles 2 absolute 10 5", &cfg[1],
 			   err, sizeof(err));
 	alarm_set_build(&alarms, cfg, 2, NULL);
-	cache.alarms = &alarms;
+	served_configure(&served, "sim", 5, &alarms);
 	sample_free(&s);
 }
 
@@ -73,13 +75,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			arc = arc << 8 | data[i++];
 		q[n++] = arc;
 	}
-	if (mibview_getnext(&cache, q, n, next, &nlen, &o, &v) == MV_OK) {
+	if (mibview_getnext(&view, q, n, next, &nlen, &o, &v) == MV_OK) {
 		FUZZ_ASSERT(nlen <= MIBVIEW_OID_MAX);
 		FUZZ_ASSERT(mibview_oid_cmp(next, nlen, q, n) > 0);
-		FUZZ_ASSERT(mibview_get(&cache, next, nlen, &o2, &v2) == MV_OK);
+		FUZZ_ASSERT(mibview_get(&view, next, nlen, &o2, &v2) == MV_OK);
 		FUZZ_ASSERT(o2 == o && v2.type == v.type);
 	}
-	if (mibview_get(&cache, q, n, &o, &v) == MV_OK) {
+	if (mibview_get(&view, q, n, &o, &v) == MV_OK) {
 		FUZZ_ASSERT(n > mib_root_len);
 		for (unsigned k = 0; k < mib_root_len; k++)
 			FUZZ_ASSERT(q[k] == mib_root[k]);

@@ -52,18 +52,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		     sizeof(err));
 	cache_init(&c);
 	if (alarm_set_build(&set, cfg.alarms, cfg.nalarms, NULL) == 0) {
-		c.alarms = &set;
 		if (backend_open(&b, &cfg, err, sizeof(err)) == 0) {
 			for (uint32_t poll = 1; poll <= 40; poll++) {
 				if (backend_read(&b, &s) != 0 ||
 				    sample_sort(&s) != 0)
 					continue;
 				FUZZ_ASSERT(cache_update(&c, &s, poll) >= 0);
-				alarms_evaluate(&c, no_event, NULL);
+				alarms_evaluate(&c, &set, no_event, NULL);
 			}
 			backend_close(&b);
 		}
-		c.alarms = NULL;
 		alarm_set_free(&set);
 	}
 	cache_free(&c);

@@ -38,7 +38,7 @@ static void drop_departed(struct alarm *a, const struct cache *c)
 	a->ninst = k;
 }
 
-static unsigned sample_one(struct cache *c, struct alarm *a, size_t index,
+static unsigned sample_one(const struct cache *c, struct alarm *a, size_t index,
 			   int cpu, alarm_emit_fn emit, void *ctx)
 {
 	uint64_t v = 0;
@@ -77,13 +77,14 @@ static unsigned sample_one(struct cache *c, struct alarm *a, size_t index,
 	return 1;
 }
 
-unsigned alarms_evaluate(struct cache *c, alarm_emit_fn emit, void *ctx)
+unsigned alarms_evaluate(const struct cache *c, struct alarm_set *alarms,
+			 alarm_emit_fn emit, void *ctx)
 {
 	unsigned n = 0;
-	if (!c->alarms)
+	if (!alarms)
 		return 0;
-	for (size_t i = 0; i < c->alarms->count; i++) {
-		struct alarm *a = &c->alarms->alarm[i];
+	for (size_t i = 0; i < alarms->count; i++) {
+		struct alarm *a = &alarms->alarm[i];
 		switch (a->cfg.scope) {
 		case SCOPE_SUM:
 			n += sample_one(c, a, i, ALARM_CPU_SUM, emit, ctx);

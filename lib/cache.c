@@ -172,7 +172,6 @@ int cache_update(struct cache *c, const struct sample *s, uint32_t now)
 	c->sample_time_ns = s->time_ns;
 	c->state = s->state;
 	snprintf(c->cpurev, sizeof(c->cpurev), "%s", s->cpurev);
-	c->poll_errors += s->errors;
 	c->polls++;
 	c->last_poll_time = now;
 	if (disc)

@@ -50,15 +50,12 @@ struct cache {
 	counter_mask counted;
 	int32_t state;
 	char cpurev[CPUREV_MAX + 1];
-	char backend[33];
-	unsigned poll_interval;	 /* seconds */
 	uint32_t last_poll_time; /* TimeTicks; 0 = never */
 	uint32_t discontinuity_time;
-	uint32_t polls, poll_errors;
+	uint32_t polls;		      /* readings folded in */
 	char last_discontinuity[256]; /* why, for the log (truncated) */
 	uint64_t sample_time_ns;      /* backend clock of the last poll */
 	uint64_t interval_ns;	      /* since the poll before; 0 = unknown */
-	struct alarm_set *alarms; /* served in the alarm table; may be NULL */
 };
 
 /* What a sample of a counter is worth at this poll. */

@@ -5,19 +5,21 @@
 
 #include "alarm.h"
 
-enum mibview_result mibview_value(const struct cache *c,
+enum mibview_result mibview_value(const struct mib_view *v,
 				  const struct mib_object *o,
 				  unsigned long instance, struct mib_value *val)
 {
-	struct value_at at = {.c = c, .o = o};
+	const struct cache *c = v->cache;
+	const struct alarm_set *alarms = v->served->alarms;
+	struct value_at at = {.v = v, .o = o};
 
 	if (o->table == TBL_SCALAR) {
 		if (instance != 0)
 			return MV_NO_SUCH_INSTANCE;
 	} else if (o->table == TBL_ALARM) {
-		if (!c->alarms || instance < 1 || instance > c->alarms->count)
+		if (!alarms || instance < 1 || instance > alarms->count)
 			return MV_NO_SUCH_INSTANCE;
-		at.alarm = &c->alarms->alarm[instance - 1];
+		at.alarm = &alarms->alarm[instance - 1];
 	} else {
 		if (instance > UINT32_MAX ||
 		    !(at.row = cache_row(c, (unsigned)instance)))
@@ -85,7 +87,7 @@ size_t mibview_oid(const struct mib_object *o, unsigned long instance,
 	return n;
 }
 
-enum mibview_result mibview_get(const struct cache *c,
+enum mibview_result mibview_get(const struct mib_view *v,
 				const unsigned long *name, size_t len,
 				const struct mib_object **obj,
 				struct mib_value *val)
@@ -104,20 +106,22 @@ enum mibview_result mibview_get(const struct cache *c,
 	*obj = o;
 	if (rlen != o->len + 1)
 		return MV_NO_SUCH_INSTANCE;
-	return mibview_value(c, o, rel[o->len], val);
+	return mibview_value(v, o, rel[o->len], val);
 }
 
 /*
  * The first instance of o after the instance part `inst` (ilen arcs; ilen 0
  * means "before every instance"); returns MV_OK with *instance set.
  */
-static enum mibview_result next_instance(const struct cache *c,
+static enum mibview_result next_instance(const struct mib_view *v,
 					 const struct mib_object *o,
 					 const unsigned long *inst, size_t ilen,
 					 unsigned long *instance,
 					 struct mib_value *val)
 {
-	struct value_at at = {.c = c, .o = o};
+	const struct cache *c = v->cache;
+	const struct alarm_set *alarms = v->served->alarms;
+	struct value_at at = {.v = v, .o = o};
 	if (o->table == TBL_SCALAR) {
 		if (ilen > 0) /* .0 or anything after it */
 			return MV_END_OF_VIEW;
@@ -130,10 +134,10 @@ static enum mibview_result next_instance(const struct cache *c,
 	if (ilen > 0 && inst[0] >= UINT32_MAX)
 		return MV_END_OF_VIEW;
 	if (o->table == TBL_ALARM) {
-		size_t n = c->alarms ? c->alarms->count : 0;
+		size_t n = alarms ? alarms->count : 0;
 		/* [x] and [x, ...] are both followed by alarm x+1 */
 		for (unsigned long i = ilen ? inst[0] + 1 : 1; i <= n; i++) {
-			at.alarm = &c->alarms->alarm[i - 1];
+			at.alarm = &alarms->alarm[i - 1];
 			if (value_read(&at, val) == MV_OK) {
 				*instance = i;
 				return MV_OK;
@@ -156,7 +160,7 @@ static enum mibview_result next_instance(const struct cache *c,
 	return MV_END_OF_VIEW;
 }
 
-enum mibview_result mibview_getnext(const struct cache *c,
+enum mibview_result mibview_getnext(const struct mib_view *v,
 				    const unsigned long *name, size_t len,
 				    unsigned long *next, size_t *nextlen,
 				    const struct mib_object **obj,
@@ -176,7 +180,7 @@ enum mibview_result mibview_getnext(const struct cache *c,
 			continue;
 		bool inside = where == 0 && cmp_object(o, rel, rlen) == 0;
 		unsigned long instance;
-		if (next_instance(c, o, inside ? rel + o->len : NULL,
+		if (next_instance(v, o, inside ? rel + o->len : NULL,
 				  inside ? rlen - o->len : 0, &instance,
 				  val) == MV_OK) {
 			*nextlen = mibview_oid(o, instance, next);

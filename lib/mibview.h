@@ -16,19 +16,19 @@
 
 #define MIBVIEW_OID_MAX 32
 
-enum mibview_result mibview_get(const struct cache *c,
+enum mibview_result mibview_get(const struct mib_view *v,
 				const unsigned long *name, size_t len,
 				const struct mib_object **obj,
 				struct mib_value *val);
 /* next[] gets the OID of the answer; *nextlen its length. */
-enum mibview_result mibview_getnext(const struct cache *c,
+enum mibview_result mibview_getnext(const struct mib_view *v,
 				    const unsigned long *name, size_t len,
 				    unsigned long *next, size_t *nextlen,
 				    const struct mib_object **obj,
 				    struct mib_value *val);
 
 /* The value of one instance (instance = CPU number for TBL_CPU). */
-enum mibview_result mibview_value(const struct cache *c,
+enum mibview_result mibview_value(const struct mib_view *v,
 				  const struct mib_object *o,
 				  unsigned long instance,
 				  struct mib_value *val);

@@ -32,35 +32,36 @@ typedef bool value_fn(const struct value_at *at, struct raw *r);
 	}
 
 /* The module's scalars. */
-NUM(state, at->c->state)
-STR(cpurev, at->c->cpurev)
-NUM(poll_interval, at->c->poll_interval)
-NUM(last_poll_time, at->c->last_poll_time)
-STR(backend, at->c->backend)
-NUM(num_cpus, at->c->nrows)
-NUM(discontinuity_time, at->c->discontinuity_time)
-NUM(polls, at->c->polls)
-NUM(poll_errors, at->c->poll_errors)
-STR(discontinuity_reason, at->c->last_discontinuity)
+NUM(state, at->v->cache->state)
+STR(cpurev, at->v->cache->cpurev)
+NUM(poll_interval, at->v->served->poll_interval)
+NUM(last_poll_time, at->v->cache->last_poll_time)
+STR(backend, at->v->served->backend)
+NUM(num_cpus, at->v->cache->nrows)
+NUM(discontinuity_time, at->v->cache->discontinuity_time)
+NUM(polls, at->v->cache->polls)
+NUM(poll_errors, at->v->served->poll_errors)
+STR(discontinuity_reason, at->v->cache->last_discontinuity)
 
 static bool total(const struct value_at *at, struct raw *r)
 {
-	if (!cache_counted(at->c, at->o->counter))
+	if (!cache_counted(at->v->cache, at->o->counter))
 		return false;
-	r->num = at->c->total[at->o->counter];
+	r->num = at->v->cache->total[at->o->counter];
 	return true;
 }
 
 static bool rate(const struct value_at *at, struct raw *r)
 {
 	long cpu = at->row ? (long)at->row->cpu : -1;
-	return cache_rate(at->c, at->o->counter, cpu, &r->num) == SAMPLE_OK;
+	return cache_rate(at->v->cache, at->o->counter, cpu, &r->num) ==
+	       SAMPLE_OK;
 }
 
 /* The CPU table and its augmentations. */
 static bool cpu_counter(const struct value_at *at, struct raw *r)
 {
-	if (!cache_counted(at->c, at->o->counter))
+	if (!cache_counted(at->v->cache, at->o->counter))
 		return false;
 	r->num = at->row->value[at->o->counter];
 	return true;

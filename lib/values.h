@@ -12,8 +12,15 @@
 
 #include "cache.h"
 #include "objects.h"
+#include "served.h"
 
 struct alarm;
+
+/* What requests read: the counter cache and the agent's served state. */
+struct mib_view {
+	const struct cache *cache;
+	const struct served *served;
+};
 
 struct mib_value {
 	enum obj_syntax type;
@@ -37,7 +44,7 @@ enum mibview_result {
 
 /* Where a value is read: the object, and its CPU row or alarm. */
 struct value_at {
-	const struct cache *c;
+	const struct mib_view *v;
 	const struct mib_object *o;
 	const struct cpu_row *row; /* TBL_CPU */
 	const struct alarm *alarm; /* TBL_ALARM */

@@ -12,6 +12,8 @@
 #include "alarm.h"
 
 static struct cache cache;
+static struct served served;
+static const struct mib_view view = {&cache, &served};
 
 /* CPUs 0 and 2; every counter but fucomp (index of metric) counted. */
 static int setup(void **state)
@@ -33,8 +35,8 @@ static int setup(void **state)
 			    (uint64_t)(i + 1) * 1000 + (uint64_t)c;
 	}
 	s.cpus[1].value[0] = UINT64_MAX - 5; /* full 64 bits survive */
-	snprintf(cache.backend, sizeof(cache.backend), "sim");
-	cache.poll_interval = 5;
+	served_init(&served);
+	served_configure(&served, "sim", 5, NULL);
 	cache_update(&cache, &s, 4242);
 	sample_free(&s);
 	return 0;
@@ -83,47 +85,47 @@ static void get_values(void **state)
 	size_t n;
 
 	n = oid_of("hwR10kEvCtrState", 0, oid);
-	assert_int_equal(mibview_get(&cache, oid, n, &o, &v), MV_OK);
+	assert_int_equal(mibview_get(&view, oid, n, &o, &v), MV_OK);
 	assert_int_equal(v.type, SYN_INTEGER32);
 	assert_int_equal(v.v.i32, 30);
 
 	n = oid_of("hwR10kEvCtrCpurev", 0, oid);
-	assert_int_equal(mibview_get(&cache, oid, n, &o, &v), MV_OK);
+	assert_int_equal(mibview_get(&view, oid, n, &o, &v), MV_OK);
 	assert_int_equal(v.type, SYN_OCTETS);
 	assert_int_equal(v.v.str.len, 3);
 	assert_memory_equal(v.v.str.ptr, "2.6", 3);
 
 	n = oid_of("hwR10kEvCtrCycles", 0, oid);
-	assert_int_equal(mibview_get(&cache, oid, n, &o, &v), MV_OK);
+	assert_int_equal(mibview_get(&view, oid, n, &o, &v), MV_OK);
 	assert_int_equal(v.type, SYN_COUNTER64);
 	assert_int_equal(v.v.u64, 1000 + UINT64_MAX - 5); /* wraps mod 2^64 */
 
 	n = oid_of("hwR10kEvCtrCpuCycles", 2, oid);
-	assert_int_equal(mibview_get(&cache, oid, n, &o, &v), MV_OK);
+	assert_int_equal(mibview_get(&view, oid, n, &o, &v), MV_OK);
 	assert_int_equal(v.v.u64, UINT64_MAX - 5);
 
 	n = oid_of("hwR10kEvCtrCpuGradFp", 0, oid);
-	assert_int_equal(mibview_get(&cache, oid, n, &o, &v), MV_OK);
+	assert_int_equal(mibview_get(&view, oid, n, &o, &v), MV_OK);
 	assert_int_equal(v.v.u64,
 			 1000 + counter_index_by_name("hw.r10kevctr.grad.fp"));
 
 	n = oid_of("hwR10kEvCtrLastPollTime", 0, oid);
-	assert_int_equal(mibview_get(&cache, oid, n, &o, &v), MV_OK);
+	assert_int_equal(mibview_get(&view, oid, n, &o, &v), MV_OK);
 	assert_int_equal(v.type, SYN_TIMETICKS);
 	assert_int_equal(v.v.u32, 4242);
 
 	n = oid_of("hwR10kEvCtrNumCpus", 0, oid);
-	assert_int_equal(mibview_get(&cache, oid, n, &o, &v), MV_OK);
+	assert_int_equal(mibview_get(&view, oid, n, &o, &v), MV_OK);
 	assert_int_equal(v.type, SYN_UNSIGNED32);
 	assert_int_equal(v.v.u32, 2);
 
 	n = oid_of("hwR10kEvCtrPolls", 0, oid);
-	assert_int_equal(mibview_get(&cache, oid, n, &o, &v), MV_OK);
+	assert_int_equal(mibview_get(&view, oid, n, &o, &v), MV_OK);
 	assert_int_equal(v.type, SYN_COUNTER32);
 	assert_int_equal(v.v.u32, 1);
 
 	n = oid_of("hwR10kEvCtrCpuStatus", 2, oid);
-	assert_int_equal(mibview_get(&cache, oid, n, &o, &v), MV_OK);
+	assert_int_equal(mibview_get(&view, oid, n, &o, &v), MV_OK);
 	assert_int_equal(v.v.i32, CPU_COUNTING);
 }
 
@@ -135,31 +137,30 @@ static void get_missing(void **state)
 	size_t n;
 
 	n = oid_of("hwR10kEvCtrCpuCycles", 1, oid); /* no CPU 1 */
-	assert_int_equal(mibview_get(&cache, oid, n, &o, &v),
+	assert_int_equal(mibview_get(&view, oid, n, &o, &v),
 			 MV_NO_SUCH_INSTANCE);
 	n = oid_of("hwR10kEvCtrFucomp", 0, oid); /* not counted */
-	assert_int_equal(mibview_get(&cache, oid, n, &o, &v),
+	assert_int_equal(mibview_get(&view, oid, n, &o, &v),
 			 MV_NO_SUCH_INSTANCE);
 	n = oid_of("hwR10kEvCtrCpuFucomp", 0, oid);
-	assert_int_equal(mibview_get(&cache, oid, n, &o, &v),
+	assert_int_equal(mibview_get(&view, oid, n, &o, &v),
 			 MV_NO_SUCH_INSTANCE);
 	n = oid_of("hwR10kEvCtrState", 1, oid); /* .1 of a scalar */
-	assert_int_equal(mibview_get(&cache, oid, n, &o, &v),
+	assert_int_equal(mibview_get(&view, oid, n, &o, &v),
 			 MV_NO_SUCH_INSTANCE);
 	n = oid_of("hwR10kEvCtrState", 0, oid);
-	assert_int_equal(mibview_get(&cache, oid, n - 1, &o, &v),
+	assert_int_equal(mibview_get(&view, oid, n - 1, &o, &v),
 			 MV_NO_SUCH_INSTANCE);
 	oid[n++] = 7; /* state.0.7 */
-	assert_int_equal(mibview_get(&cache, oid, n, &o, &v),
+	assert_int_equal(mibview_get(&view, oid, n, &o, &v),
 			 MV_NO_SUCH_INSTANCE);
 	n = oid_of("hwR10kEvCtrCpuCycles", 0, oid);
 	oid[n - 2] = 2; /* column 2 does not exist */
-	assert_int_equal(mibview_get(&cache, oid, n, &o, &v),
-			 MV_NO_SUCH_OBJECT);
+	assert_int_equal(mibview_get(&view, oid, n, &o, &v), MV_NO_SUCH_OBJECT);
 	unsigned long other[] = {1, 3, 6, 1, 2, 1, 1, 1, 0};
-	assert_int_equal(mibview_get(&cache, other, 9, &o, &v),
+	assert_int_equal(mibview_get(&view, other, 9, &o, &v),
 			 MV_NO_SUCH_OBJECT);
-	assert_int_equal(mibview_get(&cache, other, 0, &o, &v),
+	assert_int_equal(mibview_get(&view, other, 0, &o, &v),
 			 MV_NO_SUCH_OBJECT);
 }
 
@@ -174,8 +175,7 @@ static void walk(void **state)
 
 	for (unsigned i = 0; i < mib_root_len; i++)
 		cur[i] = mib_root[i];
-	while (mibview_getnext(&cache, cur, len, next, &nlen, &o, &v) ==
-	       MV_OK) {
+	while (mibview_getnext(&view, cur, len, next, &nlen, &o, &v) == MV_OK) {
 		/* strictly increasing */
 		size_t k = 0;
 		while (k < len && k < nlen && cur[k] == next[k])
@@ -217,55 +217,54 @@ static void getnext_edges(void **state)
 
 	/* from before the module: its first object */
 	unsigned long before[] = {1, 3, 6, 1, 2};
-	assert_int_equal(
-	    mibview_getnext(&cache, before, 5, next, &nlen, &o, &v), MV_OK);
+	assert_int_equal(mibview_getnext(&view, before, 5, next, &nlen, &o, &v),
+			 MV_OK);
 	assert_string_equal(o->name, "hwR10kEvCtrState");
 	assert_int_equal(next[nlen - 1], 0);
 	/* after the module */
 	unsigned long after[] = {1, 3, 6, 1, 4, 1, 8072, 9999, 9999, 60};
-	assert_int_equal(
-	    mibview_getnext(&cache, after, 10, next, &nlen, &o, &v),
-	    MV_END_OF_VIEW);
+	assert_int_equal(mibview_getnext(&view, after, 10, next, &nlen, &o, &v),
+			 MV_END_OF_VIEW);
 	/* the last instance */
 	n = oid_of("hwR10kEvCtrPollErrors", 0, q);
-	assert_int_equal(mibview_getnext(&cache, q, n, next, &nlen, &o, &v),
+	assert_int_equal(mibview_getnext(&view, q, n, next, &nlen, &o, &v),
 			 MV_END_OF_VIEW);
 	/* within a column: CPU 0 -> CPU 2; CPU 1 -> CPU 2; CPU 2 -> next column
 	 */
 	n = oid_of("hwR10kEvCtrCpuCycles", 0, q);
-	assert_int_equal(mibview_getnext(&cache, q, n, next, &nlen, &o, &v),
+	assert_int_equal(mibview_getnext(&view, q, n, next, &nlen, &o, &v),
 			 MV_OK);
 	assert_string_equal(o->name, "hwR10kEvCtrCpuCycles");
 	assert_int_equal(next[nlen - 1], 2);
 	q[n - 1] = 1;
-	assert_int_equal(mibview_getnext(&cache, q, n, next, &nlen, &o, &v),
+	assert_int_equal(mibview_getnext(&view, q, n, next, &nlen, &o, &v),
 			 MV_OK);
 	assert_int_equal(next[nlen - 1], 2);
 	q[n - 1] = 2;
-	assert_int_equal(mibview_getnext(&cache, q, n, next, &nlen, &o, &v),
+	assert_int_equal(mibview_getnext(&view, q, n, next, &nlen, &o, &v),
 			 MV_OK);
 	assert_string_equal(o->name, "hwR10kEvCtrCpuIssueInstri");
 	assert_int_equal(next[nlen - 1], 0);
 	/* a longer OID inside an instance: CPU 0.5 -> CPU 2 */
 	q[n - 1] = 0;
 	q[n] = 5;
-	assert_int_equal(mibview_getnext(&cache, q, n + 1, next, &nlen, &o, &v),
+	assert_int_equal(mibview_getnext(&view, q, n + 1, next, &nlen, &o, &v),
 			 MV_OK);
 	assert_int_equal(next[nlen - 1], 2);
 	/* a huge index */
 	q[n - 1] = 0xffffffffffUL;
-	assert_int_equal(mibview_getnext(&cache, q, n, next, &nlen, &o, &v),
+	assert_int_equal(mibview_getnext(&view, q, n, next, &nlen, &o, &v),
 			 MV_OK);
 	assert_string_equal(o->name, "hwR10kEvCtrCpuIssueInstri");
 	/* the uncounted column is skipped: vcc (cpu 2) -> grad.instrg (cpu 0)
 	 */
 	n = oid_of("hwR10kEvCtrCpuVcc", 2, q);
-	assert_int_equal(mibview_getnext(&cache, q, n, next, &nlen, &o, &v),
+	assert_int_equal(mibview_getnext(&view, q, n, next, &nlen, &o, &v),
 			 MV_OK);
 	assert_string_equal(o->name, "hwR10kEvCtrCpuGradInstrg");
 	/* the table entry itself (no column): first column, first row */
 	n = oid_of("hwR10kEvCtrCpuCycles", 0, q);
-	assert_int_equal(mibview_getnext(&cache, q, n - 2, next, &nlen, &o, &v),
+	assert_int_equal(mibview_getnext(&view, q, n - 2, next, &nlen, &o, &v),
 			 MV_OK);
 	assert_string_equal(o->name, "hwR10kEvCtrCpuCycles");
 	assert_int_equal(next[nlen - 1], 0);
@@ -291,48 +290,46 @@ static void alarm_rows(void **state)
 		err, 256),
 	    0);
 	assert_int_equal(alarm_set_build(&set, cfg, 2, NULL), 0);
-	cache.alarms = &set;
+	served.alarms = &set;
 
 	n = oid_of("hwR10kEvCtrAlarmName", 2, q);
-	assert_int_equal(mibview_get(&cache, q, n, &o, &v), MV_OK);
+	assert_int_equal(mibview_get(&view, q, n, &o, &v), MV_OK);
 	assert_int_equal(v.v.str.len, 6);
 	assert_memory_equal(v.v.str.ptr, "second", 6);
 	n = oid_of("hwR10kEvCtrAlarmMetric", 1, q);
-	assert_int_equal(mibview_get(&cache, q, n, &o, &v), MV_OK);
+	assert_int_equal(mibview_get(&view, q, n, &o, &v), MV_OK);
 	assert_memory_equal(v.v.str.ptr, "hw.r10kevctr.tlb", 16);
 	n = oid_of("hwR10kEvCtrAlarmCpu", 2, q);
-	assert_int_equal(mibview_get(&cache, q, n, &o, &v), MV_OK);
+	assert_int_equal(mibview_get(&view, q, n, &o, &v), MV_OK);
 	assert_int_equal(v.v.i32, 2);
 	n = oid_of("hwR10kEvCtrAlarmStartupAlarm", 2, q);
-	assert_int_equal(mibview_get(&cache, q, n, &o, &v), MV_OK);
+	assert_int_equal(mibview_get(&view, q, n, &o, &v), MV_OK);
 	assert_int_equal(v.v.i32, 2);
 	n = oid_of("hwR10kEvCtrAlarmStatus", 1, q);
-	assert_int_equal(mibview_get(&cache, q, n, &o, &v), MV_OK);
+	assert_int_equal(mibview_get(&view, q, n, &o, &v), MV_OK);
 	assert_int_equal(v.v.i32, ALARM_WAITING);
 	/* no sample yet: no value; no alarm 3; notify-only objects hidden */
 	n = oid_of("hwR10kEvCtrAlarmValue", 1, q);
-	assert_int_equal(mibview_get(&cache, q, n, &o, &v),
-			 MV_NO_SUCH_INSTANCE);
+	assert_int_equal(mibview_get(&view, q, n, &o, &v), MV_NO_SUCH_INSTANCE);
 	n = oid_of("hwR10kEvCtrAlarmName", 3, q);
-	assert_int_equal(mibview_get(&cache, q, n, &o, &v),
-			 MV_NO_SUCH_INSTANCE);
+	assert_int_equal(mibview_get(&view, q, n, &o, &v), MV_NO_SUCH_INSTANCE);
 	n = oid_of("hwR10kEvCtrAlarmEventCpu", 1, q);
-	assert_int_equal(mibview_get(&cache, q, n, &o, &v), MV_NO_SUCH_OBJECT);
+	assert_int_equal(mibview_get(&view, q, n, &o, &v), MV_NO_SUCH_OBJECT);
 	/* getnext: name.2 -> metric.1; value column skipped; dropped.2 -> end
 	 */
 	n = oid_of("hwR10kEvCtrAlarmName", 2, q);
-	assert_int_equal(mibview_getnext(&cache, q, n, next, &nlen, &o, &v),
+	assert_int_equal(mibview_getnext(&view, q, n, next, &nlen, &o, &v),
 			 MV_OK);
 	assert_string_equal(o->name, "hwR10kEvCtrAlarmMetric");
 	assert_int_equal(next[nlen - 1], 1);
 	n = oid_of("hwR10kEvCtrAlarmStartupAlarm", 2, q);
-	assert_int_equal(mibview_getnext(&cache, q, n, next, &nlen, &o, &v),
+	assert_int_equal(mibview_getnext(&view, q, n, next, &nlen, &o, &v),
 			 MV_OK);
 	assert_string_equal(o->name, "hwR10kEvCtrAlarmStatus");
 	n = oid_of("hwR10kEvCtrAlarmDropped", 2, q);
-	assert_int_equal(mibview_getnext(&cache, q, n, next, &nlen, &o, &v),
+	assert_int_equal(mibview_getnext(&view, q, n, next, &nlen, &o, &v),
 			 MV_END_OF_VIEW);
-	cache.alarms = NULL;
+	served.alarms = NULL;
 	alarm_set_free(&set);
 }
 
@@ -358,7 +355,7 @@ static size_t full_walk(struct oid_buf *w)
 	const struct mib_object *o;
 	struct mib_value v;
 
-	while (n < WALK_MAX && mibview_getnext(&cache, cur, len, w[n].arc,
+	while (n < WALK_MAX && mibview_getnext(&view, cur, len, w[n].arc,
 					       &w[n].len, &o, &v) == MV_OK) {
 		memcpy(cur, w[n].arc, w[n].len * sizeof(*cur));
 		len = w[n].len;
@@ -384,7 +381,7 @@ static void check_request(const struct oid_buf *w, size_t nw,
 		expect++;
 	}
 	enum mibview_result r =
-	    mibview_getnext(&cache, q, qlen, next, &nlen, &o, &v);
+	    mibview_getnext(&view, q, qlen, next, &nlen, &o, &v);
 	if (expect == nw) {
 		assert_int_equal(r, MV_END_OF_VIEW);
 	} else {
@@ -392,7 +389,7 @@ static void check_request(const struct oid_buf *w, size_t nw,
 		assert_true(mibview_oid_cmp(next, nlen, w[expect].arc,
 					    w[expect].len) == 0);
 	}
-	r = mibview_get(&cache, q, qlen, &o, &v);
+	r = mibview_get(&view, q, qlen, &o, &v);
 	assert_true(member ? r == MV_OK : r != MV_OK);
 }
 
@@ -471,9 +468,9 @@ static void edges_with_alarms(void **state)
 		assert_int_equal(
 		    alarm_config_parse(lines[i], &cfg[i], err, 256), 0);
 	assert_int_equal(alarm_set_build(&set, cfg, 3, NULL), 0);
-	cache.alarms = &set;
+	served.alarms = &set;
 	edge_requests();
-	cache.alarms = NULL;
+	served.alarms = NULL;
 	alarm_set_free(&set);
 }
 
