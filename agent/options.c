@@ -1,0 +1,198 @@
+/*
+ * options.c - hw-r10kevctr-agent's command line, in snmpd's habits (see
+ * hw-r10kevctr-agent(8)): the usage, -H, and the parser.
+ */
+#include <net-snmp/net-snmp-config.h>
+#include <net-snmp/net-snmp-includes.h>
+#include <net-snmp/agent/net-snmp-agent-includes.h>
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "daemon.h"
+#include "options.h"
+
+void options_usage(FILE *out, const char *prog)
+{
+	char names[128];
+
+	fprintf(
+	    out,
+	    "usage: %s [-f] [-C] [-c FILE] [-x ADDRESS] [-A] [-L LOGOPTS] "
+	    "[-D TOKENS] [-p PIDFILE] [-u USER] [-g GROUP]\n"
+	    "       %s --dump [-C] [-c FILE] [-L LOGOPTS]\n"
+	    "       %s -h | --help | -H | -v | --version\n"
+	    "AgentX subagent exporting HW-R10KEVCTR-MIB (CPU event counters).\n"
+	    "  -f           stay in the foreground\n"
+	    "  -C           do not read the default config files, only -c\n"
+	    "  -c FILE      read FILE as a " AGENT_NAME ".conf too\n"
+	    "  -x ADDRESS   master agent's AgentX address (unix:/path, "
+	    "tcp:127.0.0.1:705)\n"
+	    "  -A           append to the -Lf file instead of truncating it\n"
+	    "  -L LOGOPTS   log as net-snmp's -L: -Le, -Lo, -Lf FILE, -Ls "
+	    "FACILITY, -LS PRI FACILITY...\n"
+	    "  -D TOKENS    debug output for these tokens (e.g. "
+	    "hwr10k,agentx)\n"
+	    "  -p PIDFILE   write the process id here\n"
+	    "  -u USER      run as USER (name or number) once started; the "
+	    "perf\n"
+	    "               backend keeps CAP_PERFMON, the others nothing\n"
+	    "  -g GROUP     run as GROUP (name or number) once started\n"
+	    "  --dump       read the backend twice, one pollInterval apart, "
+	    "print\n"
+	    "               every counted value and rate, and exit (no "
+	    "master)\n"
+	    "  -H           the config file tokens\n"
+	    "  -h, --help   this help;  -v, --version  version\n"
+	    "Backends built in: %s\n",
+	    prog, prog, prog, backend_names(names, sizeof(names)));
+}
+
+/* -H: the config tokens, generic and each backend's, as snmpd -H does. */
+static void print_tokens(FILE *out)
+{
+	for (const struct config_token *t = config_tokens; t->token; t++)
+		fprintf(out, "%-20s %s\n", t->token, t->usage);
+	for (size_t i = 0; backend_at(i); i++)
+		for (const struct config_token *t = backend_at(i)->tokens;
+		     t && t->token; t++)
+			fprintf(out, "%-20s %s   (backend %s)\n", t->token,
+				t->usage, backend_at(i)->name);
+}
+
+#define OPTSTRING ":fACc:x:L:D:p:u:g:hHv"
+
+/*
+ * -A must hold before -Lf opens (and would truncate) the file, wherever it
+ * stands on the command line: look for it first, in clusters such as -fA,
+ * skipping the values of options that take one.
+ */
+static bool wants_append(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (a[0] != '-' || a[1] == '-' || a[1] == '\0')
+			continue;
+		for (const char *c = a + 1; *c; c++) {
+			if (*c == 'A')
+				return true;
+			const char *spec = strchr(OPTSTRING, *c);
+			if (spec && spec[1] == ':') {
+				if (c[1] == '\0')
+					i++; /* the value is the next word */
+				break;
+			}
+		}
+	}
+	return false;
+}
+
+/* The file of -Lf FILE / -LfFILE / -LF PRI FILE, if that is what this is. */
+static const char *log_file_arg(const char *opt, int argc, char **argv)
+{
+	int next = optind;
+	if (opt[0] == 'F' && opt[1] == '\0')
+		next++; /* -LF PRI FILE */
+	else if (opt[0] == 'f' && opt[1] != '\0')
+		return opt + 1;
+	else if (opt[0] != 'f' && opt[0] != 'F')
+		return NULL;
+	return next < argc ? argv[next] : NULL;
+}
+
+int options_parse(int argc, char **argv, struct options *o, struct agent *a)
+{
+	static const struct option longopts[] = {
+	    {"help", no_argument, NULL, 'h'},
+	    {"version", no_argument, NULL, 'v'},
+	    {"dump", no_argument, NULL, 'd'},
+	    {NULL, 0, NULL, 0},
+	};
+	const char *logfile;
+	int ch;
+
+	if (wants_append(argc, argv))
+		netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID,
+				       NETSNMP_DS_LIB_APPEND_LOGFILES, 1);
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, OPTSTRING, longopts, NULL)) !=
+	       -1) {
+		switch (ch) {
+		case 'f':
+			o->foreground = true;
+			break;
+		case 'C':
+			netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID,
+					       NETSNMP_DS_LIB_DONT_READ_CONFIGS,
+					       1);
+			break;
+		case 'c':
+			o->config = optarg;
+			break;
+		case 'x':
+			a->xaddr = optarg;
+			break;
+		case 'A':
+			break; /* applied by wants_append() */
+		case 'd':
+			o->dump = true;
+			break;
+		case 'L':
+			logfile = log_file_arg(optarg, argc, argv);
+			if (logfile && logfile_check(logfile) != 0)
+				return -1;
+			if (logfile)
+				a->priv.logfile = logfile;
+			if (snmp_log_options(optarg, argc, argv) < 0) {
+				fprintf(stderr, "%s: bad -L option '%s'\n",
+					argv[0], optarg);
+				return -1;
+			}
+			o->logging_set = true;
+			break;
+		case 'D':
+			debug_register_tokens(optarg);
+			snmp_set_do_debugging(1);
+			break;
+		case 'p':
+			o->pidfile = optarg;
+			break;
+		case 'u':
+			a->priv.user = optarg;
+			break;
+		case 'g':
+			a->priv.group = optarg;
+			break;
+		case 'h':
+			options_usage(stdout, argv[0]);
+			exit(0);
+		case 'H':
+			print_tokens(stdout);
+			exit(0);
+		case 'v':
+			printf("%s %s (net-snmp %s)\n", AGENT_NAME, HWR_VERSION,
+			       netsnmp_get_version());
+			exit(0);
+		case ':':
+			fprintf(stderr, "%s: option -%c needs a value\n",
+				argv[0], optopt);
+			return -1;
+		default:
+			if (optopt)
+				fprintf(stderr, "%s: unknown option -%c\n",
+					argv[0], optopt);
+			else
+				fprintf(stderr, "%s: unknown option %s\n",
+					argv[0], argv[optind - 1]);
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "%s: unexpected argument '%s'\n", argv[0],
+			argv[optind]);
+		return -1;
+	}
+	return privilege_resolve(&a->priv);
+}

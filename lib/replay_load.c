@@ -1,0 +1,308 @@
+/*
+ * replay_load.c - reads a replay file (doc/replay-format.md) into memory:
+ * every line checked, every bad one logged with FILE:LINE, skipped and
+ * counted; opened without blocking and in steps (backend.h: progress,
+ * cancel).
+ */
+#include "replay_data.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "metrics.h"
+#include "parse.h"
+
+/* ------------------------------------------------------------ parsing */
+
+struct parser {
+	struct replay *r;
+	const char *file;
+	unsigned line;
+	uint64_t last_time; /* ns */
+	bool have_time;
+	/* parse-time lookups, so that a line costs O(1) whatever the size */
+	uint32_t *slot_of_cpu;		 /* [cpu]: slot + 1, 0 = not seen */
+	uint64_t (*last)[COUNTER_COUNT]; /* [slot]: last accepted value */
+	size_t cap_last;
+};
+
+static int bad(struct parser *p, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static int bad(struct parser *p, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	hwr_log(LOG_WARNING, "replay: %s:%u: %s; line skipped\n", p->file,
+		p->line, msg);
+	p->r->bad_lines++;
+	return -1;
+}
+
+/* Room for element n (0-based) in *ptr, growing the capacity *cap
+ * geometrically so that a file of N lines costs O(N) copies. */
+static int grow(void **ptr, size_t *cap, size_t n, size_t size)
+{
+	if (n < *cap)
+		return 0;
+	size_t want = *cap ? *cap * 2 : 16;
+	if (want <= n || want > SIZE_MAX / size)
+		return -1;
+	void *q = realloc(*ptr, want * size);
+	if (!q)
+		return -1;
+	*ptr = q;
+	*cap = want;
+	return 0;
+}
+
+/* The slot of a CPU, added on first sight; -1 when out of memory. */
+static long slot_of(struct parser *p, unsigned cpu)
+{
+	struct replay *r = p->r;
+	if (p->slot_of_cpu[cpu])
+		return (long)p->slot_of_cpu[cpu] - 1;
+	if (grow((void **)&p->last, &p->cap_last, r->ncpus, sizeof(*p->last)) ||
+	    grow((void **)&r->cpus, &r->cap_cpus, r->ncpus, sizeof(*r->cpus)))
+		return -1;
+	r->cpus[r->ncpus] = cpu;
+	memset(p->last[r->ncpus], 0, sizeof(p->last[r->ncpus]));
+	p->slot_of_cpu[cpu] = (uint32_t)++r->ncpus;
+	return (long)r->ncpus - 1;
+}
+
+/* The set for time t: the current one, or a new one. */
+static struct rset *set_for(struct parser *p, uint64_t t)
+{
+	struct replay *r = p->r;
+	if (p->have_time && t == p->last_time)
+		return &r->sets[r->nsets - 1];
+	if (grow((void **)&r->sets, &r->cap_sets, r->nsets, sizeof(*r->sets)))
+		return NULL;
+	struct rset *s = &r->sets[r->nsets++];
+	memset(s, 0, sizeof(*s));
+	s->time_ns = t;
+	s->first = r->nrecs;
+	p->last_time = t;
+	p->have_time = true;
+	return s;
+}
+
+static int parse_machine_metric(struct parser *p, const struct metric *m,
+				const char *value, uint64_t t)
+{
+	struct rset *s;
+	if (m->kind == METRIC_STATE) {
+		char *end;
+		errno = 0;
+		long v = strtol(value, &end, 10);
+		if (errno || *end || v < -1 || v > INT32_MAX)
+			return bad(p, "state '%s' is not a number from -1 up",
+				   value);
+		if (!(s = set_for(p, t)))
+			return bad(p, "out of memory");
+		s->has_state = true;
+		s->state = (int32_t)v;
+		return 0;
+	}
+	if (strlen(value) > CPUREV_MAX)
+		return bad(p, "cpurev '%s' is longer than 32 characters",
+			   value);
+	if (!(s = set_for(p, t)))
+		return bad(p, "out of memory");
+	s->has_cpurev = true;
+	snprintf(s->cpurev, sizeof(s->cpurev), "%s", value);
+	return 0;
+}
+
+/* Strict decimal seconds ("12", "12.5"; no sign, exponent or hex) to
+ * nanoseconds, exactly. */
+static int parse_time_ns(const char *s, uint64_t *ns)
+{
+	uint64_t sec = 0, frac = 0;
+	int digits = 0, decimals = 0;
+
+	for (; isdigit((unsigned char)*s); s++, digits++) {
+		sec = sec * 10 + (uint64_t)(*s - '0');
+		if (sec > REPLAY_TIME_MAX)
+			return -1;
+	}
+	if (digits == 0)
+		return -1;
+	if (*s == '.') {
+		for (s++; isdigit((unsigned char)*s); s++) {
+			if (++decimals > 9)
+				return -1;
+			frac = frac * 10 + (uint64_t)(*s - '0');
+		}
+		if (decimals == 0)
+			return -1;
+	}
+	if (*s)
+		return -1;
+	for (; decimals < 9; decimals++)
+		frac *= 10;
+	*ns = sec * 1000000000u + frac;
+	return 0;
+}
+
+static int parse_line(struct parser *p, char *line)
+{
+	char *f[4];
+	int n = parse_words(line, f, 4);
+	if (n == 0 || f[0][0] == '#')
+		return 0;
+	if (n != 4)
+		return bad(p, "expected TIME CPU METRIC VALUE");
+
+	uint64_t t;
+	if (parse_time_ns(f[0], &t) != 0)
+		return bad(p,
+			   "bad time '%s' (decimal seconds from 0 to %llu, "
+			   "at most 9 decimals)",
+			   f[0], (unsigned long long)REPLAY_TIME_MAX);
+	if (p->have_time && t < p->last_time)
+		return bad(p, "time %s goes backwards", f[0]);
+	const struct metric *m = metric_by_name(f[2]);
+	if (!m)
+		return bad(p, "unknown metric '%s'", f[2]);
+	if (m->kind != METRIC_COUNTER) {
+		if (strcmp(f[1], "-") != 0)
+			return bad(p, "CPU must be '-' for %s", f[2]);
+		return parse_machine_metric(p, m, f[3], t);
+	}
+	uint64_t cpu, v;
+	if (parse_u64(f[1], REPLAY_CPU_MAX, &cpu))
+		return bad(p, "bad CPU '%s' (0..65535)", f[1]);
+	uint64_t max =
+	    p->r->width >= 64 ? UINT64_MAX : (UINT64_C(1) << p->r->width) - 1;
+	if (parse_u64(f[3], max, &v))
+		return bad(p,
+			   "bad value '%s' (a whole number that fits "
+			   "replayCounterWidth)",
+			   f[3]);
+	int counter = counter_index_of(m);
+	long slot = slot_of(p, (unsigned)cpu);
+	if (slot < 0)
+		return bad(p, "out of memory");
+	uint64_t *last = &p->last[slot][counter];
+	if (p->r->width >= 64 && v < *last)
+		return bad(p,
+			   "value %s goes backwards (declare "
+			   "replayCounterWidth for wrapping counters)",
+			   f[3]);
+	struct replay *r = p->r;
+	if (!set_for(p, t) ||
+	    grow((void **)&r->recs, &r->cap_recs, r->nrecs, sizeof(*r->recs)))
+		return bad(p, "out of memory");
+	*last = v;
+	r->recs[r->nrecs++] = (struct rec){(unsigned)slot, counter, v};
+	r->sets[r->nsets - 1].n++;
+	r->counted |= COUNTER_BIT(counter);
+	return 0;
+}
+
+int replay_file_id(int fd, struct file_id *id)
+{
+	struct stat st;
+	if (fstat(fd, &st) != 0)
+		return -1;
+	*id = (struct file_id){st.st_dev, st.st_ino, st.st_size, st.st_mtim};
+	return S_ISREG(st.st_mode) ? 0 : 1;
+}
+
+bool replay_file_id_equal(const struct file_id *a, const struct file_id *b)
+{
+	return a->dev == b->dev && a->ino == b->ino && a->size == b->size &&
+	       a->mtime.tv_sec == b->mtime.tv_sec &&
+	       a->mtime.tv_nsec == b->mtime.tv_nsec;
+}
+
+/*
+ * Open without blocking (a FIFO or device named as replayFile would stall
+ * the main loop until the master drops us) and accept regular files only.
+ */
+static FILE *open_regular(struct replay *r, char *err, size_t errlen)
+{
+	int fd = open(r->file, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	int kind = fd < 0 ? -1 : replay_file_id(fd, &r->id);
+	FILE *in = kind == 0 ? fdopen(fd, "r") : NULL;
+
+	if (!in) {
+		snprintf(err, errlen, "replay: %s: %s", r->file,
+			 kind > 0 ? "not a regular file" : strerror(errno));
+		if (fd >= 0)
+			close(fd);
+	}
+	return in;
+}
+
+int replay_load(struct replay *r, const struct backend *b, char *err,
+		size_t errlen)
+{
+	FILE *in = open_regular(r, err, errlen);
+	if (!in)
+		return -1;
+	struct parser p = {.r = r, .file = r->file};
+	p.slot_of_cpu = calloc(REPLAY_CPU_MAX + 1, sizeof(*p.slot_of_cpu));
+	if (!p.slot_of_cpu) {
+		fclose(in);
+		snprintf(err, errlen, "replay: out of memory");
+		return -1;
+	}
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t got;
+	bool stopped = false;
+	while ((got = getline(&line, &cap, in)) != -1) {
+		p.line++;
+		if (p.line % REPLAY_STEP_LINES == 0) {
+			if (b->progress)
+				b->progress();
+			if (b->cancel && *b->cancel) {
+				stopped = true;
+				break;
+			}
+		}
+		if (memchr(line, '\0', (size_t)got))
+			bad(&p, "NUL byte in the line");
+		else
+			parse_line(&p, line);
+	}
+	free(line);
+	free(p.last);
+	free(p.slot_of_cpu);
+	fclose(in);
+	if (stopped) {
+		snprintf(err, errlen, "replay: %s: loading stopped at line %u",
+			 r->file, p.line);
+		return -1;
+	}
+	if (r->nsets == 0) {
+		snprintf(err, errlen, "replay: %s: no valid sample lines",
+			 r->file);
+		return -1;
+	}
+	r->cells = calloc(r->ncpus ? r->ncpus : 1, sizeof(*r->cells));
+	r->present = calloc(r->ncpus ? r->ncpus : 1, sizeof(*r->present));
+	if (!r->cells || !r->present) {
+		snprintf(err, errlen, "replay: out of memory");
+		return -1;
+	}
+	r->unreported = r->bad_lines;
+	hwr_log(LOG_INFO,
+		"replay: %s: %zu sample sets, %zu CPUs, %u bad "
+		"line(s) skipped\n",
+		r->file, r->nsets, r->ncpus, r->bad_lines);
+	return 0;
+}
