@@ -102,6 +102,98 @@ static const char *log_file_arg(const char *opt, int argc, char **argv)
 	return next < argc ? argv[next] : NULL;
 }
 
+/* -h, -H, -v: print and exit 0. */
+static void print_and_exit(int ch, const char *prog)
+{
+	if (ch == 'h')
+		options_usage(stdout, prog);
+	else if (ch == 'H')
+		print_tokens(stdout);
+	else
+		printf("%s %s (net-snmp %s)\n", AGENT_NAME, HWR_VERSION,
+		       netsnmp_get_version());
+	exit(0);
+}
+
+/* -L: net-snmp's logging options; a log file is checked (no symlink) and
+ * remembered so that SIGHUP and -u can reopen it. */
+static int apply_log_option(int argc, char **argv, struct agent *a)
+{
+	const char *logfile = log_file_arg(optarg, argc, argv);
+
+	if (logfile && logfile_check(logfile) != 0)
+		return -1;
+	if (logfile)
+		a->priv.logfile = logfile;
+	if (snmp_log_options(optarg, argc, argv) < 0) {
+		fprintf(stderr, "%s: bad -L option '%s'\n", argv[0], optarg);
+		return -1;
+	}
+	return 0;
+}
+
+static int bad_option(int ch, char **argv)
+{
+	if (ch == ':')
+		fprintf(stderr, "%s: option -%c needs a value\n", argv[0],
+			optopt);
+	else if (optopt)
+		fprintf(stderr, "%s: unknown option -%c\n", argv[0], optopt);
+	else
+		fprintf(stderr, "%s: unknown option %s\n", argv[0],
+			argv[optind - 1]);
+	return -1;
+}
+
+/* One option returned by getopt_long; -1 after a message. */
+static int apply_option(int ch, int argc, char **argv, struct options *o,
+			struct agent *a)
+{
+	switch (ch) {
+	case 'f':
+		o->foreground = true;
+		return 0;
+	case 'C':
+		netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID,
+				       NETSNMP_DS_LIB_DONT_READ_CONFIGS, 1);
+		return 0;
+	case 'c':
+		o->config = optarg;
+		return 0;
+	case 'x':
+		a->xaddr = optarg;
+		return 0;
+	case 'A':
+		return 0; /* applied by wants_append() */
+	case 'd':
+		o->dump = true;
+		return 0;
+	case 'L':
+		o->logging_set = true;
+		return apply_log_option(argc, argv, a);
+	case 'D':
+		debug_register_tokens(optarg);
+		snmp_set_do_debugging(1);
+		return 0;
+	case 'p':
+		o->pidfile = optarg;
+		return 0;
+	case 'u':
+		a->priv.user = optarg;
+		return 0;
+	case 'g':
+		a->priv.group = optarg;
+		return 0;
+	case 'h':
+	case 'H':
+	case 'v':
+		print_and_exit(ch, argv[0]);
+		return 0;
+	default:
+		return bad_option(ch, argv);
+	}
+}
+
 int options_parse(int argc, char **argv, struct options *o, struct agent *a)
 {
 	static const struct option longopts[] = {
@@ -110,85 +202,15 @@ int options_parse(int argc, char **argv, struct options *o, struct agent *a)
 	    {"dump", no_argument, NULL, 'd'},
 	    {NULL, 0, NULL, 0},
 	};
-	const char *logfile;
 	int ch;
 
 	if (wants_append(argc, argv))
 		netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID,
 				       NETSNMP_DS_LIB_APPEND_LOGFILES, 1);
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, OPTSTRING, longopts, NULL)) !=
-	       -1) {
-		switch (ch) {
-		case 'f':
-			o->foreground = true;
-			break;
-		case 'C':
-			netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID,
-					       NETSNMP_DS_LIB_DONT_READ_CONFIGS,
-					       1);
-			break;
-		case 'c':
-			o->config = optarg;
-			break;
-		case 'x':
-			a->xaddr = optarg;
-			break;
-		case 'A':
-			break; /* applied by wants_append() */
-		case 'd':
-			o->dump = true;
-			break;
-		case 'L':
-			logfile = log_file_arg(optarg, argc, argv);
-			if (logfile && logfile_check(logfile) != 0)
-				return -1;
-			if (logfile)
-				a->priv.logfile = logfile;
-			if (snmp_log_options(optarg, argc, argv) < 0) {
-				fprintf(stderr, "%s: bad -L option '%s'\n",
-					argv[0], optarg);
-				return -1;
-			}
-			o->logging_set = true;
-			break;
-		case 'D':
-			debug_register_tokens(optarg);
-			snmp_set_do_debugging(1);
-			break;
-		case 'p':
-			o->pidfile = optarg;
-			break;
-		case 'u':
-			a->priv.user = optarg;
-			break;
-		case 'g':
-			a->priv.group = optarg;
-			break;
-		case 'h':
-			options_usage(stdout, argv[0]);
-			exit(0);
-		case 'H':
-			print_tokens(stdout);
-			exit(0);
-		case 'v':
-			printf("%s %s (net-snmp %s)\n", AGENT_NAME, HWR_VERSION,
-			       netsnmp_get_version());
-			exit(0);
-		case ':':
-			fprintf(stderr, "%s: option -%c needs a value\n",
-				argv[0], optopt);
+	while ((ch = getopt_long(argc, argv, OPTSTRING, longopts, NULL)) != -1)
+		if (apply_option(ch, argc, argv, o, a) != 0)
 			return -1;
-		default:
-			if (optopt)
-				fprintf(stderr, "%s: unknown option -%c\n",
-					argv[0], optopt);
-			else
-				fprintf(stderr, "%s: unknown option %s\n",
-					argv[0], argv[optind - 1]);
-			return -1;
-		}
-	}
 	if (optind < argc) {
 		fprintf(stderr, "%s: unexpected argument '%s'\n", argv[0],
 			argv[optind]);

@@ -26,80 +26,102 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void bench(unsigned ncpus)
+/* Polls of the sim backend into the cache: microseconds per poll. */
+static double bench_polls(struct backend *b, struct cache *c, struct sample *s,
+			  int polls)
 {
-	struct config cfg;
-	struct backend b = {0};
-	struct cache c;
-	struct sample s = {0};
-	char err[256];
-
-	config_defaults(&cfg);
-	char cpus[16];
-	snprintf(cpus, sizeof(cpus), "%u", (unsigned)ncpus);
-	if (config_apply(&cfg, "simCpus", cpus, err, sizeof(err)) != 0) {
-		fprintf(stderr, "%s\n", err);
-		exit(1);
-	}
-	if (backend_open(&b, &cfg, err, sizeof(err))) {
-		fprintf(stderr, "%s\n", err);
-		exit(1);
-	}
-	cache_init(&c);
-	struct served served;
-	served_init(&served);
-	served_configure(&served, "sim", 5, NULL);
-	const struct mib_view view = {&c, &served};
-
-	/* polls */
-	int polls = ncpus >= 4096 ? 20 : 200;
 	double t0 = now();
 	for (int i = 0; i < polls; i++) {
-		backend_read(&b, &s);
-		sample_sort(&s);
-		cache_update(&c, &s, (uint32_t)i);
+		backend_read(b, s);
+		sample_sort(s);
+		cache_update(c, s, (uint32_t)i);
 	}
-	double poll_us = (now() - t0) / polls * 1e6;
+	return (now() - t0) / polls * 1e6;
+}
 
-	/* full walks */
+/* Full GETNEXT walks of the module: the varbinds of one walk; the time of
+ * one walk and of one GETNEXT in *walk_s and *getnext_ns. */
+static size_t bench_walks(const struct mib_view *view, int walks,
+			  double *walk_s, double *getnext_ns)
+{
 	unsigned long cur[MIBVIEW_OID_MAX], next[MIBVIEW_OID_MAX];
 	const struct mib_object *o;
 	struct mib_value v;
 	size_t steps = 0, len, nlen;
-	int walks = ncpus >= 4096 ? 3 : 20;
-	t0 = now();
+	double t0 = now();
+
 	for (int w = 0; w < walks; w++) {
 		len = mib_root_len;
 		for (unsigned i = 0; i < mib_root_len; i++)
 			cur[i] = mib_root[i];
-		while (mibview_getnext(&view, cur, len, next, &nlen, &o, &v) ==
+		while (mibview_getnext(view, cur, len, next, &nlen, &o, &v) ==
 		       MV_OK) {
 			memcpy(cur, next, nlen * sizeof(*cur));
 			len = nlen;
 			steps++;
 		}
 	}
-	double walk_s = (now() - t0) / walks;
-	double getnext_ns = (now() - t0) / (double)steps * 1e9;
+	*walk_s = (now() - t0) / walks;
+	*getnext_ns = (now() - t0) / (double)steps * 1e9;
+	return steps / (size_t)walks;
+}
 
-	/* random GETs of per-CPU cells */
+/* Random GETs of per-CPU cells: nanoseconds per GET. */
+static double bench_gets(const struct mib_view *view, unsigned ncpus)
+{
 	const struct mib_object *col = mibview_object("hwR10kEvCtrCpuFailBrmp");
+	unsigned long oid[MIBVIEW_OID_MAX];
+	const struct mib_object *o;
+	struct mib_value v;
 	int gets = 1000000;
 	unsigned seed = 1;
-	t0 = now();
+	double t0 = now();
+
 	for (int i = 0; i < gets; i++) {
 		seed = seed * 1103515245u + 12345u;
-		size_t n = mibview_oid(col, seed % ncpus, cur);
-		if (mibview_get(&view, cur, n, &o, &v) != MV_OK)
+		size_t n = mibview_oid(col, seed % ncpus, oid);
+		if (mibview_get(view, oid, n, &o, &v) != MV_OK)
 			abort();
 	}
-	double get_ns = (now() - t0) / gets * 1e9;
+	return (now() - t0) / gets * 1e9;
+}
 
+static void open_sim(struct config *cfg, struct backend *b, unsigned ncpus)
+{
+	char cpus[16], err[256];
+
+	config_defaults(cfg);
+	snprintf(cpus, sizeof(cpus), "%u", ncpus);
+	if (config_apply(cfg, "simCpus", cpus, err, sizeof(err)) != 0 ||
+	    backend_open(b, cfg, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s\n", err);
+		exit(1);
+	}
+}
+
+static void bench(unsigned ncpus)
+{
+	struct config cfg;
+	struct backend b = {0};
+	struct cache c;
+	struct sample s = {0};
+	struct served served;
+	double walk_s, getnext_ns;
+
+	open_sim(&cfg, &b, ncpus);
+	cache_init(&c);
+	served_init(&served);
+	served_configure(&served, "sim", 5, NULL);
+	const struct mib_view view = {&c, &served};
+
+	double poll_us = bench_polls(&b, &c, &s, ncpus >= 4096 ? 20 : 200);
+	size_t steps =
+	    bench_walks(&view, ncpus >= 4096 ? 3 : 20, &walk_s, &getnext_ns);
+	double get_ns = bench_gets(&view, ncpus);
 	printf("%6u CPUs: poll %9.1f us | walk %7zu objects %8.2f ms, %6.0f "
 	       "ns/getnext | "
 	       "get %5.0f ns | cache %8.1f KiB\n",
-	       ncpus, poll_us, steps / (size_t)walks, walk_s * 1e3, getnext_ns,
-	       get_ns,
+	       ncpus, poll_us, steps, walk_s * 1e3, getnext_ns, get_ns,
 	       (double)(c.nrows * sizeof(*c.rows) + sizeof(c)) / 1024.0);
 	backend_close(&b);
 	cache_free(&c);

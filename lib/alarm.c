@@ -154,6 +154,21 @@ static bool valid_name(const char *s)
 	return true;
 }
 
+/* The optional 7th word: which first sample may trigger (RFC 2819's
+ * alarmStartupAlarm). */
+static int parse_startup(const char *w, enum alarm_startup *startup)
+{
+	if (strcmp(w, "rising") == 0)
+		*startup = STARTUP_RISING;
+	else if (strcmp(w, "falling") == 0)
+		*startup = STARTUP_FALLING;
+	else if (strcmp(w, "both") == 0)
+		*startup = STARTUP_BOTH;
+	else
+		return -1;
+	return 0;
+}
+
 int alarm_config_parse(const char *args, struct alarm_config *out, char *err,
 		       size_t len)
 {
@@ -204,17 +219,8 @@ int alarm_config_parse(const char *args, struct alarm_config *out, char *err,
 			    "threshold",
 			    NULL);
 	out->startup = STARTUP_BOTH;
-	if (n == 7) {
-		if (strcmp(w[6], "rising") == 0)
-			out->startup = STARTUP_RISING;
-		else if (strcmp(w[6], "falling") == 0)
-			out->startup = STARTUP_FALLING;
-		else if (strcmp(w[6], "both") == 0)
-			out->startup = STARTUP_BOTH;
-		else
-			return fail(err, len,
-				    "startup must be rising, falling or both",
-				    w[6]);
-	}
+	if (n == 7 && parse_startup(w[6], &out->startup) != 0)
+		return fail(err, len, "startup must be rising, falling or both",
+			    w[6]);
 	return 0;
 }

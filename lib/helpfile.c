@@ -96,89 +96,108 @@ static int check_duplicate(const struct helpfile *hf, const char *file,
 	return 0;
 }
 
+/* What helpfile_parse carries from one line to the next. */
+struct hp_state {
+	struct helpfile *hf;
+	const char *filename;
+	FILE *err;
+	unsigned lineno;
+	int errors;
+	struct strbuf text;	/* the current entry's text so far */
+	struct help_entry *cur; /* NULL before the first good '@' line */
+};
+
+/* An '@ metric summary' line: finish the entry before, start a new one.
+ * Returns -1 only when out of memory (parsing stops). */
+static int start_entry(struct hp_state *s, char *line)
+{
+	finish_text(&s->text, s->cur);
+	s->cur = add_entry(s->hf);
+	if (!s->cur) {
+		diag(s->err, s->filename, s->lineno, "out of memory", NULL);
+		s->errors++;
+		return -1;
+	}
+	s->cur->line = s->lineno;
+	const char *msg = parse_at_line(line, s->cur);
+	if (msg) {
+		diag(s->err, s->filename, s->lineno, msg, s->cur->metric);
+		s->errors++;
+		s->hf->count--; /* not an entry; its text is discarded */
+		free(s->cur->metric);
+		free(s->cur->summary);
+		s->cur = NULL;
+		return 0;
+	}
+	size_t col = 0;
+	if (!smi_clean_line(s->cur->summary, &col)) {
+		fprintf(s->err,
+			"%s:%u: byte outside printable ASCII in summary of "
+			"%s\n",
+			s->filename, s->lineno, s->cur->metric);
+		s->errors++;
+	}
+	s->errors += check_duplicate(s->hf, s->filename, s->cur, s->err);
+	return 0;
+}
+
+/* A line of help text: appended to the current entry. */
+static void add_text_line(struct hp_state *s, char *line)
+{
+	if (!s->cur) {
+		if (!is_blank(line)) {
+			diag(s->err, s->filename, s->lineno,
+			     "text before the first '@' entry", NULL);
+			s->errors++;
+		}
+		return;
+	}
+	size_t col = 0;
+	if (!smi_clean_line(line, &col)) {
+		fprintf(s->err,
+			"%s:%u:%zu: byte outside printable ASCII (0x%02x) "
+			"cannot go into an SMI string\n",
+			s->filename, s->lineno, col,
+			(unsigned char)line[col - 1]);
+		s->errors++;
+	}
+	if (s->text.len == 0 && is_blank(line))
+		return; /* leading blank lines */
+	strbuf_addf(&s->text, "%s\n", line);
+}
+
 int helpfile_parse(FILE *in, const char *filename, struct helpfile *hf,
 		   FILE *err)
 {
+	struct hp_state s = {.hf = hf, .filename = filename, .err = err};
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
-	unsigned lineno = 0;
-	int errors = 0;
-	struct strbuf text = STRBUF_INIT;
-	struct help_entry *cur = NULL;
 
 	memset(hf, 0, sizeof(*hf));
 	hf->filename = strdup(filename);
 	while ((n = getline(&line, &cap, in)) != -1) {
-		lineno++;
+		s.lineno++;
 		if (n && line[n - 1] == '\n')
 			line[--n] = '\0';
 		if (line[0] == '#')
 			continue;
 		if (line[0] == '@') {
-			finish_text(&text, cur);
-			cur = add_entry(hf);
-			if (!cur) {
-				diag(err, filename, lineno, "out of memory",
-				     NULL);
-				errors++;
+			if (start_entry(&s, line) != 0)
 				break;
-			}
-			cur->line = lineno;
-			const char *msg = parse_at_line(line, cur);
-			if (msg) {
-				diag(err, filename, lineno, msg,
-				     cur->metric ? cur->metric : NULL);
-				errors++;
-				hf->count--; /* not an entry; text is discarded
-					      */
-				free(cur->metric);
-				free(cur->summary);
-				cur = NULL;
-				continue;
-			}
-			size_t col = 0;
-			if (!smi_clean_line(cur->summary, &col)) {
-				fprintf(
-				    err,
-				    "%s:%u: byte outside printable ASCII in "
-				    "summary of %s\n",
-				    filename, lineno, cur->metric);
-				errors++;
-			}
-			errors += check_duplicate(hf, filename, cur, err);
 			continue;
 		}
-		if (!cur) {
-			if (!is_blank(line)) {
-				diag(err, filename, lineno,
-				     "text before the first '@' entry", NULL);
-				errors++;
-			}
-			continue;
-		}
-		size_t col = 0;
-		if (!smi_clean_line(line, &col)) {
-			fprintf(err,
-				"%s:%u:%zu: byte outside printable ASCII "
-				"(0x%02x) cannot go into an SMI string\n",
-				filename, lineno, col,
-				(unsigned char)line[col - 1]);
-			errors++;
-		}
-		if (text.len == 0 && is_blank(line))
-			continue; /* leading blank lines */
-		strbuf_addf(&text, "%s\n", line);
+		add_text_line(&s, line);
 	}
-	finish_text(&text, cur);
-	strbuf_release(&text);
+	finish_text(&s.text, s.cur);
+	strbuf_release(&s.text);
 	free(line);
 	if (ferror(in)) {
 		diag(err, filename, 0, "read error: ", strerror(errno));
-		errors++;
+		s.errors++;
 	}
-	hf->lines = lineno;
-	return errors;
+	hf->lines = s.lineno;
+	return s.errors;
 }
 
 int helpfile_check_metrics(const struct helpfile *hf, FILE *err)

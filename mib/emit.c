@@ -135,6 +135,30 @@ static void put_list(FILE *out, const char *clause, const char *members)
 	fprintf(out, "\n    }\n");
 }
 
+/* OBJECT-GROUP, NOTIFICATION-GROUP and MODULE-COMPLIANCE. */
+static void put_conformance(FILE *out, const struct node *n)
+{
+	if (n->kind == NK_COMPLIANCE) {
+		fprintf(out, "%s MODULE-COMPLIANCE\n    STATUS      current\n",
+			n->name);
+		put_descr(out, n->descr);
+		fprintf(out, "    MODULE -- this module\n");
+		fprintf(out, "    MANDATORY-GROUPS {\n        ");
+		put_indented(out, n->members, 8);
+		fprintf(out, "\n    }\n");
+	} else {
+		fprintf(out, "%s %s\n", n->name,
+			n->kind == NK_OGROUP ? "OBJECT-GROUP"
+					     : "NOTIFICATION-GROUP");
+		put_list(out,
+			 n->kind == NK_OGROUP ? "OBJECTS" : "NOTIFICATIONS",
+			 n->members);
+		fprintf(out, "    STATUS      current\n");
+		put_descr(out, n->descr);
+	}
+	fprintf(out, "    ::= { %s %u }\n\n", parent_of(n), n->arc);
+}
+
 static void put_node(FILE *out, const struct mibmodel *mm, const struct node *n)
 {
 	switch (n->kind) {
@@ -181,25 +205,8 @@ static void put_node(FILE *out, const struct mibmodel *mm, const struct node *n)
 		break;
 	case NK_OGROUP:
 	case NK_NGROUP:
-		fprintf(out, "%s %s\n", n->name,
-			n->kind == NK_OGROUP ? "OBJECT-GROUP"
-					     : "NOTIFICATION-GROUP");
-		put_list(out,
-			 n->kind == NK_OGROUP ? "OBJECTS" : "NOTIFICATIONS",
-			 n->members);
-		fprintf(out, "    STATUS      current\n");
-		put_descr(out, n->descr);
-		fprintf(out, "    ::= { %s %u }\n\n", parent_of(n), n->arc);
-		break;
 	case NK_COMPLIANCE:
-		fprintf(out, "%s MODULE-COMPLIANCE\n    STATUS      current\n",
-			n->name);
-		put_descr(out, n->descr);
-		fprintf(out, "    MODULE -- this module\n");
-		fprintf(out, "    MANDATORY-GROUPS {\n        ");
-		put_indented(out, n->members, 8);
-		fprintf(out, "\n    }\n");
-		fprintf(out, "    ::= { %s %u }\n\n", parent_of(n), n->arc);
+		put_conformance(out, n);
 		break;
 	}
 }
