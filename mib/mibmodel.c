@@ -23,105 +23,8 @@
 
 #include "describe.h"
 #include "metrics.h"
+#include "rows.h"
 #include "strbuf.h"
-
-/* The rows of objects.def, as data. */
-enum row_kind {
-	R_TC,
-	R_BRANCH,
-	R_TABLE,
-	R_INDEX,
-	R_SCALAR,
-	R_COLUMN,
-	R_METRICS,
-	R_NOTIFICATION,
-	R_GROUP,
-	R_COMPLIANCE,
-};
-enum { TOTALS, CPU_COUNTERS, RATES, CPU_RATES }; /* METRICS' WHAT */
-enum { OBJECTS, NOTIFICATIONS };		 /* GROUP's KIND */
-#define ALARM (-1)				 /* NOTIFICATION's INSTANCE */
-
-struct row {
-	enum row_kind kind;
-	const char *name, *parent, *entry, *type, *index, *syntax, *seqtype;
-	const char *group, *units, *descr, *descr2, *objects;
-	unsigned arc;
-	enum obj_syntax csyn;
-	enum obj_access acc;
-	enum obj_table tbl;
-	enum obj_tag tag;
-	int what; /* METRICS: WHAT; NOTIFICATION: INSTANCE; GROUP: KIND */
-};
-
-static const struct row rows[] = {
-#define TC(n, syn, d)	{.kind = R_TC, .name = n, .syntax = syn, .descr = d},
-#define BRANCH(n, p, a) {.kind = R_BRANCH, .name = n, .parent = p, .arc = a},
-#define TABLE(t, e, ty, a, ix, td, ed)                                         \
-	{.kind = R_TABLE,                                                      \
-	 .name = t,                                                            \
-	 .entry = e,                                                           \
-	 .type = ty,                                                           \
-	 .arc = a,                                                             \
-	 .index = ix,                                                          \
-	 .descr = td,                                                          \
-	 .descr2 = ed},
-#define INDEX(n, e, syn, seq, d)                                               \
-	{.kind = R_INDEX,                                                      \
-	 .name = n,                                                            \
-	 .entry = e,                                                           \
-	 .syntax = syn,                                                        \
-	 .seqtype = seq,                                                       \
-	 .descr = d},
-#define SCALAR(n, p, a, syn, cs, ac, tg, g, u, d)                              \
-	{.kind = R_SCALAR,                                                     \
-	 .name = n,                                                            \
-	 .parent = p,                                                          \
-	 .arc = a,                                                             \
-	 .syntax = syn,                                                        \
-	 .csyn = cs,                                                           \
-	 .acc = ac,                                                            \
-	 .tbl = TBL_SCALAR,                                                    \
-	 .tag = tg,                                                            \
-	 .group = g,                                                           \
-	 .units = u,                                                           \
-	 .descr = d},
-#define COLUMN(n, e, a, syn, seq, cs, ac, tb, tg, g, u, d)                     \
-	{.kind = R_COLUMN,                                                     \
-	 .name = n,                                                            \
-	 .parent = e,                                                          \
-	 .arc = a,                                                             \
-	 .syntax = syn,                                                        \
-	 .seqtype = seq,                                                       \
-	 .csyn = cs,                                                           \
-	 .acc = ac,                                                            \
-	 .tbl = tb,                                                            \
-	 .tag = tg,                                                            \
-	 .group = g,                                                           \
-	 .units = u,                                                           \
-	 .descr = d},
-#define METRICS(w, pre, p, syn, tg, g, u, d)                                   \
-	{.kind = R_METRICS,                                                    \
-	 .what = w,                                                            \
-	 .name = pre,                                                          \
-	 .parent = p,                                                          \
-	 .syntax = syn,                                                        \
-	 .tag = tg,                                                            \
-	 .group = g,                                                           \
-	 .units = u,                                                           \
-	 .descr = d},
-#define NOTIFICATION(n, a, inst, objs, d)                                      \
-	{.kind = R_NOTIFICATION,                                               \
-	 .name = n,                                                            \
-	 .arc = a,                                                             \
-	 .what = inst,                                                         \
-	 .objects = objs,                                                      \
-	 .descr = d},
-#define GROUP(n, k, d)	 {.kind = R_GROUP, .name = n, .what = k, .descr = d},
-#define COMPLIANCE(n, d) {.kind = R_COMPLIANCE, .name = n, .descr = d},
-#include "objects.def"
-};
-#define NROWS (sizeof(rows) / sizeof(rows[0]))
 
 static struct node *add(struct mibmodel *mm, enum node_kind kind,
 			const char *name, const char *parent, unsigned arc)
@@ -337,9 +240,10 @@ static char *group_members(const struct mibmodel *mm, const char *group)
 
 static const char *notification_group(void)
 {
-	for (size_t i = 0; i < NROWS; i++)
-		if (rows[i].kind == R_GROUP && rows[i].what == NOTIFICATIONS)
-			return rows[i].name;
+	for (size_t i = 0; i < model_nrows; i++)
+		if (model_rows[i].kind == R_GROUP &&
+		    model_rows[i].what == NOTIFICATIONS)
+			return model_rows[i].name;
 	return NULL;
 }
 
@@ -414,8 +318,8 @@ int mibmodel_build(struct mibmodel *mm, const struct helpfile *hf, FILE *err)
 	int errors = 0;
 
 	memset(mm, 0, sizeof(*mm));
-	for (size_t i = 0; i < NROWS; i++)
-		errors += add_row(mm, &rows[i], hf, err, &groups, &all);
+	for (size_t i = 0; i < model_nrows; i++)
+		errors += add_row(mm, &model_rows[i], hf, err, &groups, &all);
 	free(strbuf_take(&all));
 	return errors;
 }

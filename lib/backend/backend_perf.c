@@ -2,13 +2,9 @@
  * backend_perf.c - Linux perf_event_open, one event per counter metric per
  * online CPU, system wide (pid -1, cpu N).
  *
- * Events of one CPU are read as groups (PERF_FORMAT_GROUP with
- * TOTAL_TIME_ENABLED/RUNNING): one read() per group per poll.  Events of
- * the CPU PMU (hardware, hw_cache, raw), software events and the events of
- * each other PMU go in separate groups, each of at most perfGroupSize
- * events (what the PMU counts at once).  When the kernel multiplexes, deltas
- * are scaled by d(enabled)/d(running) (counter_math.c) and accumulated into 64
- * bits.
+ * Each CPU's events are grouped and read by perf_cpu.c; multiplexed
+ * counts are scaled by d(enabled)/d(running) (counter_math.c) and
+ * accumulated into 64 bits.
  *
  * Which metrics are counted is decided once at open: each metric's terms
  * are test-opened on the first online CPU; a metric whose events cannot be
@@ -19,43 +15,20 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/perf_event.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/ioctl.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "backend.h"
 #include "backend_perf.h"
-#include "counter_math.h"
 #include "cpulist.h"
 #include "log.h"
+#include "perf_cpu.h"
 #include "perfspec.h"
 #include "sorted.h"
-
-#define GROUP_MAX 64 /* perfGroupSize's upper bound */
-
-struct perf_group {
-	int fd[GROUP_MAX];	/* fd[0] is the leader */
-	int counter[GROUP_MAX]; /* which counter each event adds to */
-	unsigned n;
-	uint64_t raw[GROUP_MAX];
-	uint64_t enabled, running; /* last readings */
-};
-
-struct perf_cpu {
-	unsigned cpu;
-	bool open, ever_open;
-	uint32_t epoch;
-	struct perf_group *groups;
-	unsigned ngroups;
-	uint64_t value[COUNTER_COUNT]; /* scaled counts since the epoch */
-	uint64_t enabled, running;     /* summed over groups, since the epoch */
-};
 
 struct perf {
 	struct perfspec spec[COUNTER_COUNT];
@@ -68,145 +41,6 @@ struct perf {
 	struct perf_cpu *cpus; /* every CPU seen online since open, sorted */
 	size_t ncpus;
 };
-
-static int sys_perf_event_open(struct perf_event_attr *attr, int cpu,
-			       int group_fd)
-{
-	return (int)syscall(__NR_perf_event_open, attr, -1, cpu, group_fd,
-			    PERF_FLAG_FD_CLOEXEC);
-}
-
-static int open_term(const struct perf_term *t, int cpu, int group_fd)
-{
-	struct perf_event_attr attr;
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = t->type;
-	attr.config = t->config;
-	attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
-			   PERF_FORMAT_TOTAL_TIME_RUNNING;
-	attr.disabled = group_fd < 0; /* the leader enables the group */
-	return sys_perf_event_open(&attr, cpu, group_fd);
-}
-
-/* --------------------------------------------------------------- groups */
-
-/* The group an event of term t goes in: CPU PMU, software, or its PMU. */
-static long group_key(const struct perf_term *t)
-{
-	if (!t->hardware)
-		return -1;
-	if (t->type == PT_HARDWARE || t->type == PT_HW_CACHE ||
-	    t->type == PT_RAW)
-		return -2;
-	return t->type;
-}
-
-static void close_cpu(struct perf_cpu *pc)
-{
-	for (unsigned g = 0; g < pc->ngroups; g++)
-		for (unsigned i = 0; i < pc->groups[g].n; i++)
-			close(pc->groups[g].fd[i]);
-	free(pc->groups);
-	pc->groups = NULL;
-	pc->ngroups = 0;
-	pc->open = false;
-}
-
-/* Find or start a group for key with room; NULL when out of memory. */
-static struct perf_group *group_for(struct perf_cpu *pc, long key, long *keys,
-				    unsigned limit)
-{
-	for (unsigned g = 0; g < pc->ngroups; g++)
-		if (keys[g] == key && pc->groups[g].n < limit)
-			return &pc->groups[g];
-	struct perf_group *p =
-	    realloc(pc->groups, (pc->ngroups + 1) * sizeof(*p));
-	if (!p)
-		return NULL;
-	pc->groups = p;
-	keys[pc->ngroups] = key;
-	p = &pc->groups[pc->ngroups++];
-	memset(p, 0, sizeof(*p));
-	return p;
-}
-
-static int open_cpu(struct perf *pf, struct perf_cpu *pc)
-{
-	long keys[COUNTER_COUNT * PERFSPEC_MAX_TERMS];
-
-	memset(pc->value, 0, sizeof(pc->value));
-	pc->enabled = pc->running = 0;
-	for (int c = 0; c < COUNTER_COUNT; c++) {
-		if (!(pf->counted & COUNTER_BIT(c)))
-			continue;
-		for (unsigned k = 0; k < pf->spec[c].nterms; k++) {
-			const struct perf_term *t = &pf->spec[c].term[k];
-			long key = group_key(t);
-			struct perf_group *g =
-			    group_for(pc, key, keys, pf->group_size);
-			if (!g)
-				goto fail;
-			int fd =
-			    open_term(t, (int)pc->cpu, g->n ? g->fd[0] : -1);
-			if (fd < 0) {
-				hwr_log(
-				    LOG_WARNING,
-				    "perf: CPU %u: cannot open the event of "
-				    "%s%s: %s; the CPU stops counting\n",
-				    pc->cpu, METRIC_PREFIX, counters[c].name,
-				    strerror(errno));
-				if (g->n == 0)
-					pc->ngroups--;
-				goto fail;
-			}
-			g->fd[g->n] = fd;
-			g->counter[g->n++] = c;
-		}
-	}
-	unsigned events = 0;
-	for (unsigned g = 0; g < pc->ngroups; g++) {
-		ioctl(pc->groups[g].fd[0], PERF_EVENT_IOC_ENABLE,
-		      PERF_IOC_FLAG_GROUP);
-		events += pc->groups[g].n;
-	}
-	hwr_log(LOG_INFO, "perf: CPU %u: %u events in %u groups\n", pc->cpu,
-		events, pc->ngroups);
-	pc->open = true;
-	pc->epoch = backend_new_epoch();
-	return 0;
-fail:
-	close_cpu(pc);
-	return -1;
-}
-
-/* Read one group; adds the scaled deltas to pc.  -1 when the read failed. */
-static int read_group(struct perf_cpu *pc, struct perf_group *g)
-{
-	uint64_t buf[3 + GROUP_MAX];
-	size_t want = (3 + g->n) * sizeof(uint64_t);
-	ssize_t got = read(g->fd[0], buf, sizeof(buf));
-
-	if (got < 0 || (size_t)got != want || buf[0] != g->n) {
-		hwr_log(LOG_WARNING,
-			"perf: CPU %u: group read failed (%s); the CPU stops "
-			"counting until it can be reopened\n",
-			pc->cpu,
-			got < 0 ? strerror(errno) : "short or malformed read");
-		return -1;
-	}
-	uint64_t de = buf[1] - g->enabled, dr = buf[2] - g->running;
-	g->enabled = buf[1];
-	g->running = buf[2];
-	pc->enabled += de;
-	pc->running += dr;
-	for (unsigned i = 0; i < g->n; i++) {
-		uint64_t d = buf[3 + i] - g->raw[i];
-		g->raw[i] = buf[3 + i];
-		pc->value[g->counter[i]] += scale_delta(d, de, dr);
-	}
-	return 0;
-}
 
 /* ------------------------------------------------------------ CPU set */
 
@@ -252,7 +86,7 @@ static int sync_cpus_to(struct perf *pf, const struct cpulist *online)
 				"perf: CPU %u went offline; its "
 				"counters stop\n",
 				pc->cpu);
-			close_cpu(pc);
+			perf_cpu_close(pc);
 		}
 	}
 	for (size_t i = 0; i < online->n; i++) {
@@ -260,7 +94,8 @@ static int sync_cpus_to(struct perf *pf, const struct cpulist *online)
 		if (!pc)
 			return -1;
 		bool reopen = pc->ever_open;
-		if (!pc->open && open_cpu(pf, pc) == 0) {
+		if (!pc->open && perf_cpu_open(pc, pf->spec, pf->counted,
+					       pf->group_size) == 0) {
 			if (reopen)
 				hwr_log(LOG_NOTICE,
 					"perf: CPU %u counting again\n",
@@ -288,23 +123,11 @@ static void free_perf(struct perf *pf)
 	if (!pf)
 		return;
 	for (size_t i = 0; i < pf->ncpus; i++)
-		close_cpu(&pf->cpus[i]);
+		perf_cpu_close(&pf->cpus[i]);
 	for (int c = 0; c < COUNTER_COUNT; c++)
 		free(pf->source[c]);
 	free(pf->cpus);
 	free(pf);
-}
-
-/* Test-open a metric's terms on cpu; 0 or the first errno. */
-static int probe_metric(const struct perfspec *sp, int cpu)
-{
-	for (unsigned k = 0; k < sp->nterms; k++) {
-		int fd = open_term(&sp->term[k], cpu, -1);
-		if (fd < 0)
-			return errno;
-		close(fd);
-	}
-	return 0;
 }
 
 static void read_cpurev(struct perf *pf)
@@ -335,7 +158,7 @@ static void probe_all(struct perf *pf, int cpu)
 	for (int c = 0; c < COUNTER_COUNT; c++) {
 		if (pf->spec[c].nterms == 0)
 			continue;
-		int e = probe_metric(&pf->spec[c], cpu);
+		int e = perf_probe(&pf->spec[c], cpu);
 		if (e == 0) {
 			pf->counted |= COUNTER_BIT(c);
 			continue;
@@ -419,7 +242,7 @@ static int perf_apply(void *settings, const char *token, char **w, int n,
 		return s->sysfs ? 0 : parse_fail(err, len, "out of memory");
 	}
 	/* perfGroupSize */
-	if (parse_number(token, w, n, 1, GROUP_MAX, &v, err, len))
+	if (parse_number(token, w, n, 1, PERF_GROUP_MAX, &v, err, len))
 		return -1;
 	s->group_size = (unsigned)v;
 	return 0;
@@ -496,12 +319,8 @@ static int perf_read(struct backend *b, struct sample *s)
 		return -1;
 	for (size_t i = 0; i < pf->ncpus; i++) {
 		struct perf_cpu *pc = &pf->cpus[i];
-		for (unsigned g = 0; pc->open && g < pc->ngroups; g++) {
-			if (read_group(pc, &pc->groups[g]) != 0) {
-				close_cpu(pc); /* reopened at the next poll */
-				s->errors++;
-			}
-		}
+		if (perf_cpu_read(pc) != 0)
+			s->errors++; /* closed; reopened at the next poll */
 		struct cpu_sample *cs = &s->cpus[i];
 		memset(cs, 0, sizeof(*cs));
 		cs->cpu = pc->cpu;

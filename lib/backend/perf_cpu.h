@@ -1,0 +1,44 @@
+/* perf_cpu.h - one CPU's perf events, in groups read with one read(2)
+ * each (perf_cpu.c); the perf backend keeps one per CPU. */
+#ifndef HWR10K_PERF_CPU_H
+#define HWR10K_PERF_CPU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "metrics.h"
+#include "perfspec.h"
+
+#define PERF_GROUP_MAX 64 /* perfGroupSize's upper bound */
+
+struct perf_group {
+	int fd[PERF_GROUP_MAX];	     /* fd[0] is the leader */
+	int counter[PERF_GROUP_MAX]; /* which counter each event adds to */
+	unsigned n;
+	uint64_t raw[PERF_GROUP_MAX];
+	uint64_t enabled, running; /* last readings */
+};
+
+struct perf_cpu {
+	unsigned cpu;
+	bool open, ever_open;
+	uint32_t epoch;
+	struct perf_group *groups;
+	unsigned ngroups;
+	uint64_t value[COUNTER_COUNT]; /* scaled counts since the epoch */
+	uint64_t enabled, running;     /* summed over groups, since the epoch */
+};
+
+/* Open every term of the counted metrics on pc->cpu, at most group_size
+ * events per group; a new epoch. -1 (logged, nothing left open) when an
+ * event cannot be opened or memory runs out. */
+int perf_cpu_open(struct perf_cpu *pc, const struct perfspec *spec,
+		  counter_mask counted, unsigned group_size);
+/* Add the scaled deltas of every group to pc->value; -1 (logged, the CPU
+ * closed) when a read failed. */
+int perf_cpu_read(struct perf_cpu *pc);
+void perf_cpu_close(struct perf_cpu *pc);
+/* Test-open a metric's terms on cpu; 0 or the first errno. */
+int perf_probe(const struct perfspec *sp, int cpu);
+
+#endif

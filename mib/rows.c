@@ -1,0 +1,71 @@
+/* rows.c - mib/objects.def expanded into struct row (rows.h). */
+#include "rows.h"
+
+const struct row model_rows[] = {
+#define TC(n, syn, d)	{.kind = R_TC, .name = n, .syntax = syn, .descr = d},
+#define BRANCH(n, p, a) {.kind = R_BRANCH, .name = n, .parent = p, .arc = a},
+#define TABLE(t, e, ty, a, ix, td, ed)                                         \
+	{.kind = R_TABLE,                                                      \
+	 .name = t,                                                            \
+	 .entry = e,                                                           \
+	 .type = ty,                                                           \
+	 .arc = a,                                                             \
+	 .index = ix,                                                          \
+	 .descr = td,                                                          \
+	 .descr2 = ed},
+#define INDEX(n, e, syn, seq, d)                                               \
+	{.kind = R_INDEX,                                                      \
+	 .name = n,                                                            \
+	 .entry = e,                                                           \
+	 .syntax = syn,                                                        \
+	 .seqtype = seq,                                                       \
+	 .descr = d},
+#define SCALAR(n, p, a, syn, cs, ac, tg, g, u, d)                              \
+	{.kind = R_SCALAR,                                                     \
+	 .name = n,                                                            \
+	 .parent = p,                                                          \
+	 .arc = a,                                                             \
+	 .syntax = syn,                                                        \
+	 .csyn = cs,                                                           \
+	 .acc = ac,                                                            \
+	 .tbl = TBL_SCALAR,                                                    \
+	 .tag = tg,                                                            \
+	 .group = g,                                                           \
+	 .units = u,                                                           \
+	 .descr = d},
+#define COLUMN(n, e, a, syn, seq, cs, ac, tb, tg, g, u, d)                     \
+	{.kind = R_COLUMN,                                                     \
+	 .name = n,                                                            \
+	 .parent = e,                                                          \
+	 .arc = a,                                                             \
+	 .syntax = syn,                                                        \
+	 .seqtype = seq,                                                       \
+	 .csyn = cs,                                                           \
+	 .acc = ac,                                                            \
+	 .tbl = tb,                                                            \
+	 .tag = tg,                                                            \
+	 .group = g,                                                           \
+	 .units = u,                                                           \
+	 .descr = d},
+#define METRICS(w, pre, p, syn, tg, g, u, d)                                   \
+	{.kind = R_METRICS,                                                    \
+	 .what = w,                                                            \
+	 .name = pre,                                                          \
+	 .parent = p,                                                          \
+	 .syntax = syn,                                                        \
+	 .tag = tg,                                                            \
+	 .group = g,                                                           \
+	 .units = u,                                                           \
+	 .descr = d},
+#define NOTIFICATION(n, a, inst, objs, d)                                      \
+	{.kind = R_NOTIFICATION,                                               \
+	 .name = n,                                                            \
+	 .arc = a,                                                             \
+	 .what = inst,                                                         \
+	 .objects = objs,                                                      \
+	 .descr = d},
+#define GROUP(n, k, d)	 {.kind = R_GROUP, .name = n, .what = k, .descr = d},
+#define COMPLIANCE(n, d) {.kind = R_COMPLIANCE, .name = n, .descr = d},
+#include "objects.def"
+};
+const size_t model_nrows = sizeof(model_rows) / sizeof(model_rows[0]);
