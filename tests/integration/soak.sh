@@ -3,7 +3,7 @@
 # (20 in 'make check', 60 in 'make check-soak'; 5 s of warm-up first) at 256 sim CPUs and a 1 s
 # poll.  Zero errors and timeouts; every cell read is monotonic across a
 # client's successive reads; the agent's RSS grows by less than 1 % after
-# the warm-up.
+# the warm-up (or by two glibc heap steps at most, for short runs).
 . "$(dirname "$0")/lib.sh"
 
 SECS=${SOAK_SECONDS:-20}
@@ -70,6 +70,10 @@ for f in "$TMP"/g[12].result; do set -- $(cat "$f"); gets=$((gets + $1)); errors
 growth=$(( (rss1 - rss0) * 1000 / rss0 ))
 ok "soak $SECS s: $walks walks, $gets GETs, 0 errors, all cells monotonic"
 if [ -z "${HWR_VALGRIND:-}" ]; then
-    [ "$growth" -lt 10 ] || fail "RSS grew $rss0 -> $rss1 KiB (${growth}/1000)"
-    ok "RSS $rss0 -> $rss1 KiB (growth ${growth}/1000 < 1 %)"
+    # glibc grows its heap in steps of 128 KiB plus a page (M_TOP_PAD):
+    # two such steps are the allocator settling, not a leak, which
+    # matters in distcheck's 5 s run; a leak grows with the load and time.
+    [ "$growth" -lt 10 ] || [ $((rss1 - rss0)) -le 264 ] ||
+        fail "RSS grew $rss0 -> $rss1 KiB (${growth}/1000)"
+    ok "RSS $rss0 -> $rss1 KiB (growth ${growth}/1000 < 1 %, or two heap steps at most)"
 fi
