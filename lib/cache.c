@@ -116,6 +116,30 @@ static enum fold_event fold_cpu(struct cpu_row *r, const struct cpu_sample *s,
 	return ev;
 }
 
+/* The deltas of the system-wide counters into sum; true when their
+ * reading restarted (new epoch, or lower than the last) after one before. */
+static bool fold_system_wide(struct cache *c, const struct sample *s,
+			     uint64_t *sum)
+{
+	if (!s->system_wide) {
+		c->have_total_raw = false;
+		return false;
+	}
+	bool restarted = !c->have_total_raw || c->total_epoch != s->total_epoch;
+	bool reset = false;
+	for (int i = 0; i < COUNTER_COUNT; i++) {
+		if (!(s->system_wide & COUNTER_BIT(i)))
+			continue;
+		if (!restarted && s->total[i] < c->total_raw[i])
+			reset = true;
+		sum[i] = advance(&c->total_raw[i], s->total[i], restarted);
+	}
+	bool had = c->have_total_raw;
+	c->total_epoch = s->total_epoch;
+	c->have_total_raw = true;
+	return had && (restarted || reset);
+}
+
 int cache_update(struct cache *c, const struct sample *s, uint32_t now)
 {
 	struct cpu_row *rows = calloc(s->ncpus ? s->ncpus : 1, sizeof(*rows));
@@ -124,7 +148,8 @@ int cache_update(struct cache *c, const struct sample *s, uint32_t now)
 
 	if (!rows)
 		return -1;
-	if (!first && s->counted != c->counted)
+	if (!first &&
+	    (s->counted != c->counted || s->system_wide != c->system_wide))
 		NOTE("the set of counted events changed");
 	size_t old = 0;
 	for (size_t i = 0; i < s->ncpus; i++) {
@@ -142,7 +167,8 @@ int cache_update(struct cache *c, const struct sample *s, uint32_t now)
 			if (!first)
 				NOTE("CPU %u joined the table", cs->cpu);
 		}
-		enum fold_event ev = fold_cpu(&rows[i], cs, s->counted, sum);
+		enum fold_event ev =
+		    fold_cpu(&rows[i], cs, s->counted & ~s->system_wide, sum);
 		if (first || joined)
 			continue;
 		if (ev == FOLD_STOPPED)
@@ -156,6 +182,8 @@ int cache_update(struct cache *c, const struct sample *s, uint32_t now)
 	}
 	for (; old < c->nrows; old++)
 		NOTE("CPU %u left the table", c->rows[old].cpu);
+	if (fold_system_wide(c, s, sum) && !first)
+		NOTE("the system-wide counts restarted");
 
 	for (int i = 0; i < COUNTER_COUNT; i++) {
 		c->total[i] += sum[i];
@@ -166,6 +194,7 @@ int cache_update(struct cache *c, const struct sample *s, uint32_t now)
 	c->rows = rows;
 	c->nrows = s->ncpus;
 	c->counted = s->counted;
+	c->system_wide = s->system_wide;
 	c->interval_ns = !first && s->time_ns > c->sample_time_ns
 			     ? s->time_ns - c->sample_time_ns
 			     : 0;
@@ -191,6 +220,8 @@ static enum sample_status last_delta(const struct cache *c, int counter,
 		*value = c->total[counter];
 		return c->total_delta_valid ? SAMPLE_OK : SAMPLE_DISCONTINUITY;
 	}
+	if (!cache_counted_per_cpu(c, counter))
+		return SAMPLE_NONE;
 	const struct cpu_row *r = cache_row(c, (unsigned)cpu);
 	if (!r || r->status != CPU_COUNTING)
 		return r ? SAMPLE_DISCONTINUITY : SAMPLE_NONE;

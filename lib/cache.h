@@ -9,6 +9,8 @@
  *  - a total accumulates the deltas of all CPUs in the same pass, so it
  *    equals the sum of the rows unless a CPU left the table (its counts
  *    stay in the total) or joined it (its row starts at zero);
+ *  - a counter counted system-wide only (no per-CPU values) accumulates
+ *    the deltas of the backend's system-wide reading;
  *  - a reading that restarted from zero (new epoch, or a value lower than
  *    the last one) adds the new reading as the delta.
  * Every such event (CPU set change, restart, stop/resume, change of the
@@ -48,6 +50,10 @@ struct cache {
 	uint64_t total_delta[COUNTER_COUNT];
 	bool total_delta_valid;
 	counter_mask counted;
+	counter_mask system_wide; /* counted, but with no per-CPU values */
+	uint64_t total_raw[COUNTER_COUNT]; /* last system-wide reading */
+	uint32_t total_epoch;
+	bool have_total_raw;
 	int32_t state;
 	char cpurev[CPUREV_MAX + 1];
 	uint32_t last_poll_time; /* TimeTicks; 0 = never */
@@ -95,6 +101,11 @@ size_t cache_row_after(const struct cache *c, unsigned long cpu);
 static inline bool cache_counted(const struct cache *c, int counter)
 {
 	return (c->counted & COUNTER_BIT(counter)) != 0;
+}
+/* Counted with a value per CPU (not system-wide only). */
+static inline bool cache_counted_per_cpu(const struct cache *c, int counter)
+{
+	return ((c->counted & ~c->system_wide) & COUNTER_BIT(counter)) != 0;
 }
 
 #endif

@@ -80,7 +80,8 @@ int dump_run(const struct config *cfg, const volatile sig_atomic_t *cancel,
 		if (!cache_counted(&c, k))
 			continue;
 		print_cell(out, &c, k, -1);
-		for (size_t r = 0; r < c.nrows; r++)
+		for (size_t r = 0; cache_counted_per_cpu(&c, k) && r < c.nrows;
+		     r++)
 			print_cell(out, &c, k, (long)c.rows[r].cpu);
 	}
 	if (c.counted == 0)

@@ -154,8 +154,8 @@ static enum mibview_result next_instance(const struct mib_view *v,
 			*instance = c->rows[r].cpu;
 			return MV_OK;
 		}
-		if (o->counter >= 0 && !cache_counted(c, o->counter))
-			break; /* uncounted: no instance at all */
+		if (o->counter >= 0 && !cache_counted_per_cpu(c, o->counter))
+			break; /* uncounted per CPU: no instance at all */
 	}
 	return MV_END_OF_VIEW;
 }

@@ -31,6 +31,14 @@ struct sample {
 	struct cpu_sample *cpus; /* sorted by cpu, no duplicates */
 	size_t ncpus, cap;
 	counter_mask counted;
+	/*
+	 * Counted only for the whole system (PCP's hw.r10kevctr metrics had
+	 * no instances): no CPU has a value for these; their sum is
+	 * total[c], counts since total_epoch started, like a CPU's values.
+	 */
+	counter_mask system_wide;
+	uint64_t total[COUNTER_COUNT];
+	uint32_t total_epoch;
 	int32_t state; /* hw.r10kevctr.state */
 	char cpurev[CPUREV_MAX + 1];
 	unsigned errors;  /* records skipped / reads failed */

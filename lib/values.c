@@ -61,7 +61,7 @@ static bool rate(const struct value_at *at, struct raw *r)
 /* The CPU table and its augmentations. */
 static bool cpu_counter(const struct value_at *at, struct raw *r)
 {
-	if (!cache_counted(at->v->cache, at->o->counter))
+	if (!cache_counted_per_cpu(at->v->cache, at->o->counter))
 		return false;
 	r->num = at->row->value[at->o->counter];
 	return true;

@@ -190,6 +190,50 @@ static void duplicate_cpu_rejected(void **state)
 	sample_free(&s);
 }
 
+/* A counter counted system-wide only: no per-CPU value, its sum follows
+ * the backend's system-wide reading, a new epoch is a discontinuity. */
+static void system_wide_counters(void **state)
+{
+	struct cache c;
+	struct sample s = {0};
+	const unsigned cpus[] = {0, 1};
+	uint64_t v;
+
+	cache_init(&c);
+	fill(&s, cpus, 2, 1000, 1);
+	s.system_wide = COUNTER_BIT(0);
+	s.total[0] = 50;
+	s.total_epoch = 7;
+	assert_int_equal(cache_update(&c, &s, 100), 0);
+	assert_int_equal(c.total[0], 50); /* not 1000 + 2000 */
+	assert_int_equal(c.total[1], 1001 + 2001);
+	assert_false(cache_counted_per_cpu(&c, 0));
+	assert_true(cache_counted_per_cpu(&c, 1));
+	assert_int_equal(c.rows[0].value[0], 0);
+
+	fill(&s, cpus, 2, 1500, 1);
+	s.system_wide = COUNTER_BIT(0);
+	s.total[0] = 80;
+	s.total_epoch = 7;
+	assert_int_equal(cache_update(&c, &s, 200), 0);
+	assert_int_equal(c.total[0], 80);
+	assert_int_equal(c.total_delta[0], 30);
+	assert_int_equal(cache_value(&c, 0, -1, &v), SAMPLE_OK);
+	assert_int_equal(v, 80);
+	assert_int_equal(cache_value(&c, 0, 0, &v), SAMPLE_NONE);
+	assert_int_equal(cache_rate(&c, 0, 1, &v), SAMPLE_NONE);
+
+	/* the system-wide reading restarts: its new value is the delta */
+	s.total[0] = 5;
+	s.total_epoch = 8;
+	assert_int_equal(cache_update(&c, &s, 300), 1);
+	assert_non_null(strstr(c.last_discontinuity, "system-wide"));
+	assert_int_equal(c.total[0], 85);
+	assert_int_equal(c.discontinuity_time, 300);
+	cache_free(&c);
+	sample_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -199,6 +243,7 @@ int main(void)
 	    cmocka_unit_test(stop_and_resume),
 	    cmocka_unit_test(counted_set_changes),
 	    cmocka_unit_test(duplicate_cpu_rejected),
+	    cmocka_unit_test(system_wide_counters),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
