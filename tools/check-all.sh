@@ -36,10 +36,11 @@ stage() { # stage NAME BUILDDIR MAKE-TARGET CONFIGURE-ARGS...
     count "$dir"
     grep -E '^(# (TOTAL|PASS|FAIL|SKIP|ERROR))' "$dir/check.out" | tr '\n' ' '; echo
 }
-# The suite must never change the host's net-snmp state (every private
-# snmpd, snmptrapd and agent keeps its own persistent directory).
+# The suite must never change the host's net-snmp or PCP state (every
+# private snmpd, snmptrapd, pmcd and agent keeps its own directories).
+HOST_DIRS="/var/lib/snmp /etc/snmp /var/lib/pcp/config/pmda /etc/pcp"
 host_state() {
-    for d in /var/lib/snmp /etc/snmp; do
+    for d in $HOST_DIRS; do
         [ -d "$d" ] && find "$d" -type f -exec md5sum {} + 2>/dev/null | sort
     done
 }
@@ -71,9 +72,9 @@ else
     failed=$((failed + 1)); echo "==== FAILED: make distcheck"; tail -n 60 "$dc/distcheck.out"
 fi
 if [ "$(host_state)" = "$host_before" ]; then
-    passed=$((passed + 1)); echo "host state (/var/lib/snmp, /etc/snmp): unchanged"
+    passed=$((passed + 1)); echo "host state ($HOST_DIRS): unchanged"
 else
-    failed=$((failed + 1)); echo "==== FAILED: the suite changed /var/lib/snmp or /etc/snmp"
+    failed=$((failed + 1)); echo "==== FAILED: the suite changed the host's state ($HOST_DIRS)"
     echo "$host_before" >"$top/host-before.txt"; host_state >"$top/host-after.txt"
     diff "$top/host-before.txt" "$top/host-after.txt"
 fi

@@ -14,6 +14,9 @@ static const struct backend_ops *const registry[] = {
     &backend_perf,
 #endif
     &backend_replay,
+#ifdef HAVE_PCP_BACKEND
+    &backend_pcp,
+#endif
 };
 #define NREG (sizeof(registry) / sizeof(registry[0]))
 _Static_assert(NREG <= CONFIG_BACKENDS_MAX, "raise CONFIG_BACKENDS_MAX");
@@ -108,6 +111,9 @@ int backend_read(struct backend *b, struct sample *s)
 {
 	s->ncpus = 0;
 	s->counted = 0;
+	s->system_wide = 0;
+	s->total_epoch = 0;
+	memset(s->total, 0, sizeof(s->total));
 	s->errors = 0;
 	s->state = -1;
 	snprintf(s->cpurev, sizeof(s->cpurev), "unknown");

@@ -102,5 +102,8 @@ extern const struct backend_ops backend_replay;
 #ifdef HAVE_PERF_BACKEND
 extern const struct backend_ops backend_perf;
 #endif
+#ifdef HAVE_PCP_BACKEND
+extern const struct backend_ops backend_pcp;
+#endif
 
 #endif

@@ -28,6 +28,7 @@ PORT=
 AGENT_PID=
 SNMPD_PID=
 TRAPD_PID=
+PMCD_PID=
 mkdir -p "$TMP/mibs"
 cp "$HWR_SRCDIR/HW-R10KEVCTR-MIB.txt" "$TMP/mibs/"
 if [ -z "${BASE_MIBDIR:-}" ]; then
@@ -69,6 +70,7 @@ cleanup() {
         fi
     fi
     stop_pid "$TRAPD_PID"
+    stop_pid "$PMCD_PID"
     stop_pid "$SNMPD_PID"
     [ "$rc" -eq 0 ] || show_logs
     if [ "$rc" -eq 0 ] && [ -z "${HWR_KEEP_TMP:-}" ]; then rm -rf "$TMP"; fi
@@ -170,4 +172,34 @@ start_trapd() {
     done
     [ -n "$TRAPD_PID" ] || fail "snmptrapd would not start"
     TRAPSINK="trap2sink udp:127.0.0.1:$TPORT public"
+}
+
+# start_pmcd: a private pmcd (PCP) with the pmcd and linux PMDAs on a free
+# loopback port, its namespace, logs, sockets and the PMDAs' caches under
+# $TMP (never /var/lib/pcp or /run/pcp); sets PMCD_PORT and PMCD_PID.
+# Exit 77 when PCP is not installed.
+start_pmcd() {
+    [ -n "${PMCD:-}" ] && [ -x "$PMCD" ] || { echo "SKIP: pmcd not installed"; exit 77; }
+    pmdas=${PCP_PMDAS_DIR:-/var/lib/pcp/pmdas}
+    pmns=${PCP_PMNS_DIR:-/var/lib/pcp/pmns}
+    mkdir -p "$TMP/pcp/config/pmda" "$TMP/pcp/tmp" "$TMP/pcp/run" "$TMP/pcp/log"
+    [ -f "$TMP/pcp/root" ] || "$PMNSMERGE" "$pmns/root_root" "$pmns/root_pmcd" \
+        "$pmns/root_linux" "$TMP/pcp/root" >"$TMP/pmnsmerge.log" 2>&1 ||
+        fail "pmnsmerge could not build a namespace"
+    printf 'pmcd\t2\tdso\tpmcd_init\t%s/pmcd/pmda_pmcd.so\nlinux\t60\tpipe\tbinary\t%s/linux/pmdalinux\n' \
+        "$pmdas" "$pmdas" >"$TMP/pmcd.conf"
+    fixed=${PMCD_PORT:-} # a restart keeps its port
+    for try in 1 2 3 4 5 6; do
+        PMCD_PORT=${fixed:-$((20000 + ($$ * 13 + try * 277) % 30000))}
+        rm -f "$TMP/pcp/pmcd.socket" # left by a killed pmcd
+        PCP_VAR_DIR="$TMP/pcp" PCP_TMP_DIR="$TMP/pcp/tmp" PCP_RUN_DIR="$TMP/pcp/run" \
+            PCP_LOG_DIR="$TMP/pcp/log" PCP_PMDAS_DIR="$pmdas" \
+            "$PMCD" -f -A -i 127.0.0.1 -p "$PMCD_PORT" -s "$TMP/pcp/pmcd.socket" \
+            -c "$TMP/pmcd.conf" -l "$TMP/pmcd.log" -n "$TMP/pcp/root" &
+        PMCD_PID=$!
+        wait_until 10 "$PMINFO" -h "localhost:$PMCD_PORT" -f kernel.percpu.intr && return 0
+        stop_pid "$PMCD_PID"; PMCD_PID=
+        [ -n "$fixed" ] && sleep 1
+    done
+    fail "pmcd would not start"
 }

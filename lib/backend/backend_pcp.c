@@ -1,0 +1,295 @@
+/*
+ * backend_pcp.c - counters served from Performance Co-Pilot: a live pmcd
+ * (pcpHost) or a pmlogger archive (pcpArchive), through libpcp.
+ *
+ * Each hw.r10kevctr counter reads the PCP metric set by pcpMetric, else
+ * the PCP metric of its own name (hw.r10kevctr.cycles, as PCP's IRIX PMDA
+ * served it); a counter whose default name the source does not have is
+ * not counted (no instances), as with perf.  A named metric that does
+ * not exist, or any mapped metric without counter semantics or an
+ * integer type, is refused: the backend does not open, with a message
+ * naming the counter and the PCP metric.
+ *
+ * A metric with an instance domain gives one value per CPU, the CPU
+ * number taken from the instance name "cpuN" (PCP's linux and perfevent
+ * PMDAs name CPUs so); a metric without one (PM_INDOM_NULL, as every
+ * hw.r10kevctr metric of the IRIX PMDA) feeds the sum only.  Reading is
+ * in pcp_read.c; doc/pcp.md is the user's guide.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "backend.h"
+#include "backend_pcp.h"
+#include "log.h"
+#include "parse.h"
+#include "pcp_data.h"
+#include "strbuf.h"
+
+/* ------------------------------------------------------------ settings */
+
+static const struct config_token pcp_tokens[] = {
+    {"pcpHost", "HOST (a pmcd host spec; default local:)"},
+    {"pcpArchive", "PATH (a pmlogger archive instead of pmcd)"},
+    {"pcpLoop", "yes|no"},
+    {"pcpMetric", "METRIC PCPNAME"},
+    {NULL, NULL},
+};
+
+static const struct pcp_settings pcp_defaults = {.loop = false};
+
+static int set_string(char **to, const char *token, char **w, int n, char *err,
+		      size_t len)
+{
+	if (n != 1)
+		return parse_fail(err, len, "%s: expected one value", token);
+	free(*to);
+	*to = strdup(w[0]);
+	return *to ? 0 : parse_fail(err, len, "out of memory");
+}
+
+static int pcp_apply(void *settings, const char *token, char **w, int n,
+		     char *err, size_t len)
+{
+	struct pcp_settings *s = settings;
+
+	if (strcasecmp(token, "pcpHost") == 0)
+		return set_string(&s->host, token, w, n, err, len);
+	if (strcasecmp(token, "pcpArchive") == 0)
+		return set_string(&s->archive, token, w, n, err, len);
+	if (strcasecmp(token, "pcpLoop") == 0) {
+		if (n != 1 || (strcmp(w[0], "yes") && strcmp(w[0], "no")))
+			return parse_fail(err, len, "%s: expected yes or no",
+					  token);
+		s->loop = strcmp(w[0], "yes") == 0;
+		return 0;
+	}
+	/* pcpMetric METRIC PCPNAME */
+	if (n != 2)
+		return parse_fail(err, len, "%s: expected METRIC PCPNAME",
+				  token);
+	int c = backend_counter_arg(w[0], token, err, len);
+	if (c < 0)
+		return -1;
+	return set_string(&s->metric[c], token, &w[1], 1, err, len);
+}
+
+static void pcp_settings_free(void *settings)
+{
+	struct pcp_settings *s = settings;
+
+	free(s->host);
+	free(s->archive);
+	for (int c = 0; c < COUNTER_COUNT; c++)
+		free(s->metric[c]);
+}
+
+static int pcp_validate(const void *settings, char *err, size_t len)
+{
+	const struct pcp_settings *s = settings;
+
+	if (s->host && s->archive)
+		return parse_fail(err, len,
+				  "pcpHost and pcpArchive exclude each other "
+				  "(a source is pmcd or an archive)");
+	return 0;
+}
+
+/* ------------------------------------------------------------ open */
+
+static void free_pcp(struct pcp *p)
+{
+	if (!p)
+		return;
+	pcp_source_close(&p->src);
+	for (int i = 0; i < p->nmetrics; i++) {
+		free(p->metric[i].name);
+		free(p->metric[i].inst);
+	}
+	for (int c = 0; c < COUNTER_COUNT; c++)
+		free(p->source[c]);
+	free(p->host);
+	free(p->archive);
+	free(p->cpus);
+	free(p);
+}
+
+static const char *sem_name(int sem)
+{
+	return sem == PM_SEM_INSTANT	? "instant"
+	       : sem == PM_SEM_DISCRETE ? "discrete"
+					: "unknown";
+}
+
+/* The counter's PCP metric: 1 mapped, 0 not in the source (a default
+ * name only), -1 refused with a message. */
+static int map_counter(struct pcp *p, int c, const char *named, char *err,
+		       size_t len)
+{
+	const char *name = named ? named : counters[c].fullname;
+	struct pcp_metric *m = &p->metric[p->nmetrics];
+	char why[200];
+
+	if (pcp_source_lookup(&p->src, name, &m->id, &m->desc, why,
+			      sizeof(why)) != 0) {
+		if (!named)
+			return 0; /* listed by log_unmapped() */
+		return parse_fail(err, len, "pcp: pcpMetric %s %s: %s: %s",
+				  counters[c].fullname, name, p->src.name, why);
+	}
+	if (m->desc.sem != PM_SEM_COUNTER)
+		return parse_fail(err, len,
+				  "pcp: %s: PCP metric %s has %s semantics; a "
+				  "counter needs counter semantics",
+				  counters[c].fullname, name,
+				  sem_name(m->desc.sem));
+	if (m->desc.type == PM_TYPE_32 || m->desc.type == PM_TYPE_U32)
+		m->width = 32;
+	else if (m->desc.type == PM_TYPE_64 || m->desc.type == PM_TYPE_U64)
+		m->width = 64;
+	else
+		return parse_fail(err, len,
+				  "pcp: %s: PCP metric %s is of type %s, not "
+				  "an integer counter",
+				  counters[c].fullname, name,
+				  pmTypeStr(m->desc.type));
+	if (!(m->name = strdup(name)))
+		return parse_fail(err, len, "out of memory");
+	m->counter = c;
+	p->counted |= COUNTER_BIT(c);
+	if (m->desc.indom == PM_INDOM_NULL)
+		p->system_wide |= COUNTER_BIT(c);
+	p->ids[p->nids++] = m->id;
+	p->nmetrics++;
+	return 1;
+}
+
+/* hw.r10kevctr.state and .cpurev, when the source has them. */
+static void map_state(struct pcp *p)
+{
+	char why[200];
+	pmID id;
+
+	p->state_at = p->cpurev_at = -1;
+	if (pcp_source_lookup(&p->src, METRIC_PREFIX "state", &id,
+			      &p->state_desc, why, sizeof(why)) == 0) {
+		p->state_at = p->nids;
+		p->ids[p->nids++] = id;
+	}
+	if (pcp_source_lookup(&p->src, METRIC_PREFIX "cpurev", &id,
+			      &p->cpurev_desc, why, sizeof(why)) == 0) {
+		p->cpurev_at = p->nids;
+		p->ids[p->nids++] = id;
+	}
+}
+
+/* Copy what keep compares. */
+static int remember(struct pcp *p, const struct pcp_settings *ps)
+{
+	if ((ps->host && !(p->host = strdup(ps->host))) ||
+	    (ps->archive && !(p->archive = strdup(ps->archive))))
+		return -1;
+	for (int c = 0; c < COUNTER_COUNT; c++)
+		if (ps->metric[c] && !(p->source[c] = strdup(ps->metric[c])))
+			return -1;
+	return 0;
+}
+
+/* One line for the counters the source does not have. */
+static void log_unmapped(const struct pcp *p)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int n = 0;
+
+	for (int c = 0; c < COUNTER_COUNT; c++) {
+		if (p->counted & COUNTER_BIT(c))
+			continue;
+		strbuf_addf(&sb, "%s%s", n++ ? " " : "", counters[c].name);
+	}
+	if (n)
+		hwr_log(LOG_INFO,
+			"pcp: %s has no metric for %d counters, not counted "
+			"(pcpMetric maps them): %s\n",
+			p->src.name, n, sb.buf ? sb.buf : "");
+	strbuf_release(&sb);
+}
+
+static int pcp_open(struct backend *b, const struct config *cfg, char *err,
+		    size_t len)
+{
+	const struct pcp_settings *ps = config_settings(cfg, &backend_pcp);
+	struct pcp *p = calloc(1, sizeof(*p));
+
+	if (!p || remember(p, ps) != 0) {
+		free_pcp(p);
+		return parse_fail(err, len, "pcp: out of memory");
+	}
+	p->loop = ps->loop;
+	p->interval = cfg->poll_interval;
+	if (pcp_source_open(&p->src, ps->host, ps->archive, err, len) != 0)
+		goto fail;
+	for (int c = 0; c < COUNTER_COUNT; c++)
+		if (map_counter(p, c, ps->metric[c], err, len) < 0)
+			goto fail;
+	map_state(p);
+	log_unmapped(p);
+	p->state = p->counted ? __builtin_popcountll(p->counted) : -1;
+	snprintf(p->cpurev, sizeof(p->cpurev), "unknown");
+	hwr_log(LOG_INFO,
+		"pcp: %s: %d counters mapped (%d system-wide only)%s%s\n",
+		p->src.name, p->nmetrics, __builtin_popcountll(p->system_wide),
+		p->state_at >= 0 ? ", state" : "",
+		p->cpurev_at >= 0 ? ", cpurev" : "");
+	if (p->nmetrics == 0)
+		hwr_log(LOG_WARNING,
+			"pcp: %s has none of the counters: map them with "
+			"pcpMetric METRIC PCPNAME\n",
+			p->src.name);
+	pcp_restart(p);
+	b->priv = p;
+	return 0;
+fail:
+	free_pcp(p);
+	return -1;
+}
+
+static bool same(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+static bool pcp_keep(struct backend *b, const struct config *cfg)
+{
+	struct pcp *p = b->priv;
+	const struct pcp_settings *ps = config_settings(cfg, &backend_pcp);
+
+	if (!same(p->host, ps->host) || !same(p->archive, ps->archive) ||
+	    p->loop != ps->loop)
+		return false;
+	for (int c = 0; c < COUNTER_COUNT; c++)
+		if (!same(p->source[c], ps->metric[c]))
+			return false;
+	p->interval = cfg->poll_interval; /* holding: time step */
+	return true;
+}
+
+static void pcp_close(struct backend *b)
+{
+	free_pcp(b->priv);
+}
+
+const struct backend_ops backend_pcp = {
+    .name = "pcp",
+    .tokens = pcp_tokens,
+    .settings_size = sizeof(struct pcp_settings),
+    .defaults = &pcp_defaults,
+    .apply = pcp_apply,
+    .settings_free = pcp_settings_free,
+    .validate = pcp_validate,
+    .open = pcp_open,
+    .read = pcp_read,
+    .close = pcp_close,
+    .keep = pcp_keep,
+};

@@ -1,0 +1,75 @@
+/*
+ * pcp_data.h - the open pcp backend, shared by its setup (backend_pcp.c)
+ * and its reads (pcp_read.c).
+ */
+#ifndef HWR10K_PCP_DATA_H
+#define HWR10K_PCP_DATA_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "backend.h"
+#include "pcp_source.h"
+#include "sample.h"
+
+/* A served count: the first reading is its base, later readings add
+ * their delta modulo 2^width. */
+struct pcp_cell {
+	bool seen;
+	uint64_t raw, acc;
+};
+
+/* What an instance of a metric's instance domain is: a CPU, or not. */
+struct pcp_inst {
+	int inst;
+	long cpu; /* -1: its name is not cpuN (logged once, skipped) */
+};
+
+/* The PCP metric that feeds one counter. */
+struct pcp_metric {
+	int counter;
+	char *name;
+	pmID id;
+	pmDesc desc;
+	unsigned width;	       /* 32 or 64, from the PCP type */
+	struct pcp_inst *inst; /* learnt from the fetches, sorted by inst */
+	size_t ninst;
+};
+
+struct pcp_cpu {
+	unsigned cpu;
+	bool present; /* had a value in the record being served */
+	struct pcp_cell cell[COUNTER_COUNT];
+};
+
+struct pcp {
+	struct pcp_source src;
+	bool loop, ended;
+	unsigned interval;
+	struct pcp_metric metric[COUNTER_COUNT];
+	int nmetrics;
+	/* The fetch: the counters' PMIDs, then state and cpurev if any. */
+	pmID ids[COUNTER_COUNT + 2];
+	int nids, state_at, cpurev_at; /* index into ids, -1 if absent */
+	pmDesc state_desc, cpurev_desc;
+	counter_mask counted, system_wide;
+	struct pcp_cpu *cpus; /* every CPU seen, sorted */
+	size_t ncpus;
+	struct pcp_cell total[COUNTER_COUNT]; /* system-wide counters */
+	uint32_t epoch;
+	uint64_t epoch_ns, time_ns; /* the source's clock */
+	size_t records;		    /* archive: records served this pass */
+	int32_t state;
+	char cpurev[CPUREV_MAX + 1];
+	unsigned errors; /* not yet reported in a sample */
+	/* the settings opened, for keep */
+	char *host, *archive, *source[COUNTER_COUNT];
+};
+
+/* Start a new counting epoch: every cell takes its next reading as its
+ * base (what was counted in between is unknown). */
+void pcp_restart(struct pcp *p);
+/* backend_pcp's read (pcp_read.c). */
+int pcp_read(struct backend *b, struct sample *s);
+
+#endif

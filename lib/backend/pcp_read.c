@@ -1,0 +1,278 @@
+/*
+ * pcp_read.c - one poll of the pcp backend: one fetch from pmcd, or the
+ * archive's next record, folded into 64-bit counts.
+ *
+ * Counter semantics come from the PCP descriptors: a value's delta is
+ * taken modulo 2^32 for PM_TYPE_32/U32 (they wrap, as IRIX's 32-bit
+ * event counters did) and 2^64 for 64-bit types; a 64-bit value lower
+ * than the one before means the source restarted it (logged, counted
+ * from the new value).  The first value of a cell is its base: served
+ * values count from the backend's open, as with replay.
+ *
+ * A CPU is served in a poll when one of its instances had a value in the
+ * record (an instance that is missing from one record keeps its count);
+ * a CPU that vanishes leaves the table (the cache logs it), one that
+ * appears joins it.  A lost pmcd stops every CPU until it answers again;
+ * the reconnection, an archive's <mark> record (a gap in the recording)
+ * and an archive's loop start a new epoch: a discontinuity, logged once.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "counter_math.h"
+#include "log.h"
+#include "pcp_data.h"
+#include "sorted.h"
+
+void pcp_restart(struct pcp *p)
+{
+	for (size_t i = 0; i < p->ncpus; i++)
+		memset(p->cpus[i].cell, 0, sizeof(p->cpus[i].cell));
+	memset(p->total, 0, sizeof(p->total));
+	for (int i = 0; i < p->nmetrics; i++) {
+		free(p->metric[i].inst); /* instances may be renumbered */
+		p->metric[i].inst = NULL;
+		p->metric[i].ninst = 0;
+	}
+	p->epoch = backend_new_epoch();
+	p->epoch_ns = 0;
+}
+
+static long long cpu_key(const void *e)
+{
+	return ((const struct pcp_cpu *)e)->cpu;
+}
+
+static long long inst_key(const void *e)
+{
+	return ((const struct pcp_inst *)e)->inst;
+}
+
+static struct pcp_cpu *find_or_add_cpu(struct pcp *p, unsigned cpu)
+{
+	size_t i = sorted_lower_bound(p->cpus, p->ncpus, sizeof(*p->cpus),
+				      cpu_key, cpu);
+	if (i < p->ncpus && p->cpus[i].cpu == cpu)
+		return &p->cpus[i];
+	struct pcp_cpu *pc =
+	    sorted_insert((void **)&p->cpus, &p->ncpus, sizeof(*p->cpus), i);
+	if (pc)
+		pc->cpu = cpu;
+	return pc;
+}
+
+/* The CPU of an instance of m: learnt once per instance and epoch. */
+static long cpu_of(struct pcp *p, struct pcp_metric *m, int inst)
+{
+	size_t i = sorted_lower_bound(m->inst, m->ninst, sizeof(*m->inst),
+				      inst_key, inst);
+	if (i < m->ninst && m->inst[i].inst == inst)
+		return m->inst[i].cpu;
+	char *name = pcp_source_inst_name(&p->src, m->desc.indom, inst);
+	long cpu = pcp_cpu_of_instance(name);
+	if (cpu < 0) {
+		hwr_log(LOG_WARNING,
+			"pcp: %s: instance %d (%s) is not a CPU (expected "
+			"cpuN); its values are skipped\n",
+			m->name, inst, name ? name : "no name");
+		p->errors++;
+	}
+	free(name);
+	struct pcp_inst *e =
+	    sorted_insert((void **)&m->inst, &m->ninst, sizeof(*m->inst), i);
+	if (e) {
+		e->inst = inst;
+		e->cpu = cpu;
+	}
+	return cpu;
+}
+
+static void advance(struct pcp_cell *cell, uint64_t raw,
+		    const struct pcp_metric *m, long cpu)
+{
+	if (cell->seen && m->width == 64 && raw < cell->raw)
+		hwr_log(LOG_NOTICE,
+			"pcp: %s%s%ld went backwards (%llu to %llu): the "
+			"source restarted it; counting from the new value\n",
+			m->name, cpu < 0 ? "" : " of CPU ", cpu,
+			(unsigned long long)cell->raw, (unsigned long long)raw);
+	else if (cell->seen)
+		cell->acc += wrap_delta(cell->raw, raw, m->width);
+	cell->raw = raw;
+	cell->seen = true;
+}
+
+static void fold_metric(struct pcp *p, struct pcp_metric *m,
+			const pmValueSet *vs)
+{
+	if (vs->numval < 0) {
+		hwr_log(LOG_WARNING, "pcp: %s: %s\n", m->name,
+			pmErrStr(vs->numval));
+		p->errors++;
+		return;
+	}
+	for (int j = 0; j < vs->numval; j++) {
+		pmAtomValue a;
+		if (pmExtractValue(vs->valfmt, &vs->vlist[j], m->desc.type, &a,
+				   m->desc.type) < 0) {
+			p->errors++;
+			continue;
+		}
+		uint64_t raw = m->width == 32 ? (uint64_t)a.ul : a.ull;
+		if (m->desc.indom == PM_INDOM_NULL) {
+			advance(&p->total[m->counter], raw, m, -1);
+			continue;
+		}
+		long cpu = cpu_of(p, m, vs->vlist[j].inst);
+		struct pcp_cpu *pc =
+		    cpu < 0 ? NULL : find_or_add_cpu(p, (unsigned)cpu);
+		if (!pc)
+			continue;
+		pc->present = true;
+		advance(&pc->cell[m->counter], raw, m, cpu);
+	}
+}
+
+/* hw.r10kevctr.state (an integer) and cpurev (a string, or a number). */
+static void take_state(struct pcp *p, const pmValueSet *vs, bool cpurev)
+{
+	const pmDesc *d = cpurev ? &p->cpurev_desc : &p->state_desc;
+	pmAtomValue a;
+
+	if (vs->numval < 1)
+		return;
+	if (!cpurev) {
+		if (pmExtractValue(vs->valfmt, &vs->vlist[0], d->type, &a,
+				   PM_TYPE_32) >= 0)
+			p->state = a.l;
+	} else if (d->type == PM_TYPE_STRING) {
+		if (pmExtractValue(vs->valfmt, &vs->vlist[0], d->type, &a,
+				   PM_TYPE_STRING) >= 0) {
+			snprintf(p->cpurev, sizeof(p->cpurev), "%s", a.cp);
+			free(a.cp);
+		}
+	} else if (pmExtractValue(vs->valfmt, &vs->vlist[0], d->type, &a,
+				  PM_TYPE_64) >= 0) {
+		snprintf(p->cpurev, sizeof(p->cpurev), "%lld", (long long)a.ll);
+	}
+}
+
+static void fold_result(struct pcp *p, const pmResult *res)
+{
+	for (size_t i = 0; i < p->ncpus; i++)
+		p->cpus[i].present = false;
+	p->time_ns = (uint64_t)res->timestamp.tv_sec * 1000000000u +
+		     (uint64_t)res->timestamp.tv_usec * 1000u;
+	if (p->epoch_ns == 0)
+		p->epoch_ns = p->time_ns;
+	for (int i = 0; i < res->numpmid; i++) {
+		const pmValueSet *vs = res->vset[i];
+		int k = 0;
+		while (k < p->nids && p->ids[k] != vs->pmid)
+			k++;
+		if (k == p->state_at || k == p->cpurev_at)
+			take_state(p, vs, k == p->cpurev_at);
+		else if (k < p->nmetrics)
+			fold_metric(p, &p->metric[k], vs);
+	}
+	p->records++;
+}
+
+/* The next record (archive: across <mark> records, looping if asked). */
+static enum pcp_fetch next_record(struct pcp *p, uint64_t now, pmResult **res)
+{
+	for (int tries = 0; tries < 4; tries++) {
+		enum pcp_fetch f =
+		    pcp_source_fetch(&p->src, p->nids, p->ids, res, now);
+		if (f == PCP_FETCH_RECONNECTED)
+			pcp_restart(p);
+		if (f == PCP_FETCH_MARK) {
+			hwr_log(LOG_NOTICE,
+				"pcp: %s: a <mark> record after record %zu "
+				"(a gap in the recording): counting "
+				"restarts\n",
+				p->src.name, p->records);
+			pcp_restart(p);
+			continue;
+		}
+		if (f == PCP_FETCH_END && p->loop && p->records > 0) {
+			hwr_log(LOG_INFO,
+				"pcp: %s: end reached, starting again\n",
+				p->src.name);
+			if (pcp_source_rewind(&p->src) != 0)
+				return PCP_FETCH_ERROR;
+			pcp_restart(p);
+			p->records = 0;
+			continue;
+		}
+		if (f == PCP_FETCH_END && !p->ended)
+			hwr_log(LOG_NOTICE,
+				"pcp: %s: end reached after %zu records; "
+				"holding the last values\n",
+				p->src.name, p->records);
+		p->ended = f == PCP_FETCH_END;
+		return f;
+	}
+	return PCP_FETCH_END; /* a run of <mark> records: nothing to serve */
+}
+
+static int fill_sample(struct pcp *p, struct sample *s, bool stopped)
+{
+	if (sample_reserve(s, p->ncpus) < 0)
+		return -1;
+	size_t n = 0;
+	for (size_t i = 0; i < p->ncpus; i++) {
+		const struct pcp_cpu *pc = &p->cpus[i];
+		if (!pc->present && !stopped)
+			continue;
+		struct cpu_sample *cs = &s->cpus[n++];
+		memset(cs, 0, sizeof(*cs));
+		cs->cpu = pc->cpu;
+		cs->counting = !stopped;
+		cs->epoch = p->epoch;
+		/* no enabled/running times in PCP: the time since the epoch */
+		cs->time_enabled = cs->time_running = p->time_ns - p->epoch_ns;
+		for (int c = 0; c < COUNTER_COUNT; c++)
+			cs->value[c] = pc->cell[c].acc;
+	}
+	s->ncpus = n;
+	s->time_ns = p->time_ns;
+	s->counted = p->counted;
+	s->system_wide = p->system_wide;
+	for (int c = 0; c < COUNTER_COUNT; c++)
+		s->total[c] = p->total[c].acc;
+	s->total_epoch = p->epoch;
+	s->state = p->state;
+	snprintf(s->cpurev, sizeof(s->cpurev), "%s", p->cpurev);
+	s->errors = p->errors;
+	p->errors = 0;
+	return 0;
+}
+
+int pcp_read(struct backend *b, struct sample *s)
+{
+	struct pcp *p = b->priv;
+	pmResult *res = NULL;
+	uint64_t now = b->clock_ns ? b->clock_ns() : backend_monotonic_ns();
+
+	switch (next_record(p, now, &res)) {
+	case PCP_FETCH_OK:
+	case PCP_FETCH_RECONNECTED:
+		fold_result(p, res);
+		pmFreeResult(res);
+		return fill_sample(p, s, false);
+	case PCP_FETCH_LOST:
+		p->errors++;
+		p->time_ns += (uint64_t)p->interval * 1000000000u;
+		return fill_sample(p, s, true);
+	case PCP_FETCH_END:
+	case PCP_FETCH_MARK:
+		/* holding: time goes on, the counters stand still */
+		p->time_ns += (uint64_t)p->interval * 1000000000u;
+		return fill_sample(p, s, false);
+	case PCP_FETCH_ERROR:
+		break;
+	}
+	return -1;
+}

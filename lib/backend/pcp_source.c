@@ -1,0 +1,217 @@
+/*
+ * pcp_source.c - the libpcp context of the pcp backend.
+ *
+ * Live: a PM_CONTEXT_HOST context on pmcd.  A failed fetch means pmcd (or
+ * the way to it) is gone: that is logged once, and pmReconnectContext is
+ * tried at the next polls with a back-off doubling from 1 s to 60 s; the
+ * first fetch that works again is reported as PCP_FETCH_RECONNECTED so
+ * that the backend starts a new epoch (pmcd may have restarted, and what
+ * was counted meanwhile is unknown).
+ *
+ * Archive: a PM_CONTEXT_ARCHIVE context read forward record by record
+ * (pmFetchArchive), no interpolation: every record that holds one of the
+ * mapped metrics is served as it was logged; records of other metrics
+ * only are passed over.  A record without metrics is a <mark> record,
+ * which pmlogger writes where it stopped and started again.
+ */
+#include "pcp_source.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+
+long pcp_cpu_of_instance(const char *name)
+{
+	long cpu = 0;
+
+	if (!name || strncmp(name, "cpu", 3) != 0 || name[3] == '\0')
+		return -1;
+	for (const char *p = name + 3; *p; p++) {
+		if (*p < '0' || *p > '9' || (p > name + 3 && name[3] == '0'))
+			return -1; /* digits only, no leading zero */
+		cpu = cpu * 10 + (*p - '0');
+		if (cpu > 65535)
+			return -1;
+	}
+	return cpu;
+}
+
+static int open_archive(struct pcp_source *src, const char *path, char *err,
+			size_t len)
+{
+	pmLogLabel label;
+	int sts;
+
+	src->ctx = pmNewContext(PM_CONTEXT_ARCHIVE, path);
+	if (src->ctx < 0) {
+		snprintf(err, len, "pcp: archive %s: %s", path,
+			 pmErrStr(src->ctx));
+		return -1;
+	}
+	if ((sts = pmGetArchiveLabel(&label)) < 0) {
+		snprintf(err, len, "pcp: archive %s: %s", path, pmErrStr(sts));
+		return -1;
+	}
+	src->start = label.ll_start;
+	src->archive = true;
+	if (!(src->name = strdup(path))) {
+		snprintf(err, len, "pcp: out of memory");
+		return -1;
+	}
+	if (pcp_source_rewind(src) != 0) {
+		snprintf(err, len, "pcp: archive %s: cannot go to its start",
+			 path);
+		return -1;
+	}
+	return 0;
+}
+
+int pcp_source_open(struct pcp_source *src, const char *host,
+		    const char *archive, char *err, size_t len)
+{
+	memset(src, 0, sizeof(*src));
+	src->ctx = -1;
+	if (archive)
+		return open_archive(src, archive, err, len);
+	snprintf(src->host, sizeof(src->host), "%s", host ? host : "local:");
+	src->ctx = pmNewContext(PM_CONTEXT_HOST, src->host);
+	if (src->ctx < 0) {
+		snprintf(err, len, "pcp: cannot reach pmcd at %s: %s",
+			 src->host, pmErrStr(src->ctx));
+		return -1;
+	}
+	size_t n = strlen(src->host) + sizeof("pmcd at ");
+	src->name = malloc(n);
+	if (!src->name) {
+		snprintf(err, len, "pcp: out of memory");
+		return -1;
+	}
+	snprintf(src->name, n, "pmcd at %s", src->host);
+	src->connected = true;
+	return 0;
+}
+
+int pcp_source_lookup(struct pcp_source *src, const char *name, pmID *id,
+		      pmDesc *desc, char *err, size_t len)
+{
+	const char *names[1] = {name};
+	int sts;
+
+	if ((sts = pmUseContext(src->ctx)) < 0 ||
+	    (sts = pmLookupName(1, names, id)) < 0 ||
+	    (sts = pmLookupDesc(*id, desc)) < 0) {
+		snprintf(err, len, "%s", pmErrStr(sts));
+		return -1;
+	}
+	return 0;
+}
+
+int pcp_source_rewind(struct pcp_source *src)
+{
+	int sts;
+
+	if ((sts = pmUseContext(src->ctx)) < 0 ||
+	    (sts = pmSetMode(PM_MODE_FORW, &src->start, 0)) < 0) {
+		hwr_log(LOG_ERR, "pcp: %s: cannot go to its start: %s\n",
+			src->name, pmErrStr(sts));
+		return -1;
+	}
+	return 0;
+}
+
+/* Live, disconnected: try again when the back-off has passed. */
+static bool reconnect(struct pcp_source *src, uint64_t now_ns)
+{
+	if (now_ns < src->retry_at_ns)
+		return false;
+	int sts = pmReconnectContext(src->ctx);
+	if (sts >= 0) {
+		hwr_log(LOG_NOTICE, "pcp: %s: connected again\n", src->name);
+		src->connected = true;
+		src->backoff_ns = 0;
+		return true;
+	}
+	src->backoff_ns =
+	    src->backoff_ns ? src->backoff_ns * 2 : PCP_RETRY_MIN_NS;
+	if (src->backoff_ns > PCP_RETRY_MAX_NS)
+		src->backoff_ns = PCP_RETRY_MAX_NS;
+	src->retry_at_ns = now_ns + src->backoff_ns;
+	return false;
+}
+
+/* Archive: the next record that holds one of ids, or a <mark> record
+ * (pmFetch passes over marks, pmFetchArchive returns every record). */
+static int next_record(int n, const pmID *ids, pmResult **res)
+{
+	int sts;
+
+	while ((sts = pmFetchArchive(res)) >= 0) {
+		if ((*res)->numpmid == 0)
+			return sts;
+		for (int i = 0; i < (*res)->numpmid; i++)
+			for (int k = 0; k < n; k++)
+				if ((*res)->vset[i]->pmid == ids[k])
+					return sts;
+		pmFreeResult(*res); /* other metrics only */
+	}
+	return sts;
+}
+
+enum pcp_fetch pcp_source_fetch(struct pcp_source *src, int n, pmID *ids,
+				pmResult **res, uint64_t now_ns)
+{
+	bool again = false;
+	int sts;
+
+	if (!src->archive && !src->connected) {
+		if (!reconnect(src, now_ns))
+			return PCP_FETCH_LOST;
+		again = true;
+	}
+	if ((sts = pmUseContext(src->ctx)) >= 0)
+		sts = src->archive ? next_record(n, ids, res)
+				   : pmFetch(n, ids, res);
+	if (sts >= 0) {
+		if (src->archive && (*res)->numpmid == 0) {
+			pmFreeResult(*res);
+			return PCP_FETCH_MARK;
+		}
+		return again ? PCP_FETCH_RECONNECTED : PCP_FETCH_OK;
+	}
+	if (src->archive) {
+		if (sts == PM_ERR_EOL)
+			return PCP_FETCH_END;
+		hwr_log(LOG_ERR, "pcp: %s: %s\n", src->name, pmErrStr(sts));
+		return PCP_FETCH_ERROR;
+	}
+	hwr_log(LOG_WARNING,
+		"pcp: %s: fetch failed (%s); its counters stop until it "
+		"answers again\n",
+		src->name, pmErrStr(sts));
+	src->connected = false;
+	src->backoff_ns = 0;
+	src->retry_at_ns = now_ns + PCP_RETRY_MIN_NS;
+	return PCP_FETCH_LOST;
+}
+
+char *pcp_source_inst_name(struct pcp_source *src, pmInDom indom, int inst)
+{
+	char *name = NULL;
+	int sts = pmUseContext(src->ctx);
+
+	if (sts >= 0)
+		sts = src->archive ? pmNameInDomArchive(indom, inst, &name)
+				   : pmNameInDom(indom, inst, &name);
+	return sts < 0 ? NULL : name;
+}
+
+void pcp_source_close(struct pcp_source *src)
+{
+	if (src->ctx >= 0)
+		pmDestroyContext(src->ctx);
+	src->ctx = -1;
+	free(src->name);
+	src->name = NULL;
+}

@@ -1,0 +1,64 @@
+#!/bin/sh
+# The pcp backend on a PCP archive: tests/data/sample.replay written as an
+# archive with libpcp_import (hw.help's names, counter semantics, 32-bit
+# values that wrap, a CPU instance domain) walks exactly as the replay
+# backend walks the text (tests/data/replay.golden), apart from the
+# backend's name and the poll errors (the three bad lines of the text
+# cannot exist in an archive).  A <mark> record is a logged
+# discontinuity; pcpLoop yes starts again; a missing archive is refused.
+. "$(dirname "$0")/lib.sh"
+
+R2A="$HWR_BUILDDIR/tests/pcp/replay2archive"
+[ -x "$R2A" ] || { echo "SKIP: built without the pcp backend"; exit 77; }
+"$R2A" "$HWR_SRCDIR/tests/data/sample.replay" "$TMP/sample" >"$TMP/convert.log" 2>&1 ||
+    fail "replay2archive: $(cat "$TMP/convert.log")"
+[ "$(grep -c 'skipped$' "$TMP/convert.log")" = 3 ] || fail "the converter did not skip the 3 bad lines"
+
+start_master
+start_agent "backend pcp
+pollInterval 1
+pcpArchive $TMP/sample
+pcpLoop no"
+wait_until 20 agent_serving || fail "the subagent never answered"
+ended() { grep -q "end reached after 3 records; holding the last values" "$TMP/agent.log"; }
+wait_until 20 ended || fail "the archive did not reach its end"
+{
+    snmp snmpwalk hwR10kEvCtrMetrics
+    snmp snmpwalk hwR10kEvCtrCpuTable
+    snmp snmpwalk hwR10kEvCtrCpuStatus
+    snmp snmpget hwR10kEvCtrBackend.0 hwR10kEvCtrNumCpus.0 hwR10kEvCtrPollErrors.0
+} >"$TMP/walk"
+sed -e 's/STRING: replay$/STRING: pcp/' -e 's/PollErrors.0 = Counter32: 3$/PollErrors.0 = Counter32: 0/' \
+    "$HWR_SRCDIR/tests/data/replay.golden" >"$TMP/expected"
+diff -u "$TMP/expected" "$TMP/walk" || fail "the archive's walk differs from the replay's"
+ok "archive walk equals tests/data/replay.golden (backend pcp, no bad lines)"
+stop_pid "$AGENT_PID"; AGENT_PID=
+
+# A <mark> record after the first set: the counts restart there.
+"$R2A" -m 1 "$HWR_SRCDIR/tests/data/sample.replay" "$TMP/marked" >/dev/null 2>&1 ||
+    fail "replay2archive -m"
+: >"$TMP/agent.log"
+start_agent "backend pcp
+pollInterval 1
+pcpArchive $TMP/marked
+pcpLoop yes"
+wait_until 20 agent_serving || fail "the subagent never answered (marked archive)"
+looped() { grep -q "end reached, starting again" "$TMP/agent.log"; }
+wait_until 20 looped || fail "pcpLoop yes did not start again"
+grep -q "a <mark> record after record 1 (a gap in the recording): counting restarts" "$TMP/agent.log" ||
+    fail "the <mark> record was not logged"
+[ "$(grep -c '<mark> record' "$TMP/agent.log")" -ge 1 ] || fail "no mark"
+disc=$(snmpq snmpget hwR10kEvCtrDiscontinuityTime.0)
+case "$disc" in [1-9]*) ;; *) fail "no discontinuity time after a mark and a loop: $disc" ;; esac
+grep -q "restarted counting" "$TMP/agent.log" || fail "the restart was not logged"
+ok "a <mark> record and the loop are logged discontinuities (at $disc)"
+stop_pid "$AGENT_PID"; AGENT_PID=
+
+# A missing archive: refused at start, the archive named.
+printf 'backend pcp\npcpArchive %s\n' "$TMP/no-such-archive" >"$TMP/missing.conf"
+if timeout 20 "$AGENT" -f -C -c "$TMP/missing.conf" -x "unix:$SOCK" -Le 2>"$TMP/out"; then
+    fail "a missing archive was accepted"
+fi
+grep -q "archive $TMP/no-such-archive: No such file or directory" "$TMP/out" ||
+    { cat "$TMP/out"; fail "missing archive message"; }
+ok "a missing archive: refused, named"
