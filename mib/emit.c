@@ -15,7 +15,10 @@ static const struct {
 	const char *date, *text;
 } revisions[] = {
     {"202612030000Z", "Added hwR10kEvCtrDiscontinuityReason to\n"
-		      "hwR10kEvCtrCounterDiscontinuity."},
+		      "hwR10kEvCtrCounterDiscontinuity.  DESCRIPTIONs say\n"
+		      "what each backend serves for state and cpurev, how\n"
+		      "the per-CPU values relate to PCP's sums, and PCP's\n"
+		      "own revision threshold for vcc and fucomp."},
     {"202612020000Z",
      "Initial version: state, CPU revision, the 31 R10000\n"
      "event counters summed and per CPU, counting status, event\n"

@@ -85,23 +85,43 @@ static struct node *leaf(struct mibmodel *mm, const struct row *r,
  * A last paragraph that says where the value comes from: the PCP metric,
  * the R10000 event(s) and the Linux perf mapping of metrics.def.
  */
+/* The AGENT_NOTE of a metric, NULL if none. */
+static const char *agent_note(const char *metric)
+{
+	for (size_t i = 0; i < model_nrows; i++)
+		if (model_rows[i].kind == R_NOTE &&
+		    strcmp(model_rows[i].name, metric) == 0)
+			return model_rows[i].descr;
+	return NULL;
+}
+
 static char *with_trailer(char *descr, const struct metric *m)
 {
 	struct strbuf sb = STRBUF_INIT;
+	const char *note = agent_note(m->name);
 	static const char *const match[] = {[MATCH_NONE] = "",
 					    [MATCH_EXACT] = "exact",
 					    [MATCH_APPROX] = "approximate"};
 
-	strbuf_addf(&sb, "%s\n\nPCP metric hw.r10kevctr.%s", descr, m->name);
+	strbuf_addf(&sb, "%s\n\n", descr);
+	if (note)
+		strbuf_addf(&sb, "%s\n\n", note);
+	strbuf_addf(&sb, "PCP metric hw.r10kevctr.%s", m->name);
 	if (m->event0 >= 0 && m->event1 >= 0)
-		strbuf_addf(&sb, "; R10000 events %d and %d", m->event0,
-			    m->event1);
+		strbuf_addf(&sb,
+			    "; R10000 event %d or %d\n(one event, counted on "
+			    "either hardware counter)",
+			    m->event0, m->event1);
 	else if (m->event0 >= 0)
 		strbuf_addf(&sb, "; R10000 event %d", m->event0);
 	if (m->rev == REV_BEFORE_3_1)
-		strbuf_addf(&sb, " (CPU revisions before 3.1)");
+		strbuf_addf(&sb, " (CPU revisions before 3.1:\nPCP's "
+				 "IRIX PMDA served it while major*100+minor "
+				 "< 301)");
 	else if (m->rev == REV_FROM_3_1)
-		strbuf_addf(&sb, " (CPU revision 3.1 and later)");
+		strbuf_addf(&sb, " (CPU revision 3.1 and later:\nPCP's "
+				 "IRIX PMDA served it from major*100+minor >= "
+				 "301,\nthe 'rev 3.x' of the text above)");
 	if (m->kind == METRIC_COUNTER && m->perf[0])
 		strbuf_addf(&sb, ";\nLinux perf default: %s (%s)", m->perf,
 			    match[m->match]);
@@ -192,10 +212,10 @@ static int add_per_counter(struct mibmodel *mm, const struct row *r,
 			if (!d) {
 				fprintf(err,
 					"%s:%u: long text of %s does not say "
-					"\"%s\", so its per-CPU DESCRIPTION "
-					"cannot be derived\n",
+					"\"%s %s\", so its per-CPU "
+					"DESCRIPTION cannot be derived\n",
 					hf->filename, e ? e->line : 0, full,
-					DESCRIBE_TOTAL_PHRASE);
+					full, DESCRIBE_TOTAL_PHRASE);
 				errors++;
 				continue;
 			}
@@ -287,6 +307,8 @@ static int add_row(struct mibmodel *mm, const struct row *r,
 	case R_COLUMN:
 		leaf(mm, r, r->name, r->arc, r->descr);
 		break;
+	case R_NOTE:
+		break; /* read by with_trailer() */
 	case R_METRICS:
 		return r->what == TOTALS ? add_totals(mm, r, hf, err)
 					 : add_per_counter(mm, r, hf, err);

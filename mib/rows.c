@@ -57,6 +57,7 @@ const struct row model_rows[] = {
 	 .group = g,                                                           \
 	 .units = u,                                                           \
 	 .descr = d},
+#define AGENT_NOTE(m, d) {.kind = R_NOTE, .name = m, .descr = d},
 #define NOTIFICATION(n, a, inst, objs, d)                                      \
 	{.kind = R_NOTIFICATION,                                               \
 	 .name = n,                                                            \

@@ -15,6 +15,7 @@ enum row_kind {
 	R_SCALAR,
 	R_COLUMN,
 	R_METRICS,
+	R_NOTE,
 	R_NOTIFICATION,
 	R_GROUP,
 	R_COMPLIANCE,
