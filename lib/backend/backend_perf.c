@@ -151,7 +151,7 @@ static void read_cpurev(struct perf *pf)
 }
 
 /* Decide which metrics are counted and hw.help's state from the probes. */
-static void probe_all(struct perf *pf, int cpu)
+static void probe_all(struct perf *pf, int cpu, bool quiet)
 {
 	int denied = 0, nopmu = 0, other = 0;
 
@@ -169,23 +169,28 @@ static void probe_all(struct perf *pf, int cpu)
 			nopmu++;
 		else
 			other++;
-		hwr_log(LOG_INFO, "perf: %s%s not counted: %s\n", METRIC_PREFIX,
-			counters[c].name, strerror(e));
+		if (!quiet)
+			hwr_log(LOG_INFO, "perf: %s%s not counted: %s\n",
+				METRIC_PREFIX, counters[c].name, strerror(e));
 	}
 	pf->state = __builtin_popcountll(pf->counted);
 	if (pf->counted == 0 && denied) {
 		pf->state = 0;
-		hwr_log(
-		    LOG_ERR,
-		    "perf: counting is not permitted (EACCES/EPERM): run as "
-		    "root, give the agent CAP_PERFMON, or lower "
-		    "/proc/sys/kernel/perf_event_paranoid (-1 for system-"
-		    "wide events)\n");
+		if (!quiet)
+			hwr_log(LOG_ERR,
+				"perf: counting is not permitted "
+				"(EACCES/EPERM): run as "
+				"root, give the agent CAP_PERFMON, or lower "
+				"/proc/sys/kernel/perf_event_paranoid (-1 for "
+				"system-"
+				"wide events)\n");
 	} else if (pf->counted == 0 && (nopmu || other)) {
 		pf->state = -1;
-		hwr_log(LOG_WARNING, "perf: no usable performance counters on "
-				     "this machine (no PMU, or none of the "
-				     "configured events exists)\n");
+		if (!quiet)
+			hwr_log(LOG_WARNING,
+				"perf: no usable performance counters on "
+				"this machine (no PMU, or none of the "
+				"configured events exists)\n");
 	}
 }
 
@@ -292,7 +297,7 @@ static int perf_open(struct backend *b, const struct config *cfg, char *err,
 		free_perf(pf);
 		return -1;
 	}
-	probe_all(pf, (int)online.cpu[0]);
+	probe_all(pf, (int)online.cpu[0], false);
 	read_cpurev(pf);
 	hwr_log(LOG_INFO, "perf: counting %d of %d metrics\n",
 		__builtin_popcountll(pf->counted), COUNTER_COUNT);
@@ -309,10 +314,38 @@ static int perf_open(struct backend *b, const struct config *cfg, char *err,
 
 /* ------------------------------------------------------------ read */
 
+/*
+ * While nothing can be counted (state -1 or 0), probe again at each poll
+ * (one test open per mapped metric), so that granting CAP_PERFMON,
+ * lowering perf_event_paranoid or loading a PMU driver takes effect
+ * without a restart, as ecadmin(1) did on IRIX.  What changes is logged;
+ * every CPU reopens in a new epoch (a discontinuity).
+ */
+static void reprobe(struct perf *pf)
+{
+	int32_t was = pf->state;
+
+	size_t i = 0;
+	while (i < pf->ncpus && !pf->cpus[i].open)
+		i++; /* an online CPU */
+	if (pf->counted != 0 || i == pf->ncpus)
+		return;
+	probe_all(pf, (int)pf->cpus[i].cpu, true);
+	if (pf->counted == 0 && pf->state == was)
+		return;
+	hwr_log(LOG_NOTICE,
+		"perf: state %d -> %d: %d metrics can be counted now; every "
+		"CPU reopens\n",
+		was, pf->state, __builtin_popcountll(pf->counted));
+	for (i = 0; i < pf->ncpus; i++)
+		perf_cpu_close(&pf->cpus[i]);
+}
+
 static int perf_read(struct backend *b, struct sample *s)
 {
 	struct perf *pf = b->priv;
 
+	reprobe(pf);
 	if (sync_cpus(pf) != 0)
 		s->errors++; /* keep serving the CPUs we have */
 	if (sample_reserve(s, pf->ncpus) < 0)

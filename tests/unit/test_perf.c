@@ -12,7 +12,12 @@
 #include <dirent.h>
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <grp.h>
+#include <linux/capability.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "backend.h"
@@ -337,6 +342,86 @@ static void read_fails_on_one_cpu(void **state)
 	config_free(&cfg);
 }
 
+/* capset(2) without libcap: the effective set of this process. */
+static int set_effective(uint64_t caps, uint64_t permitted)
+{
+	struct __user_cap_header_struct h = {_LINUX_CAPABILITY_VERSION_3, 0};
+	struct __user_cap_data_struct d[2] = {
+	    {(uint32_t)caps, (uint32_t)permitted, 0},
+	    {(uint32_t)(caps >> 32), (uint32_t)(permitted >> 32), 0}};
+	return (int)syscall(SYS_capset, &h, d);
+}
+
+/* In a child that gave up root but kept CAP_PERFMON permitted (not
+ * effective): software events are refused (state 0, nothing counted);
+ * raising CAP_PERFMON while the backend runs makes the next poll count
+ * (the re-probe), with no restart.  Exit status: 0 or the failed step. */
+static int reprobe_child(void)
+{
+	struct config cfg;
+	struct backend b = {0};
+	struct sample s = {0};
+	char err[256];
+	const uint64_t perfmon = UINT64_C(1) << 38; /* CAP_PERFMON */
+
+	sw_config(&cfg, false);
+	if (prctl(PR_SET_KEEPCAPS, 1) != 0 || setgroups(0, NULL) != 0 ||
+	    setresgid(65534, 65534, 65534) != 0 ||
+	    setresuid(65534, 65534, 65534) != 0)
+		return 10;
+	if (set_effective(0, perfmon) != 0)
+		return 11;
+	if (backend_open(&b, &cfg, err, sizeof(err)) != 0)
+		return 12;
+	if (backend_read(&b, &s) != 0 || s.state != 0 || s.counted != 0)
+		return 13;
+	if (set_effective(perfmon, perfmon) != 0)
+		return 14;
+	if (backend_read(&b, &s) != 0 || s.state != 3 || s.ncpus == 0 ||
+	    !s.cpus[0].counting)
+		return 15;
+	if (!strstr(logbuf, "perf: state 0 -> 3: 3 metrics can be counted now"))
+		return 17; /* the change is logged */
+	busy();
+	if (backend_read(&b, &s) != 0 ||
+	    s.cpus[0].value[C("hw.r10kevctr.cycles")] == 0)
+		return 16;
+	backend_close(&b);
+	config_free(&cfg);
+	sample_free(&s);
+	return 0;
+}
+
+static void reprobe_after_permission(void **state)
+{
+	int fd = open("/proc/sys/kernel/perf_event_paranoid", O_RDONLY);
+	char buf[16] = "";
+	if (fd >= 0) {
+		if (read(fd, buf, sizeof(buf) - 1) < 0)
+			buf[0] = '\0';
+		close(fd);
+	}
+	if (atoi(buf) <= 0) {
+		fprintf(stderr,
+			"skipped: perf_event_paranoid %s lets anyone "
+			"count system-wide\n",
+			buf);
+		return;
+	}
+	assert_int_equal(chmod(sysfs, 0755), 0);
+	set_online("0");
+	log_capture_start();
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(reprobe_child());
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	if (WEXITSTATUS(st) != 0)
+		fail_msg("re-probe child failed at step %d", WEXITSTATUS(st));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -347,6 +432,7 @@ int main(void)
 	    cmocka_unit_test(group_split),
 	    cmocka_unit_test(no_fd_leak),
 	    cmocka_unit_test(read_fails_on_one_cpu),
+	    cmocka_unit_test(reprobe_after_permission),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
