@@ -106,6 +106,7 @@ static int replay_validate(const void *settings, char *err, size_t errlen)
 static void restart(struct replay *r)
 {
 	memset(r->cells, 0, r->ncpus * sizeof(*r->cells));
+	memset(r->sys_cells, 0, sizeof(r->sys_cells));
 	r->next = 0;
 	r->epoch = backend_new_epoch();
 }
@@ -139,12 +140,15 @@ static void apply_set(struct replay *r, const struct rset *s, bool *present)
 {
 	for (size_t k = s->first; k < s->first + s->n; k++) {
 		const struct rec *rec = &r->recs[k];
-		struct cell *c = &r->cells[rec->slot][rec->counter];
+		bool sys = rec->slot == REPLAY_SYSTEM_SLOT;
+		struct cell *c = sys ? &r->sys_cells[rec->counter]
+				     : &r->cells[rec->slot][rec->counter];
 		if (c->seen)
 			c->acc += wrap_delta(c->raw, rec->value, r->width);
 		c->raw = rec->value;
 		c->seen = true;
-		present[rec->slot] = true;
+		if (!sys)
+			present[rec->slot] = true;
 	}
 	if (s->has_state) {
 		r->state = s->state;
@@ -152,6 +156,31 @@ static void apply_set(struct replay *r, const struct rset *s, bool *present)
 	}
 	if (s->has_cpurev)
 		snprintf(r->cpurev, sizeof(r->cpurev), "%s", s->cpurev);
+}
+
+/*
+ * What PCP's IRIX PMDA would have served of the recorded counters: none
+ * with a recorded state of 0 or -1 (counters disabled, or no R10000);
+ * with a recorded cpurev MAJOR.MINOR, vcc only below 3.1 and fucomp only
+ * from it (major*100+minor >= 301, the PMDA's own test).
+ */
+static counter_mask served_counters(const struct replay *r)
+{
+	counter_mask m = r->counted;
+	unsigned major, minor;
+	char end;
+
+	if (r->state_given && r->state <= 0)
+		return 0;
+	if (sscanf(r->cpurev, "%u.%u%c", &major, &minor, &end) != 2)
+		return m;
+	for (int c = 0; c < COUNTER_COUNT; c++) {
+		bool new_rev = major * 100 + minor >= 301;
+		if ((counters[c].rev == REV_BEFORE_3_1 && new_rev) ||
+		    (counters[c].rev == REV_FROM_3_1 && !new_rev))
+			m &= ~COUNTER_BIT(c);
+	}
+	return m;
 }
 
 static int replay_read(struct backend *b, struct sample *out)
@@ -182,7 +211,8 @@ static int replay_read(struct backend *b, struct sample *out)
 		r->ended = true;
 		const struct rset *s = &r->sets[i];
 		for (size_t k = s->first; k < s->first + s->n; k++)
-			present[r->recs[k].slot] = true;
+			if (r->recs[k].slot != REPLAY_SYSTEM_SLOT)
+				present[r->recs[k].slot] = true;
 	}
 	if (sample_reserve(out, r->ncpus) < 0)
 		return -1;
@@ -202,7 +232,11 @@ static int replay_read(struct backend *b, struct sample *out)
 	}
 	out->ncpus = n;
 	out->time_ns = r->time_ns;
-	out->counted = r->counted;
+	out->counted = served_counters(r);
+	out->system_wide = r->system_wide & out->counted;
+	for (int c = 0; c < COUNTER_COUNT; c++)
+		out->total[c] = r->sys_cells[c].acc;
+	out->total_epoch = r->epoch;
 	out->state = r->state_given ? r->state
 				    : (int32_t)__builtin_popcountll(r->counted);
 	snprintf(out->cpurev, sizeof(out->cpurev), "%s", r->cpurev);

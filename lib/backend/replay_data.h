@@ -19,8 +19,11 @@
 #define REPLAY_TIME_MAX	  UINT64_C(10000000000)
 #define REPLAY_STEP_LINES 4096 /* lines between b->progress() calls */
 
+/* rec.slot of a system-wide value (CPU '-'): it feeds the sum only */
+#define REPLAY_SYSTEM_SLOT UINT32_MAX
+
 struct rec {
-	unsigned slot; /* index into replay.cpus */
+	unsigned slot; /* index into replay.cpus, or REPLAY_SYSTEM_SLOT */
 	int counter;
 	uint64_t value;
 };
@@ -59,9 +62,10 @@ struct replay {
 	size_t nsets, next;
 	unsigned *cpus; /* distinct CPU numbers, in order of appearance */
 	size_t ncpus;
-	size_t cap_recs, cap_sets, cap_cpus; /* allocated elements */
-	struct cell (*cells)[COUNTER_COUNT]; /* [slot][counter] */
-	counter_mask counted;
+	size_t cap_recs, cap_sets, cap_cpus;  /* allocated elements */
+	struct cell (*cells)[COUNTER_COUNT];  /* [slot][counter] */
+	struct cell sys_cells[COUNTER_COUNT]; /* CPU '-' values */
+	counter_mask counted, system_wide;
 	unsigned bad_lines, unreported;
 	uint32_t epoch;
 	bool *present; /* [slot]: CPU in the set being served */

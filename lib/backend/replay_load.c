@@ -32,6 +32,10 @@ struct parser {
 	uint32_t *slot_of_cpu;		 /* [cpu]: slot + 1, 0 = not seen */
 	uint64_t (*last)[COUNTER_COUNT]; /* [slot]: last accepted value */
 	size_t cap_last;
+	uint64_t sys_last[COUNTER_COUNT]; /* the same, CPU '-' lines */
+	/* the first line of each counter with a CPU, and with CPU '-': a
+	 * counter is per CPU or system-wide, not both */
+	unsigned cpu_line[COUNTER_COUNT], sys_line[COUNTER_COUNT];
 };
 
 static int bad(struct parser *p, const char *fmt, ...)
@@ -182,8 +186,17 @@ static int parse_line(struct parser *p, char *line)
 		return parse_machine_metric(p, m, f[3], t);
 	}
 	uint64_t cpu, v;
-	if (parse_u64(f[1], REPLAY_CPU_MAX, &cpu))
-		return bad(p, "bad CPU '%s' (0..65535)", f[1]);
+	bool sys = strcmp(f[1], "-") == 0;
+	if (!sys && parse_u64(f[1], REPLAY_CPU_MAX, &cpu))
+		return bad(p, "bad CPU '%s' (0..65535, or - for the system)",
+			   f[1]);
+	int counter = counter_index_of(m);
+	unsigned other = sys ? p->cpu_line[counter] : p->sys_line[counter];
+	if (other)
+		return bad(p,
+			   "%s has %s lines (the first at line %u): a metric "
+			   "is per CPU or system-wide (CPU -), not both",
+			   f[2], sys ? "per-CPU" : "system-wide", other);
 	uint64_t max =
 	    p->r->width >= 64 ? UINT64_MAX : (UINT64_C(1) << p->r->width) - 1;
 	if (parse_u64(f[3], max, &v))
@@ -191,11 +204,10 @@ static int parse_line(struct parser *p, char *line)
 			   "bad value '%s' (a whole number that fits "
 			   "replayCounterWidth)",
 			   f[3]);
-	int counter = counter_index_of(m);
-	long slot = slot_of(p, (unsigned)cpu);
+	long slot = sys ? (long)REPLAY_SYSTEM_SLOT : slot_of(p, (unsigned)cpu);
 	if (slot < 0)
 		return bad(p, "out of memory");
-	uint64_t *last = &p->last[slot][counter];
+	uint64_t *last = sys ? &p->sys_last[counter] : &p->last[slot][counter];
 	if (p->r->width >= 64 && v < *last)
 		return bad(p,
 			   "value %s goes backwards (declare "
@@ -209,6 +221,11 @@ static int parse_line(struct parser *p, char *line)
 	r->recs[r->nrecs++] = (struct rec){(unsigned)slot, counter, v};
 	r->sets[r->nsets - 1].n++;
 	r->counted |= COUNTER_BIT(counter);
+	if (sys)
+		r->system_wide |= COUNTER_BIT(counter);
+	unsigned *first = sys ? &p->sys_line[counter] : &p->cpu_line[counter];
+	if (!*first)
+		*first = p->line;
 	return 0;
 }
 

@@ -59,7 +59,7 @@ static void parse_errors(void **state)
 		   "2 0 hw.r10kevctr.cycles 5\n"     /* 8: backwards */
 		   "0.5 0 hw.r10kevctr.cycles 50\n"  /* 9: time back */
 		   "2 0 hw.r10kevctr.state 3\n"	     /* 10: cpu - */
-		   "2 - hw.r10kevctr.tlb 3\n"	     /* 11: cpu - */
+		   "2 - hw.r10kevctr.cycles 3\n"     /* 11: mixed */
 		   "2 - hw.r10kevctr.state -2\n"     /* 12: state */
 		   "2 0 hw.r10kevctr.cycles 12\n");
 	assert_int_equal(open_replay(&b, 64, false, err), 0);
@@ -72,7 +72,8 @@ static void parse_errors(void **state)
 			      ":8: value 5 goes backwards",
 			      ":9: time 0.5 goes backwards",
 			      ":10: CPU must be '-'",
-			      ":11: bad CPU '-'",
+			      ":11: hw.r10kevctr.cycles has per-CPU lines (the "
+			      "first at line 2)",
 			      ":12: state '-2'"};
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
 		assert_logged(want[i]);
@@ -321,10 +322,65 @@ static void keep_on_reload(void **state)
 	backend_close(&b);
 }
 
+/* PCP's shape: CPU '-' counter lines feed the sum only (no per-CPU
+ * instance), and a metric cannot be both; the PMDA's rules: state 0
+ * serves no counter, vcc and fucomp follow the recorded cpurev. */
+static void system_wide_and_pmda_rules(void **state)
+{
+	struct backend b = {0};
+	struct sample s = {0};
+	char err[256];
+	int tlb = C("hw.r10kevctr.tlb"), cyc = C("hw.r10kevctr.cycles");
+	int vcc = C("hw.r10kevctr.vcc"), fucomp = C("hw.r10kevctr.fucomp");
+
+	write_file("0 - hw.r10kevctr.tlb 100\n"
+		   "0 0 hw.r10kevctr.cycles 5\n"
+		   "1 - hw.r10kevctr.tlb 150\n"
+		   "1 0 hw.r10kevctr.cycles 9\n"
+		   "1 0 hw.r10kevctr.tlb 3\n"); /* 5: mixed */
+	assert_int_equal(open_replay(&b, 64, false, err), 0);
+	unlink(path);
+	assert_logged(":5: hw.r10kevctr.tlb has system-wide lines (the first "
+		      "at line 1)");
+	assert_int_equal(backend_read(&b, &s), 0);
+	assert_int_equal(backend_read(&b, &s), 0);
+	assert_int_equal(s.counted, COUNTER_BIT(tlb) | COUNTER_BIT(cyc));
+	assert_int_equal(s.system_wide, COUNTER_BIT(tlb));
+	assert_int_equal(s.total[tlb], 50);
+	assert_int_equal(s.ncpus, 1);
+	assert_int_equal(s.cpus[0].value[cyc], 4);
+	backend_close(&b);
+
+	write_file("0 - hw.r10kevctr.state 0\n0 0 hw.r10kevctr.cycles 1\n");
+	assert_int_equal(open_replay(&b, 64, false, err), 0);
+	unlink(path);
+	assert_int_equal(backend_read(&b, &s), 0);
+	assert_int_equal(s.state, 0);
+	assert_int_equal(s.counted, 0); /* disabled counters: no instance */
+	backend_close(&b);
+
+	for (int rev = 0; rev < 2; rev++) {
+		char text[256];
+		snprintf(text, sizeof(text),
+			 "0 - hw.r10kevctr.cpurev %s\n"
+			 "0 0 hw.r10kevctr.vcc 1\n0 0 hw.r10kevctr.fucomp 1\n",
+			 rev ? "3.1" : "2.6");
+		write_file(text);
+		assert_int_equal(open_replay(&b, 64, false, err), 0);
+		unlink(path);
+		assert_int_equal(backend_read(&b, &s), 0);
+		assert_int_equal(s.counted,
+				 COUNTER_BIT(rev ? fucomp : vcc)); /* 301 */
+		backend_close(&b);
+	}
+	sample_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(parse_errors),
+	    cmocka_unit_test(system_wide_and_pmda_rules),
 	    cmocka_unit_test(wrap_and_hold),
 	    cmocka_unit_test(width_48_and_loop),
 	    cmocka_unit_test(unusable_files),
