@@ -52,6 +52,13 @@ static int metric_index(const char *name)
 	return counter_index_by_name(name);
 }
 
+/* The PMDA's item: the R10000 event number, fucomp 32 (it shares event
+ * 14 with vcc); doc/pcp.md has the table. */
+static int pmid_item(int k)
+{
+	return counters[k].rev == REV_FROM_3_1 ? 32 : counters[k].event0;
+}
+
 static void add_metric(const char *name, int k, bool per_cpu)
 {
 	pmUnits count = pmiUnits(0, 0, 1, 0, 0, PM_COUNT_ONE);
@@ -67,7 +74,7 @@ static void add_metric(const char *name, int k, bool per_cpu)
 				   PM_TYPE_STRING, PM_INDOM_NULL,
 				   PM_SEM_DISCRETE, none);
 	else
-		sts = pmiAddMetric(name, pmiID(DOMAIN, CLUSTER, k),
+		sts = pmiAddMetric(name, pmiID(DOMAIN, CLUSTER, pmid_item(k)),
 				   width == 32 ? PM_TYPE_U32 : PM_TYPE_U64,
 				   per_cpu ? pmiInDom(DOMAIN, CLUSTER)
 					   : PM_INDOM_NULL,
