@@ -182,7 +182,7 @@ start_pmcd() {
     [ -n "${PMCD:-}" ] && [ -x "$PMCD" ] || { echo "SKIP: pmcd not installed"; exit 77; }
     pmdas=${PCP_PMDAS_DIR:-/var/lib/pcp/pmdas}
     pmns=${PCP_PMNS_DIR:-/var/lib/pcp/pmns}
-    mkdir -p "$TMP/pcp/config/pmda" "$TMP/pcp/tmp" "$TMP/pcp/run" "$TMP/pcp/log"
+    mkdir -p "$TMP/pcp/config/pmda" "$TMP/pcp/tmp" "$TMP/pcp/run" "$TMP/pcp/log/pmcd"
     [ -f "$TMP/pcp/root" ] || "$PMNSMERGE" "$pmns/root_root" "$pmns/root_pmcd" \
         "$pmns/root_linux" "$TMP/pcp/root" >"$TMP/pmnsmerge.log" 2>&1 ||
         fail "pmnsmerge could not build a namespace"
@@ -192,10 +192,11 @@ start_pmcd() {
     for try in 1 2 3 4 5 6; do
         PMCD_PORT=${fixed:-$((20000 + ($$ * 13 + try * 277) % 30000))}
         rm -f "$TMP/pcp/pmcd.socket" # left by a killed pmcd
-        PCP_VAR_DIR="$TMP/pcp" PCP_TMP_DIR="$TMP/pcp/tmp" PCP_RUN_DIR="$TMP/pcp/run" \
-            PCP_LOG_DIR="$TMP/pcp/log" PCP_PMDAS_DIR="$pmdas" \
-            "$PMCD" -f -A -i 127.0.0.1 -p "$PMCD_PORT" -s "$TMP/pcp/pmcd.socket" \
-            -c "$TMP/pmcd.conf" -l "$TMP/pmcd.log" -n "$TMP/pcp/root" &
+        # from $TMP: a PMDA may log into its working directory
+        (cd "$TMP/pcp" && PCP_VAR_DIR="$TMP/pcp" PCP_TMP_DIR="$TMP/pcp/tmp" \
+            PCP_RUN_DIR="$TMP/pcp/run" PCP_LOG_DIR="$TMP/pcp/log" PCP_PMDAS_DIR="$pmdas" \
+            exec "$PMCD" -f -A -i 127.0.0.1 -p "$PMCD_PORT" -s "$TMP/pcp/pmcd.socket" \
+            -c "$TMP/pmcd.conf" -l "$TMP/pmcd.log" -n "$TMP/pcp/root") &
         PMCD_PID=$!
         wait_until 10 "$PMINFO" -h "localhost:$PMCD_PORT" -f kernel.percpu.intr && return 0
         stop_pid "$PMCD_PID"; PMCD_PID=
