@@ -8,6 +8,7 @@
 
 #include "metrics.h"
 #include "parse.h"
+#include "stats.h"
 
 int alarm_step(const struct alarm_config *cfg, struct alarm_instance *in,
 	       uint64_t v, enum alarm_event_kind *kind)
@@ -56,9 +57,9 @@ static bool same_config(const struct alarm_config *a,
 			const struct alarm_config *b)
 {
 	return strcmp(a->name, b->name) == 0 && a->counter == b->counter &&
-	       a->scope == b->scope && a->cpu == b->cpu && a->type == b->type &&
-	       a->rising == b->rising && a->falling == b->falling &&
-	       a->startup == b->startup;
+	       a->stat == b->stat && a->scope == b->scope && a->cpu == b->cpu &&
+	       a->type == b->type && a->rising == b->rising &&
+	       a->falling == b->falling && a->startup == b->startup;
 }
 
 int alarm_set_build(struct alarm_set *set, const struct alarm_config *cfgs,
@@ -190,8 +191,12 @@ int alarm_config_parse(const char *args, struct alarm_config *out, char *err,
 			    w[0]);
 	snprintf(out->name, sizeof(out->name), "%s", w[0]);
 	out->counter = counter_index_by_name(w[1]);
-	if (out->counter < 0)
-		return fail(err, len, "not a counter metric", w[1]);
+	out->stat = out->counter < 0 ? (int)stat_index_by_name(w[1]) : -1;
+	if (out->counter < 0 && out->stat < 0)
+		return fail(err, len,
+			    "not a counter metric or a statistic (stat.NAME)",
+			    w[1]);
+	snprintf(out->metric, sizeof(out->metric), "%s", w[1]);
 	if (strcmp(w[2], "sum") == 0) {
 		out->scope = SCOPE_SUM;
 	} else if (strcmp(w[2], "each") == 0) {
@@ -209,6 +214,11 @@ int alarm_config_parse(const char *args, struct alarm_config *out, char *err,
 	else
 		return fail(err, len, "sample type must be rate or absolute",
 			    w[3]);
+	if (out->stat >= 0 && out->type == TYPE_RATE)
+		return fail(err, len,
+			    "a statistic is already per poll interval: use "
+			    "absolute",
+			    w[1]);
 	if (parse_u64(w[4], UINT64_MAX, &out->rising))
 		return fail(err, len, "bad rising threshold", w[4]);
 	if (parse_u64(w[5], UINT64_MAX, &out->falling))

@@ -4,7 +4,8 @@
  *
  * Each alarm watches one counter: its sum, one CPU, or every CPU (one
  * state per CPU), as a rate per second over the poll interval or as the
- * absolute counter value.  Rules:
+ * absolute counter value; or a derived statistic (stats.h, "stat.NAME"),
+ * absolute only (it is already per interval).  Rules:
  *  - the first valid sample may raise one startup alarm: rising if it is
  *    >= the rising threshold and the startup mode is rising or both,
  *    falling if it is <= the falling threshold and the mode is falling or
@@ -42,9 +43,13 @@ enum alarm_status {
 	ALARM_FALLEN = 4
 };
 
+#define ALARM_METRIC_MAX 63
+
 struct alarm_config {
 	char name[ALARM_NAME_MAX + 1];
-	int counter;
+	char metric[ALARM_METRIC_MAX + 1]; /* as configured */
+	int counter;			   /* counter index, or -1 */
+	int stat;			   /* statistic index, or -1 */
 	enum alarm_scope scope;
 	unsigned cpu; /* SCOPE_CPU */
 	enum alarm_type type;

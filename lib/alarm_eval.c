@@ -7,6 +7,7 @@
 
 #include "log.h"
 #include "sorted.h"
+#include "stat_eval.h"
 
 static long long instance_key(const void *e)
 {
@@ -42,9 +43,11 @@ static unsigned sample_one(const struct cache *c, struct alarm *a, size_t index,
 			   int cpu, alarm_emit_fn emit, void *ctx)
 {
 	uint64_t v = 0;
-	enum sample_status st = a->cfg.type == TYPE_RATE
-				    ? cache_rate(c, a->cfg.counter, cpu, &v)
-				    : cache_value(c, a->cfg.counter, cpu, &v);
+	enum sample_status st =
+	    a->cfg.stat >= 0 ? stat_value(c, (size_t)a->cfg.stat, cpu, &v)
+	    : a->cfg.type == TYPE_RATE
+		? cache_rate(c, a->cfg.counter, cpu, &v)
+		: cache_value(c, a->cfg.counter, cpu, &v);
 	if (st == SAMPLE_NONE)
 		return 0;
 	char who[16] = "sum";

@@ -245,6 +245,13 @@ enum sample_status cache_rate(const struct cache *c, int counter, long cpu,
 	return SAMPLE_OK;
 }
 
+enum sample_status cache_delta(const struct cache *c, int counter, long cpu,
+			       uint64_t *delta)
+{
+	uint64_t value;
+	return last_delta(c, counter, cpu, delta, &value);
+}
+
 enum sample_status cache_value(const struct cache *c, int counter, long cpu,
 			       uint64_t *value)
 {

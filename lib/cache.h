@@ -82,6 +82,11 @@ enum sample_status cache_rate(const struct cache *c, int counter, long cpu,
 enum sample_status cache_value(const struct cache *c, int counter, long cpu,
 			       uint64_t *value);
 
+/* The counter's delta over the last poll interval, for the sum (cpu < 0)
+ * or one CPU; valid as cache_rate's. */
+enum sample_status cache_delta(const struct cache *c, int counter, long cpu,
+			       uint64_t *delta);
+
 void cache_init(struct cache *c);
 void cache_free(struct cache *c);
 

@@ -55,6 +55,7 @@ struct mib_object {
 	enum obj_table table;
 	enum obj_tag tag;
 	int counter; /* counter index for per-metric objects, else -1 */
+	int stat;    /* statistic index (lib/stats.h) for statistics, else -1 */
 };
 
 #define NOTIFICATION_OBJECTS_MAX 8

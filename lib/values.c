@@ -8,6 +8,7 @@
 
 #include "alarm.h"
 #include "metrics.h"
+#include "stat_eval.h"
 
 /* A value before its type is applied: a number (a negative Integer32
  * sign-extended) or a string. */
@@ -58,6 +59,14 @@ static bool rate(const struct value_at *at, struct raw *r)
 	       SAMPLE_OK;
 }
 
+/* A derived statistic (stats.def), summed or on the row's CPU. */
+static bool stat(const struct value_at *at, struct raw *r)
+{
+	long cpu = at->row ? (long)at->row->cpu : -1;
+	return stat_value(at->v->cache, (size_t)at->o->stat, cpu, &r->num) ==
+	       SAMPLE_OK;
+}
+
 /* The CPU table and its augmentations. */
 static bool cpu_counter(const struct value_at *at, struct raw *r)
 {
@@ -73,7 +82,7 @@ NUM(cpu_status, at->row->status)
 
 /* The alarm table. */
 STR(alarm_name, at->alarm->cfg.name)
-STR(alarm_metric, counters[at->alarm->cfg.counter].fullname)
+STR(alarm_metric, at->alarm->cfg.metric)
 NUM(alarm_scope, at->alarm->cfg.scope)
 NUM(alarm_cpu,
     at->alarm->cfg.scope == SCOPE_CPU ? (int32_t)at->alarm->cfg.cpu : -1)
@@ -112,6 +121,8 @@ static value_fn *const value_of[TAG_COUNT] = {
     [TAG_DISCONTINUITY_REASON] = discontinuity_reason,
     [TAG_RATE] = rate,
     [TAG_CPU_RATE] = rate,
+    [TAG_STAT] = stat,
+    [TAG_CPU_STAT] = stat,
     [TAG_ALARM_NAME] = alarm_name,
     [TAG_ALARM_METRIC] = alarm_metric,
     [TAG_ALARM_SCOPE] = alarm_scope,

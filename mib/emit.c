@@ -18,7 +18,9 @@ static const struct {
 		      "hwR10kEvCtrCounterDiscontinuity.  DESCRIPTIONs say\n"
 		      "what each backend serves for state and cpurev, how\n"
 		      "the per-CPU values relate to PCP's sums, and PCP's\n"
-		      "own revision threshold for vcc and fucomp."},
+		      "own revision threshold for vcc and fucomp.  Added the\n"
+		      "derived statistics hw.help describes\n"
+		      "(hwR10kEvCtrStats, hwR10kEvCtrCpuStatTable)."},
     {"202612020000Z",
      "Initial version: state, CPU revision, the 31 R10000\n"
      "event counters summed and per CPU, counting status, event\n"
@@ -63,7 +65,7 @@ static void put_header(FILE *out)
 	    "\n"
 	    "IMPORTS\n"
 	    "    MODULE-IDENTITY, OBJECT-TYPE, NOTIFICATION-TYPE,\n"
-	    "    Integer32, Unsigned32, Counter32, Counter64\n"
+	    "    Integer32, Unsigned32, Gauge32, Counter32, Counter64\n"
 	    "        FROM SNMPv2-SMI\n"
 	    "    TEXTUAL-CONVENTION, DisplayString, TimeStamp\n"
 	    "        FROM SNMPv2-TC\n"
@@ -168,8 +170,8 @@ static void put_node(FILE *out, const struct mibmodel *mm, const struct node *n)
 	case NK_TC:
 		fprintf(out,
 			"%s ::= TEXTUAL-CONVENTION\n"
-			"    DISPLAY-HINT \"d\"\n    STATUS      current\n",
-			n->name);
+			"    DISPLAY-HINT \"%s\"\n    STATUS      current\n",
+			n->name, n->hint);
 		put_descr(out, n->descr);
 		fprintf(out, "    SYNTAX      %s\n\n", n->syntax);
 		break;
@@ -305,14 +307,14 @@ void mibmodel_write_c(const struct mibmodel *mm, FILE *out)
 		fprintf(out, "\t{\"%s\", {", o->name);
 		for (unsigned k = 0; k < o->len; k++)
 			fprintf(out, "%s%u", k ? ", " : "", o->arcs[k]);
-		fprintf(out, "}, %u, %s, %s, %s, %s, %d},\n", o->len,
+		fprintf(out, "}, %u, %s, %s, %s, %s, %d, %d},\n", o->len,
 			syn_names[o->csyn],
 			o->acc == ACC_FOR_NOTIFY ? "ACC_FOR_NOTIFY"
 						 : "ACC_READ_ONLY",
 			o->table == TBL_CPU	? "TBL_CPU"
 			: o->table == TBL_ALARM ? "TBL_ALARM"
 						: "TBL_SCALAR",
-			tag_names[o->tag], o->counter);
+			tag_names[o->tag], o->counter, o->stat);
 	}
 	fprintf(out, "};\n\nconst size_t mib_objects_count = %zu;\n", n);
 	free(objs);

@@ -24,6 +24,7 @@
 #include "describe.h"
 #include "metrics.h"
 #include "rows.h"
+#include "stats.h"
 #include "strbuf.h"
 
 static struct node *add(struct mibmodel *mm, enum node_kind kind,
@@ -42,6 +43,7 @@ static struct node *add(struct mibmodel *mm, enum node_kind kind,
 	n->parent = parent && parent[0] ? parent : NULL;
 	n->arc = arc;
 	n->counter = -1;
+	n->stat = -1;
 	n->acc = ACC_READ_ONLY;
 	for (size_t i = 0; n->parent && i + 1 < mm->count; i++) {
 		if (strcmp(mm->nodes[i].name, n->parent) == 0) {
@@ -65,7 +67,8 @@ static struct node *leaf(struct mibmodel *mm, const struct row *r,
 {
 	bool column = r->kind == R_COLUMN ||
 		      (r->kind == R_METRICS &&
-		       (r->what == CPU_COUNTERS || r->what == CPU_RATES));
+		       (r->what == CPU_COUNTERS || r->what == CPU_RATES ||
+			r->what == CPU_STATS));
 	struct node *n =
 	    add(mm, column ? NK_COLUMN : NK_SCALAR, name, r->parent, arc);
 	n->syntax = r->syntax;
@@ -278,6 +281,39 @@ static void add_group(struct mibmodel *mm, const struct row *r, unsigned arc,
 	strbuf_addf(all, "%s%s", arc > 1 ? ",\n" : "", r->name);
 }
 
+/* One object per statistic of stats.def: its SYNTAX, UNITS, summary
+ * and hw.help citation, then the row's paragraph. */
+static int add_stats(struct mibmodel *mm, const struct row *r, FILE *err)
+{
+	int errors = 0;
+
+	for (size_t i = 0; i < stat_count; i++) {
+		const struct stat_def *st = &stat_defs[i];
+		struct stat_inputs in;
+		char name[METRIC_DESCRIPTOR_MAX + 1];
+		struct strbuf d = STRBUF_INIT;
+		struct row sr = *r;
+
+		if (stat_inputs(i, &in) != 0) {
+			fprintf(err,
+				"mib/stats.def: %s: an input is not a counter "
+				"of metrics.def\n",
+				st->name);
+			errors++;
+			continue;
+		}
+		sr.syntax = st->syntax;
+		sr.units = st->units;
+		sr.csyn = st->scale ? SYN_UNSIGNED32 : SYN_COUNTER64;
+		snprintf(name, sizeof(name), "%s%s", r->name, st->descriptor);
+		strbuf_addf(&d, "%s\n\n%s\n\n%s", st->summary, st->cite,
+			    r->descr);
+		leaf(mm, &sr, name, st->arc, d.buf)->stat = (int)i;
+		strbuf_release(&d);
+	}
+	return errors;
+}
+
 static int add_row(struct mibmodel *mm, const struct row *r,
 		   const struct helpfile *hf, FILE *err, unsigned *groups,
 		   struct strbuf *all)
@@ -289,6 +325,7 @@ static int add_row(struct mibmodel *mm, const struct row *r,
 		n = add(mm, NK_TC, r->name, NULL, 0);
 		n->len = 0;
 		n->syntax = r->syntax;
+		n->hint = r->hint;
 		set_descr(n, r->descr);
 		break;
 	case R_BRANCH:
@@ -310,6 +347,8 @@ static int add_row(struct mibmodel *mm, const struct row *r,
 	case R_NOTE:
 		break; /* read by with_trailer() */
 	case R_METRICS:
+		if (r->what == STATS || r->what == CPU_STATS)
+			return add_stats(mm, r, err);
 		return r->what == TOTALS ? add_totals(mm, r, hf, err)
 					 : add_per_counter(mm, r, hf, err);
 	case R_NOTIFICATION:

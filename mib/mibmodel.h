@@ -45,7 +45,9 @@ struct node {
 	enum obj_access acc;
 	enum obj_table table;
 	enum obj_tag tag;
-	int counter;
+	int counter;	  /* counter index, or -1 */
+	int stat;	  /* statistic index (stats.def), or -1 */
+	const char *hint; /* a TC's DISPLAY-HINT */
 };
 
 struct mibmodel {

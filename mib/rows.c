@@ -2,7 +2,8 @@
 #include "rows.h"
 
 const struct row model_rows[] = {
-#define TC(n, syn, d)	{.kind = R_TC, .name = n, .syntax = syn, .descr = d},
+#define TC(n, h, syn, d)                                                       \
+	{.kind = R_TC, .name = n, .hint = h, .syntax = syn, .descr = d},
 #define BRANCH(n, p, a) {.kind = R_BRANCH, .name = n, .parent = p, .arc = a},
 #define TABLE(t, e, ty, a, ix, td, ed)                                         \
 	{.kind = R_TABLE,                                                      \

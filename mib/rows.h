@@ -20,14 +20,14 @@ enum row_kind {
 	R_GROUP,
 	R_COMPLIANCE,
 };
-enum { TOTALS, CPU_COUNTERS, RATES, CPU_RATES }; /* METRICS' WHAT */
-enum { OBJECTS, NOTIFICATIONS };		 /* GROUP's KIND */
-#define ALARM (-1)				 /* NOTIFICATION's INSTANCE */
+enum { TOTALS, CPU_COUNTERS, RATES, CPU_RATES, STATS, CPU_STATS }; /* WHAT */
+enum { OBJECTS, NOTIFICATIONS }; /* GROUP's KIND */
+#define ALARM (-1)		 /* NOTIFICATION's INSTANCE */
 
 struct row {
 	enum row_kind kind;
 	const char *name, *parent, *entry, *type, *index, *syntax, *seqtype;
-	const char *group, *units, *descr, *descr2, *objects;
+	const char *group, *units, *descr, *descr2, *objects, *hint;
 	unsigned arc;
 	enum obj_syntax csyn;
 	enum obj_access acc;

@@ -59,10 +59,12 @@ ok "getnext within rows, columns, and past an uncounted column"
 snmp snmpwalk hwR10kEvCtrMIB >"$TMP/walk" || fail "walk failed: $(cat "$TMP/walk")"
 n=$(wc -l <"$TMP/walk")
 # totals + state + cpurev + columns * 3 CPUs + status * 3 + agent + rates
-# + rate columns * 3 CPUs (no alarms configured)
-want=$((K + 2 + K * 3 + STATUS * 3 + AGENT + K + K * 3))
+# + rate columns * 3 CPUs + statistics summed and * 3 CPUs (the sim at 3.4
+# counts every input of each) (no alarms configured)
+STATS=$(grep -c '^S([0-9]*,' "$HWR_SRCDIR/mib/stats.def")
+want=$((K + 2 + K * 3 + STATUS * 3 + AGENT + K + K * 3 + STATS * 4))
 [ "$n" = "$want" ] || { cat "$TMP/walk"; fail "walk has $n lines, not $want"; }
-tail -n 1 "$TMP/walk" | grep -q '^HW-R10KEVCTR-MIB::hwR10kEvCtrCpuRateScacheUpshare.2 = Counter64: ' ||
+tail -n 1 "$TMP/walk" | grep -q '^HW-R10KEVCTR-MIB::hwR10kEvCtrCpuStatScacheDmiss.2 = Gauge32: ' ||
     fail "walk does not end at the module's last instance"
 grep -q 'Vcc' "$TMP/walk" && fail "uncounted vcc in the walk"
 check_type() { # check_type REGEX TYPE COUNT
@@ -70,7 +72,11 @@ check_type() { # check_type REGEX TYPE COUNT
     [ "$c" = "$3" ] || fail "$c lines of $1 with type $2, expected $3"
 }
 check_type 'hwR10kEvCtr(Cycles|Tlb|FailBrmp|Fucomp|ScacheUpshare)\.0' Counter64 5
-check_type 'hwR10kEvCtrCpu[A-Z][A-Za-z]*\.[0-2]' Counter64 $(((K + (STATUS - 2) + K) * 3))
+# statistics: Gauge32 ratios, Counter64 (Gauge64) differences
+sg=$(grep -cE '::hwR10kEvCtr(Cpu)?Stat[A-Za-z]*\.[0-2] = (Gauge32|Counter64): ' "$TMP/walk")
+[ "$sg" = $((STATS * 4)) ] || fail "$sg statistics lines, not $((STATS * 4))"
+cstat=$(grep -cE '::hwR10kEvCtrCpuStat[A-Za-z]*\.[0-2] = Counter64: ' "$TMP/walk")
+check_type 'hwR10kEvCtrCpu[A-Z][A-Za-z]*\.[0-2]' Counter64 $(((K + (STATUS - 2) + K) * 3 + cstat))
 check_type 'hwR10kEvCtrRate[A-Z][A-Za-z]*\.0' Counter64 "$K"
 check_type 'hwR10kEvCtrState\.0' INTEGER 1
 check_type 'hwR10kEvCtrCpurev\.0' STRING 1
@@ -90,7 +96,7 @@ strip "$TMP/bulk" >"$TMP/bulk.names"
 diff -u "$TMP/walk.names" "$TMP/bulk.names" || fail "bulkwalk differs from walk"
 ok "snmpbulkwalk returns the same objects and types"
 
-out=$(snmp snmpgetnext -On hwR10kEvCtrCpuRateScacheUpshare.2)
+out=$(snmp snmpgetnext -On hwR10kEvCtrCpuStatScacheDmiss.2)
 case "$out" in .1.3.6.1.4.1.8072.9999.9999.59.*) fail "getnext stayed inside: $out" ;; esac
 ok "getnext after the last object leaves the module"
 

@@ -105,7 +105,8 @@ static void config_lines(void **state)
 		const char *line, *msg;
 	} bad[] = {
 	    {"x hw.r10kevctr.nosuch sum rate 10 5",
-	     "not a counter metric: 'hw.r10kevctr.nosuch'"},
+	     "not a counter metric or a statistic (stat.NAME): "
+	     "'hw.r10kevctr.nosuch'"},
 	    {"x hw.r10kevctr.cycles sum rate 5 10",
 	     "falling threshold must be below"},
 	    {"x hw.r10kevctr.cycles sum rate 5 5",

@@ -195,12 +195,13 @@ static void walk(void **state)
 	assert_string_equal(prev->name, "hwR10kEvCtrPollErrors");
 	/* the counted totals, state and cpurev, each counted counter and each
 	 * status column on both CPUs, the agent's readable scalars; no rate
-	 * after one poll, no alarm */
+	 * or statistic after one poll, no alarm */
 	size_t status = 0, agent = 0, counted = COUNTER_COUNT - 1;
 	for (size_t i = 0; i < mib_objects_count; i++) {
 		const struct mib_object *m = &mib_objects[i];
-		if (m->counter >= 0 || m->access != ACC_READ_ONLY ||
-		    m->tag == TAG_STATE || m->tag == TAG_CPUREV)
+		if (m->counter >= 0 || m->stat >= 0 ||
+		    m->access != ACC_READ_ONLY || m->tag == TAG_STATE ||
+		    m->tag == TAG_CPUREV)
 			continue;
 		status += m->table == TBL_CPU;
 		agent += m->table == TBL_SCALAR;

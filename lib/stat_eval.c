@@ -1,0 +1,62 @@
+/*
+ * stat_eval.c - a derived statistic from one poll's deltas: numerator and
+ * denominator come from the same two readings, so they agree.
+ */
+#include "stat_eval.h"
+
+#include <stdio.h>
+
+#include "stats.h"
+
+int stat_rev3_applies(const char *cpurev)
+{
+	unsigned major, minor;
+	char end;
+
+	if (sscanf(cpurev, "%u.%u%c", &major, &minor, &end) != 2)
+		return 1; /* not an R10000 revision (perf, "unknown") */
+	return major >= 3;
+}
+
+/* One input's delta; a missing input (-1) adds 0. */
+static enum sample_status input(const struct cache *c, int counter, long cpu,
+				uint64_t *d)
+{
+	*d = 0;
+	return counter < 0 ? SAMPLE_OK : cache_delta(c, counter, cpu, d);
+}
+
+enum sample_status stat_value(const struct cache *c, size_t stat, long cpu,
+			      uint64_t *value)
+{
+	const struct stat_def *s = &stat_defs[stat];
+	struct stat_inputs in;
+	uint64_t d[4];
+	enum sample_status st = SAMPLE_OK;
+
+	if (stat >= stat_count || stat_inputs(stat, &in) != 0)
+		return SAMPLE_NONE;
+	if (s->rule == STAT_REV3 && !stat_rev3_applies(c->cpurev))
+		return SAMPLE_NONE;
+	const int which[4] = {in.num, in.minus, in.den, in.plus};
+	for (int k = 0; k < 4; k++) {
+		enum sample_status e = input(c, which[k], cpu, &d[k]);
+		if (e == SAMPLE_NONE)
+			return SAMPLE_NONE; /* not counted: no instance */
+		if (e != SAMPLE_OK)
+			st = e;
+	}
+	if (st != SAMPLE_OK)
+		return st;
+	uint64_t num = d[0] > d[1] ? d[0] - d[1] : 0;
+	if (s->scale == 0) {
+		*value = num;
+		return SAMPLE_OK;
+	}
+	uint64_t den = d[2] + d[3];
+	if (den < d[2] || den == 0)
+		return SAMPLE_NONE; /* no denominator this interval */
+	unsigned __int128 r = (unsigned __int128)num * s->scale / den;
+	*value = r > UINT32_MAX ? UINT32_MAX : (uint64_t)r;
+	return SAMPLE_OK;
+}

@@ -1,0 +1,58 @@
+/* stats.c - mib/stats.def as data, and the names of its inputs resolved. */
+#include "stats.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "metrics.h"
+
+#define ANY  STAT_ANY
+#define REV3 STAT_REV3
+const struct stat_def stat_defs[] = {
+#define S(arc, name, desc, num, minus, den, plus, scale, rule, syn, units,     \
+	  summary, cite)                                                       \
+	{arc,	name, desc, num,   minus,   den, plus,                         \
+	 scale, rule, syn,  units, summary, cite},
+#include "stats.def"
+#undef S
+};
+#undef ANY
+#undef REV3
+const size_t stat_count = sizeof(stat_defs) / sizeof(stat_defs[0]);
+
+static int counter_of(const char *name)
+{
+	char full[128];
+
+	if (!name[0])
+		return -1;
+	snprintf(full, sizeof(full), "%s%s", METRIC_PREFIX, name);
+	return counter_index_by_name(full);
+}
+
+int stat_inputs(size_t stat, struct stat_inputs *in)
+{
+	const struct stat_def *s = &stat_defs[stat];
+
+	in->num = counter_of(s->num);
+	in->minus = counter_of(s->minus);
+	in->den = counter_of(s->den);
+	in->plus = counter_of(s->plus);
+	return in->num < 0 || (s->minus[0] && in->minus < 0) ||
+		       (s->den[0] && in->den < 0) ||
+		       (s->plus[0] && in->plus < 0)
+		   ? -1
+		   : 0;
+}
+
+long stat_index_by_name(const char *name)
+{
+	size_t n = strlen(STAT_PREFIX);
+
+	if (strncmp(name, STAT_PREFIX, n) != 0)
+		return -1;
+	for (size_t i = 0; i < stat_count; i++)
+		if (strcmp(name + n, stat_defs[i].name) == 0)
+			return (long)i;
+	return -1;
+}
