@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "agentx_fast.h"
 #include "options.h"
 #include "daemon.h"
 #include "dump.h"
@@ -157,6 +158,7 @@ static int load(struct agent *a)
 	confload_register();
 	poll_watch_master(a);
 	notify_watch_master();
+	agentx_fast_init(a);
 	confload_begin(&a->cfg);
 	init_snmp(AGENT_NAME);
 	return confload_end();

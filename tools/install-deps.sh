@@ -7,13 +7,15 @@
 # the tests drive; man-db and systemd check the man pages and the unit;
 # pcp and libpcp build the pcp backend and run the private pmcd of its
 # tests (pcp's postinst calls systemctl, which fails where PID 1 is not
-# systemd: SYSTEMD_OFFLINE=1 makes it skip that).
+# systemd: SYSTEMD_OFFLINE=1 makes it skip that); python3 runs the AgentX
+# test master and the benchmark's pass_persist reference, taskset
+# (util-linux) pins the benchmark.
 set -eu
 pkgs="build-essential autoconf automake libtool pkg-config
       libsnmp-dev snmpd snmp snmptrapd libsmi2-dev smitools libcmocka-dev
       libpfm4-dev erlang-snmp valgrind clang libclang-rt-14-dev
       mrtg collectd-core monitoring-plugins-standard man-db groff-base systemd
-      pcp libpcp3-dev libpcp-import1-dev"
+      pcp libpcp3-dev libpcp-import1-dev python3 util-linux"
 missing=
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"

@@ -1,0 +1,256 @@
+#!/usr/bin/env python3
+"""tests/agentx/master.py SOCKET ROOT - a small AgentX master (RFC 2741)
+for tests/integration/agentx.sh: it accepts the subagent on a unix socket,
+answers its Open, Register, AddAgentCaps, Ping and Notify PDUs, then
+drives the read path directly with the cases net-snmp's snmpd never sends
+(search ranges with end OIDs and include flags, GetBulk non-repeaters and
+max-repetitions), a TestSet, and malformed PDUs (a truncated header, wrong
+lengths, an oversized payload length).  A stream that ends inside a
+header, or a payload length beyond what the subagent takes, must make it
+drop the session and come back with a new Open; a PDU whose contents do
+not parse is dropped and the session answers on.  Prints
+"ok: ..." per check and exits 1 on the first failure."""
+import socket
+import struct
+import sys
+import time
+
+OPEN, CLOSE, REGISTER, UNREGISTER, GET, GETNEXT, GETBULK, TESTSET = 1, 2, 3, 4, 5, 6, 7, 8
+CLEANUPSET, NOTIFY, PING, ADDCAPS, REMOVECAPS, RESPONSE = 11, 12, 13, 16, 17, 18
+NBO = 0x10  # NETWORK_BYTE_ORDER
+INTEGER, OCTETS, NULL, COUNTER64 = 2, 4, 5, 70
+NOSUCHOBJECT, NOSUCHINSTANCE, ENDOFMIBVIEW = 128, 129, 130
+
+SOCK, ROOT = sys.argv[1], tuple(int(x) for x in sys.argv[2].strip(".").split("."))
+
+
+def fail(msg):
+    print("FAIL: " + msg)
+    sys.exit(1)
+
+
+def ok(msg):
+    print("ok: " + msg)
+    sys.stdout.flush()
+
+
+def enc_oid(oid, include=0):
+    oid = tuple(oid)
+    prefix = 0
+    if len(oid) > 5 and oid[:4] == (1, 3, 6, 1) and 0 < oid[4] < 256:
+        prefix, oid = oid[4], oid[5:]
+    return struct.pack("!BBBB", len(oid), prefix, include, 0) + b"".join(
+        struct.pack("!I", s) for s in oid)
+
+
+def dec_oid(b, o, bo):
+    n, prefix, include, _ = struct.unpack_from("BBBB", b, o)
+    o += 4
+    subs = struct.unpack_from(bo + "%dI" % n, b, o)
+    o += 4 * n
+    oid = ((1, 3, 6, 1, prefix) if prefix else ()) + tuple(subs)
+    return oid, include, o
+
+
+def dec_octets(b, o, bo):
+    (n,) = struct.unpack_from(bo + "I", b, o)
+    o += 4
+    return b[o:o + n], o + ((n + 3) & ~3)
+
+
+def dec_varbinds(b, o, bo):
+    out = []
+    while o < len(b):
+        t, _ = struct.unpack_from(bo + "HH", b, o)
+        name, _, o = dec_oid(b, o + 4, bo)
+        if t in (INTEGER, 65, 66, 67):
+            (v,) = struct.unpack_from(bo + "I", b, o)
+            o += 4
+        elif t == COUNTER64:
+            (v,) = struct.unpack_from(bo + "Q", b, o)
+            o += 8
+        elif t in (OCTETS, 64, 68):
+            v, o = dec_octets(b, o, bo)
+        elif t == 6:
+            v, _, o = dec_oid(b, o, bo)
+        else:
+            v = None
+        out.append((t, name, v))
+    return out
+
+
+class Master:
+    def __init__(self):
+        if_exists = __import__("os").path.exists
+        if if_exists(SOCK):
+            __import__("os").unlink(SOCK)
+        self.srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.srv.bind(SOCK)
+        self.srv.listen(4)
+        self.conn = None
+        self.session = 0
+        self.packet = 100
+        self.registered = False
+
+    def accept(self, timeout=30):
+        self.srv.settimeout(timeout)
+        try:
+            self.conn, _ = self.srv.accept()
+        except socket.timeout:
+            fail("the subagent did not connect within %d s" % timeout)
+        self.conn.settimeout(10)
+        self.registered = False
+        self.session += 1
+        while not self.registered:
+            self.serve_one()
+
+    def recv_exact(self, n):
+        buf = b""
+        while len(buf) < n:
+            chunk = self.conn.recv(n - len(buf))
+            if not chunk:
+                raise EOFError
+            buf += chunk
+        return buf
+
+    def read_pdu(self):
+        h = self.recv_exact(20)
+        ver, typ, flags, _ = struct.unpack_from("BBBB", h)
+        bo = "!" if flags & NBO else "<"
+        sid, tid, pid, plen = struct.unpack_from(bo + "IIII", h, 4)
+        return typ, flags, sid, tid, pid, self.recv_exact(plen), bo
+
+    def send(self, typ, payload, tid=0, pid=None, flags=NBO, sid=None):
+        if pid is None:
+            self.packet += 1
+            pid = self.packet
+        h = struct.pack("!BBBBIIII", 1, typ, flags, 0,
+                        self.session if sid is None else sid, tid, pid, len(payload))
+        self.conn.sendall(h + payload)
+        return pid
+
+    def respond(self, tid, pid, error=0):
+        self.send(RESPONSE, struct.pack("!IHH", 0, error, 0), tid, pid)
+
+    def serve_one(self):
+        typ, flags, sid, tid, pid, body, bo = self.read_pdu()
+        if typ == REGISTER:
+            self.registered = True
+        if typ in (OPEN, REGISTER, UNREGISTER, PING, NOTIFY, ADDCAPS, REMOVECAPS):
+            self.respond(tid, pid)
+        elif typ == CLOSE:
+            raise EOFError
+        return typ, body, bo
+
+    def request(self, typ, payload):
+        """Send a request, answer what the subagent sends meanwhile, return
+        (error, index, varbinds) of its Response."""
+        pid = self.send(typ, payload, tid=7)
+        while True:
+            t, flags, sid, tid, rpid, body, bo = self.read_pdu()
+            if t == RESPONSE and rpid == pid:
+                _, err, idx = struct.unpack_from(bo + "IHH", body)
+                return err, idx, dec_varbinds(body, 8, bo)
+            if t in (PING, NOTIFY, ADDCAPS):
+                self.respond(tid, rpid)
+
+
+def rng(start, end=(), include=0):
+    return enc_oid(start, include) + enc_oid(end)
+
+
+def check(cond, msg, got):
+    if not cond:
+        fail("%s: got %r" % (msg, got))
+
+
+def read_path(m):
+    state, cpurev = ROOT + (1, 1, 1, 0), ROOT + (1, 1, 2, 0)
+    cyc_col = ROOT + (1, 2, 1, 3)
+
+    err, _, vb = m.request(GET, rng(state) + rng(ROOT + (1, 1, 99, 0)) + rng(ROOT + (1, 1, 3, 7)))
+    check(err == 0 and vb[0][0] == INTEGER and vb[0][1] == state, "Get state", vb)
+    check(vb[1][0] == NOSUCHOBJECT and vb[1][1] == ROOT + (1, 1, 99, 0), "Get unknown object", vb)
+    check(vb[2][0] == NOSUCHINSTANCE, "Get a scalar's bad instance", vb)
+    ok("Get: a value, noSuchObject, noSuchInstance")
+
+    _, _, vb = m.request(GETNEXT, rng(state, (), 1) + rng(state, (), 0) + rng(ROOT + (1, 1, 1)))
+    check(vb[0][1] == state, "GetNext include=1 returns the start itself", vb)
+    check(vb[1][1] == cpurev, "GetNext include=0 returns the next", vb)
+    check(vb[2][1] == state, "GetNext from the object returns its instance", vb)
+    ok("GetNext: the include flag of a SearchRange")
+
+    _, _, vb = m.request(GETNEXT, rng(state, ROOT + (1, 1, 2)) + rng(ROOT + (1, 99)))
+    check(vb[0][0] == ENDOFMIBVIEW and vb[0][1] == state, "GetNext bounded by the end OID", vb)
+    check(vb[1][0] == ENDOFMIBVIEW and vb[1][1] == ROOT + (1, 99), "GetNext past the module", vb)
+    ok("GetNext: the end OID bounds the search; endOfMibView names the start")
+
+    payload = struct.pack("!HH", 1, 3) + rng(state, (), 1) + rng(cyc_col)
+    _, _, vb = m.request(GETBULK, payload)
+    check(len(vb) == 4 and vb[0][1] == state, "GetBulk: 1 non-repeater then 3 rows", vb)
+    check([v[1] for v in vb[1:]] == [cyc_col + (c,) for c in range(3)],
+          "GetBulk: the repeater goes on row by row", vb)
+    ok("GetBulk: non-repeaters, then max-repetitions rows of the repeaters")
+
+    last = ROOT + (1, 9, 1, 5, 1)  # the last column: past it, the end
+    payload = struct.pack("!HH", 0, 50) + rng(last, ROOT + (2,)) + rng(ROOT + (3,))
+    _, _, vb = m.request(GETBULK, payload)
+    check(len(vb) % 2 == 0 and len(vb) < 100, "GetBulk stops once every repeater ended", vb)
+    check(all(v[0] == ENDOFMIBVIEW for v in vb[-2:]), "GetBulk ends with endOfMibView", vb)
+    ok("GetBulk: stops early once every repeater is at endOfMibView (%d varbinds)" % len(vb))
+
+    tpay = struct.pack("!HH", INTEGER, 0) + enc_oid(state) + struct.pack("!I", 5)
+    err, _, _ = m.request(TESTSET, tpay)
+    check(err != 0, "TestSet must be refused", err)
+    m.send(CLEANUPSET, b"", tid=7)
+    ok("TestSet refused (error %d): the module is read-only" % err)
+
+
+def expect_reconnect(m, what):
+    """After a malformed PDU: the subagent drops the session and opens a
+    new one (answering its Open and Register)."""
+    try:
+        while True:
+            m.serve_one()  # drain until it closes
+    except (EOFError, socket.timeout, ConnectionResetError):
+        pass
+    m.conn.close()
+    m.accept(timeout=30)
+    err, _, vb = m.request(GET, rng(ROOT + (1, 1, 1, 0)))
+    check(err == 0 and vb[0][0] == INTEGER, "reads after reconnecting (%s)" % what, vb)
+    ok("%s: the session was dropped and opened again" % what)
+
+
+def malformed(m):
+    # a truncated header, then the stream ends
+    m.conn.sendall(struct.pack("!BBBB", 1, GET, NBO, 0) + b"\0\0\0")
+    m.conn.shutdown(socket.SHUT_WR)
+    expect_reconnect(m, "truncated header")
+    # an OID that claims more sub-identifiers than its PDU holds: net-snmp's
+    # AgentX parser drops that PDU (no answer; RFC 2741 lets the master
+    # time it out) and the session goes on
+    bad = bytearray(rng(ROOT + (1, 1, 1, 0)))
+    bad[0] = 100
+    m.send(GET, bytes(bad))
+    err, _, vb = m.request(GET, rng(ROOT + (1, 1, 1, 0)))
+    check(err == 0 and vb[0][0] == INTEGER, "reads after a malformed PDU", vb)
+    ok("an OID longer than its PDU: dropped, the session answers on")
+    # an oversized payload length: the header says 2 GiB
+    h = struct.pack("!BBBBIIII", 1, GET, NBO, 0, m.session, 0, 999, 0x7FFFFFF0)
+    m.conn.sendall(h + b"\0" * 64)
+    m.conn.shutdown(socket.SHUT_WR)
+    expect_reconnect(m, "an oversized payload length")
+
+
+def main():
+    m = Master()
+    m.accept()
+    ok("the subagent opened a session and registered")
+    read_path(m)
+    malformed(m)
+    read_path(m)
+    ok("all AgentX checks passed")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,22 @@
+#!/bin/sh
+# The AgentX read path driven directly by a test master speaking AgentX
+# on a unix socket (tests/agentx/master.py): search ranges with end OIDs
+# and include flags, GetBulk non-repeaters and max-repetitions, a refused
+# TestSet, and malformed PDUs (truncated header, an OID longer than its
+# PDU, an oversized payload length), after each of which the agent drops
+# the session, reconnects and answers again; it never crashes.
+. "$(dirname "$0")/lib.sh"
+
+command -v python3 >/dev/null || { echo "SKIP: python3 not installed"; exit 77; }
+python3 "$HWR_SRCDIR/tests/agentx/master.py" "$SOCK" .1.3.6.1.4.1.8072.9999.9999.59 \
+    >"$TMP/master.out" 2>&1 &
+MASTER_PID=$!
+wait_until 10 test -S "$SOCK" || fail "the test master did not listen"
+start_agent "backend sim
+pollInterval 1
+simCpus 4"
+wait "$MASTER_PID"; rc=$?
+cat "$TMP/master.out"
+[ "$rc" = 0 ] || fail "the AgentX checks failed"
+kill -0 "$AGENT_PID" 2>/dev/null || fail "the agent died"
+ok "the agent is still running after the malformed PDUs"
