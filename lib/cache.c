@@ -140,18 +140,27 @@ static bool fold_system_wide(struct cache *c, const struct sample *s,
 	return had && (restarted || reset);
 }
 
-int cache_update(struct cache *c, const struct sample *s, uint32_t now)
+/* The sample has exactly the cache's CPUs, the usual poll: the rows are
+ * folded in place, with no allocation or copy. */
+static bool same_cpus(const struct cache *c, const struct sample *s)
 {
-	struct cpu_row *rows = calloc(s->ncpus ? s->ncpus : 1, sizeof(*rows));
-	uint64_t sum[COUNTER_COUNT] = {0};
-	bool first = c->polls == 0, disc = false;
+	if (s->ncpus == 0 || s->ncpus != c->nrows)
+		return false;
+	for (size_t i = 0; i < s->ncpus; i++)
+		if (s->cpus[i].cpu != c->rows[i].cpu)
+			return false;
+	return true;
+}
 
-	if (!rows)
-		return -1;
-	if (!first &&
-	    (s->counted != c->counted || s->system_wide != c->system_wide))
-		NOTE("the set of counted events changed");
+/* Fold every CPU of s into rows (c->rows itself, or a new array matched
+ * against c->rows by CPU number); disc: a reason was noted in this pass
+ * already.  Returns disc, or true when a discontinuity was noted. */
+static bool fold_rows(struct cache *c, const struct sample *s,
+		      struct cpu_row *rows, uint64_t *sum, bool first,
+		      bool disc)
+{
 	size_t old = 0;
+
 	for (size_t i = 0; i < s->ncpus; i++) {
 		const struct cpu_sample *cs = &s->cpus[i];
 		while (old < c->nrows && c->rows[old].cpu < cs->cpu) {
@@ -160,7 +169,9 @@ int cache_update(struct cache *c, const struct sample *s, uint32_t now)
 		}
 		bool joined = !(old < c->nrows && c->rows[old].cpu == cs->cpu);
 		if (!joined) {
-			rows[i] = c->rows[old++];
+			if (rows != c->rows)
+				rows[i] = c->rows[old];
+			old++;
 		} else {
 			rows[i].cpu = cs->cpu;
 			rows[i].status = CPU_STOPPED;
@@ -182,6 +193,23 @@ int cache_update(struct cache *c, const struct sample *s, uint32_t now)
 	}
 	for (; old < c->nrows; old++)
 		NOTE("CPU %u left the table", c->rows[old].cpu);
+	return disc;
+}
+
+int cache_update(struct cache *c, const struct sample *s, uint32_t now)
+{
+	bool same = same_cpus(c, s);
+	struct cpu_row *rows =
+	    same ? c->rows : calloc(s->ncpus ? s->ncpus : 1, sizeof(*rows));
+	uint64_t sum[COUNTER_COUNT] = {0};
+	bool first = c->polls == 0, disc = false;
+
+	if (!rows)
+		return -1;
+	if (!first &&
+	    (s->counted != c->counted || s->system_wide != c->system_wide))
+		NOTE("the set of counted events changed");
+	disc = fold_rows(c, s, rows, sum, first, disc);
 	if (fold_system_wide(c, s, sum) && !first)
 		NOTE("the system-wide counts restarted");
 
@@ -190,8 +218,10 @@ int cache_update(struct cache *c, const struct sample *s, uint32_t now)
 		c->total_delta[i] = sum[i];
 	}
 	c->total_delta_valid = !first && !disc;
-	free(c->rows);
-	c->rows = rows;
+	if (rows != c->rows) {
+		free(c->rows);
+		c->rows = rows;
+	}
 	c->nrows = s->ncpus;
 	c->counted = s->counted;
 	c->system_wide = s->system_wide;

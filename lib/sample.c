@@ -25,10 +25,16 @@ static int cmp_cpu(const void *a, const void *b)
 
 int sample_sort(struct sample *s)
 {
+	size_t i = 1;
+
 	if (s->ncpus < 2) /* qsort(NULL, 0, ...) is undefined */
 		return 0;
+	while (i < s->ncpus && s->cpus[i - 1].cpu < s->cpus[i].cpu)
+		i++;
+	if (i == s->ncpus)
+		return 0; /* every backend reads CPUs in order: no copying */
 	qsort(s->cpus, s->ncpus, sizeof(*s->cpus), cmp_cpu);
-	for (size_t i = 1; i < s->ncpus; i++)
+	for (i = 1; i < s->ncpus; i++)
 		if (s->cpus[i].cpu == s->cpus[i - 1].cpu)
 			return -1;
 	return 0;
