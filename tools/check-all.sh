@@ -62,6 +62,15 @@ fi
 passed=$((passed + fpass)) failed=$((failed + ffail))
 stage "valgrind, without libpfm4: make check-valgrind" "$top/build-valgrind" \
     check-valgrind --without-libpfm
+# The benchmark in its smoke mode: it runs end to end (numbers are not
+# judged here; the README's come from a full run).
+echo "==== bench/compare.sh --smoke"
+if HWR_BENCH_BUILDDIR="$top/build-bench-smoke" bench/compare.sh --smoke \
+    --json "$top/build-bench-smoke.json" >"$top/bench-smoke.out" 2>&1; then
+    passed=$((passed + 1)); echo "bench smoke: ok"
+else
+    failed=$((failed + 1)); echo "==== FAILED: bench smoke"; tail -n 30 "$top/bench-smoke.out"
+fi
 echo "==== make distcheck"
 dc="$top/build-dist"
 rm -rf "$dc"

@@ -88,6 +88,7 @@ agentXPerms 0600 0700
 rocommunity public 127.0.0.1
 dontLogTCPWrappersConnects yes
 ${TRAPSINK:-}
+${SNMPD_EXTRA:-}
 CONF
 }
 
