@@ -133,7 +133,7 @@ simCpus $cpus"
     cat >>"$TMP/json" <<JSON
 $sep{"cpus": $cpus, "agent": {"walk_varbinds": $a_n, "walk_per_s": $a_rate,
  "cpu_ms_per_1000": $a_cpu, "master_cpu_ms_per_1000": $a_m,
- "column_read_per_s": $t_rate, "column_cpu_ms_per_1000": $t_cpu,
+ "column_varbinds": $t_n, "column_read_per_s": $t_rate, "column_cpu_ms_per_1000": $t_cpu,
  "column_master_cpu_ms_per_1000": $t_m,
  "get_p50_us": $g50, "get_p99_us": $g99, "get_errors": $gerr,
  "poll_us": ${poll:-null}, "rss_kib": $rss, "idle_pct_core": $idle_pct},

@@ -10,7 +10,7 @@ print("|---:|---|---:|---:|---:|---:|")
 for r in runs:
     a, p, s = r["agent"], r["pass_persist"], r["snmpd"]
     print(f"| {r['cpus']} | hw-r10kevctr-agent | {a['walk_varbinds']} | {a['walk_per_s']} | {a['cpu_ms_per_1000']} | {a['master_cpu_ms_per_1000']} |")
-    print(f"| {r['cpus']} | agent, column-parallel read (snmptable -Cb) | | {a['column_read_per_s']} | {a['column_cpu_ms_per_1000']} | {a['column_master_cpu_ms_per_1000']} |")
+    print(f"| {r['cpus']} | agent, column-parallel read (every column a repeater) | {a.get('column_varbinds', '')} | {a['column_read_per_s']} | {a['column_cpu_ms_per_1000']} | {a['column_master_cpu_ms_per_1000']} |")
     print(f"| {r['cpus']} | pass_persist script | {p['walk_varbinds']} | {p['walk_per_s']} | {p['script_cpu_ms_per_1000']} | {p['master_cpu_ms_per_1000']} |")
     print(f"| {r['cpus']} | snmpd, its own mib-2 | {s['walk_varbinds']} | {s['walk_per_s']} | | {s['cpu_ms_per_1000']} |")
 print()
