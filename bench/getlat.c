@@ -91,61 +91,33 @@ static int columns(netsnmp_session *ss, const oid *base, size_t blen,
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* A v2c session to peer; NULL after a message. */
+static netsnmp_session *open_session(char *peer, char *community)
 {
-	int col = argc > 1 && strcmp(argv[1], "-c") == 0;
-	argv += col;
-	argc -= col;
-	if (col && argc == 7) {
-		oid b[MAX_OID_LEN];
-		size_t bl = MAX_OID_LEN;
-		netsnmp_session cs, *css;
-		init_snmp("getlat");
-		if (!read_objid(argv[3], b, &bl) || bl + 2 > MAX_OID_LEN)
-			return 2;
-		snmp_sess_init(&cs);
-		cs.peername = argv[1];
-		cs.version = SNMP_VERSION_2c;
-		cs.community = (u_char *)argv[2];
-		cs.community_len = strlen(argv[2]);
-		cs.timeout = 5000000;
-		if (!(css = snmp_open(&cs)))
-			return 1;
-		return columns(css, b, bl, atol(argv[4]), atol(argv[5]),
-			       atol(argv[6]));
-	}
-	if (argc != 8) {
-		fprintf(stderr,
-			"usage: getlat [-c] PEER COMMUNITY BASE FIRSTCOL "
-			"LASTCOL CPUS|REPS [COUNT]\n");
-		return 2;
-	}
-	oid base[MAX_OID_LEN];
-	size_t blen = MAX_OID_LEN;
-	long first = atol(argv[4]), last = atol(argv[5]);
-	long cpus = atol(argv[6]), count = atol(argv[7]);
 	netsnmp_session s, *ss;
 
-	init_snmp("getlat");
-	if (!read_objid(argv[3], base, &blen) || blen + 2 > MAX_OID_LEN ||
-	    cpus < 1 || count < 1 || last < first) {
-		fprintf(stderr, "getlat: bad arguments\n");
-		return 2;
-	}
 	snmp_sess_init(&s);
-	s.peername = argv[1];
+	s.peername = peer;
 	s.version = SNMP_VERSION_2c;
-	s.community = (u_char *)argv[2];
-	s.community_len = strlen(argv[2]);
+	s.community = (u_char *)community;
+	s.community_len = strlen(community);
 	s.timeout = 2000000;
 	s.retries = 0;
-	if (!(ss = snmp_open(&s))) {
+	if (!(ss = snmp_open(&s)))
 		snmp_perror("getlat");
-		return 1;
-	}
+	return ss;
+}
+
+/* COUNT single GETs of random cells: prints p50, p99 and errors. */
+static int gets(netsnmp_session *ss, const oid *base, size_t blen, long first,
+		long last, long cpus, long count)
+{
 	double *t = malloc(count * sizeof(*t));
 	long errors = 0;
 	unsigned seed = 1;
+
+	if (!t)
+		return 1;
 	for (long i = 0; i < count; i++) {
 		oid name[MAX_OID_LEN];
 		netsnmp_pdu *pdu = snmp_pdu_create(SNMP_MSG_GET), *resp = NULL;
@@ -166,6 +138,35 @@ int main(int argc, char **argv)
 	qsort(t, count, sizeof(*t), cmp);
 	printf("%.0f %.0f %ld\n", t[count / 2], t[count * 99 / 100], errors);
 	free(t);
-	snmp_close(ss);
 	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int col = argc > 1 && strcmp(argv[1], "-c") == 0;
+	oid base[MAX_OID_LEN];
+	size_t blen = MAX_OID_LEN;
+	netsnmp_session *ss;
+
+	argv += col;
+	argc -= col;
+	if (argc != (col ? 7 : 8)) {
+		fprintf(stderr,
+			"usage: getlat [-c] PEER COMMUNITY BASE FIRSTCOL "
+			"LASTCOL CPUS|REPS [COUNT]\n");
+		return 2;
+	}
+	init_snmp("getlat");
+	long first = atol(argv[4]), last = atol(argv[5]), n = atol(argv[6]);
+	if (!read_objid(argv[3], base, &blen) || blen + 2 > MAX_OID_LEN ||
+	    n < 1 || last < first || (!col && atol(argv[7]) < 1)) {
+		fprintf(stderr, "getlat: bad arguments\n");
+		return 2;
+	}
+	if (!(ss = open_session(argv[1], argv[2])))
+		return 1;
+	int rc = col ? columns(ss, base, blen, first, last, n)
+		     : gets(ss, base, blen, first, last, n, atol(argv[7]));
+	snmp_close(ss);
+	return rc;
 }

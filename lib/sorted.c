@@ -15,3 +15,14 @@ void *sorted_insert(void **base, size_t *n, size_t size, size_t i)
 	(*n)++;
 	return p + i * size;
 }
+
+void *sorted_find_or_add(void **base, size_t *n, size_t size,
+			 sorted_key_fn key_of, long long key, bool *added)
+{
+	size_t i = sorted_lower_bound(*base, *n, size, key_of, key);
+	*added = false;
+	if (i < *n && key_of((char *)*base + i * size) == key)
+		return (char *)*base + i * size;
+	*added = true;
+	return sorted_insert(base, n, size, i);
+}

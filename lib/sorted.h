@@ -5,6 +5,7 @@
 #ifndef HWR10K_SORTED_H
 #define HWR10K_SORTED_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* key_of(element) for the array being searched. */
@@ -34,5 +35,11 @@ static inline size_t sorted_lower_bound(const void *base, size_t n, size_t size,
  * it; NULL (array unchanged) when out of memory.
  */
 void *sorted_insert(void **base, size_t *n, size_t size, size_t i);
+/*
+ * The element with this key, or a new zeroed one inserted in order
+ * (*added true; the caller sets its key); NULL when out of memory.
+ */
+void *sorted_find_or_add(void **base, size_t *n, size_t size,
+			 sorted_key_fn key_of, long long key, bool *added);
 
 #endif

@@ -51,13 +51,11 @@ static long long perf_cpu_key(const void *e)
 
 static struct perf_cpu *find_or_add_cpu(struct perf *pf, unsigned cpu)
 {
-	size_t i = sorted_lower_bound(pf->cpus, pf->ncpus, sizeof(*pf->cpus),
-				      perf_cpu_key, cpu);
-	if (i < pf->ncpus && pf->cpus[i].cpu == cpu)
-		return &pf->cpus[i];
+	bool added;
 	struct perf_cpu *p =
-	    sorted_insert((void **)&pf->cpus, &pf->ncpus, sizeof(*pf->cpus), i);
-	if (p)
+	    sorted_find_or_add((void **)&pf->cpus, &pf->ncpus,
+			       sizeof(*pf->cpus), perf_cpu_key, cpu, &added);
+	if (p && added)
 		p->cpu = cpu;
 	return p;
 }

@@ -51,13 +51,11 @@ static long long inst_key(const void *e)
 
 static struct pcp_cpu *find_or_add_cpu(struct pcp *p, unsigned cpu)
 {
-	size_t i = sorted_lower_bound(p->cpus, p->ncpus, sizeof(*p->cpus),
-				      cpu_key, cpu);
-	if (i < p->ncpus && p->cpus[i].cpu == cpu)
-		return &p->cpus[i];
+	bool added;
 	struct pcp_cpu *pc =
-	    sorted_insert((void **)&p->cpus, &p->ncpus, sizeof(*p->cpus), i);
-	if (pc)
+	    sorted_find_or_add((void **)&p->cpus, &p->ncpus, sizeof(*p->cpus),
+			       cpu_key, cpu, &added);
+	if (pc && added)
 		pc->cpu = cpu;
 	return pc;
 }
