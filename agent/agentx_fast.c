@@ -8,10 +8,10 @@
  * chain: that hop cost more than the rest of the request together.  When
  * the master session opens (SNMPD_CALLBACK_INDEX_START), this file puts
  * its own callback in front of net-snmp's: read requests of the default
- * context are answered here through mibview.c; everything else (TestSet
- * and the other set phases, Response, a disconnect, a non-default
- * context) goes to net-snmp's handle_agentx_packet unchanged, so sets are
- * still refused with notWritable and reconnection is net-snmp's.
+ * context are answered here through mibview.c, and the set phases refused
+ * (the module is read-only); everything else (Response, a disconnect, a
+ * non-default context) goes to net-snmp's handle_agentx_packet
+ * unchanged, so reconnection is net-snmp's.
  *
  * RFC 2741 7.2.3: a Get varbind gets its value, noSuchObject or
  * noSuchInstance; a GetNext SearchRange (start, include, end) gets the
@@ -32,10 +32,14 @@
 #include "varbind.h"
 
 /* net-snmp's agentx/protocol.h, which is not installed: */
-#define AGENTX_MSG_GET	    5
-#define AGENTX_MSG_GETNEXT  6
-#define AGENTX_MSG_GETBULK  7
-#define AGENTX_MSG_RESPONSE 18
+#define AGENTX_MSG_GET	      5
+#define AGENTX_MSG_GETNEXT    6
+#define AGENTX_MSG_GETBULK    7
+#define AGENTX_MSG_TESTSET    8
+#define AGENTX_MSG_COMMITSET  9
+#define AGENTX_MSG_UNDOSET    10
+#define AGENTX_MSG_CLEANUPSET 11
+#define AGENTX_MSG_RESPONSE   18
 
 static const struct agent *agent;
 static netsnmp_callback net_snmp_callback; /* handle_agentx_packet */
@@ -220,15 +224,56 @@ static void answer(netsnmp_session *session, netsnmp_pdu *pdu)
 		snmp_free_pdu(resp);
 }
 
+/*
+ * The set phases of a read-only module (RFC 2741 7.2.4): TestSet is
+ * refused with notWritable at its first varbind, so no Commit or Undo
+ * should follow; if one does, nothing was changed and it fails.
+ * CleanupSet has no response.  Answered here rather than by net-snmp's
+ * set machinery, whose asynchronous answer reads a freed session when the
+ * master goes away in the middle of a set (valgrind, net-snmp 5.9.3).
+ */
+static void refuse_set(netsnmp_session *session, netsnmp_pdu *pdu)
+{
+	if (pdu->command == AGENTX_MSG_CLEANUPSET)
+		return;
+	netsnmp_variable_list *vars = pdu->variables;
+	pdu->variables = NULL;
+	netsnmp_pdu *resp = snmp_clone_pdu(pdu);
+	pdu->variables = vars;
+	if (!resp)
+		return;
+	resp->command = AGENTX_MSG_RESPONSE;
+	resp->version = session->version;
+	resp->errstat =
+	    pdu->command == AGENTX_MSG_TESTSET	   ? SNMP_ERR_NOTWRITABLE
+	    : pdu->command == AGENTX_MSG_COMMITSET ? SNMP_ERR_COMMITFAILED
+						   : SNMP_ERR_UNDOFAILED;
+	resp->errindex = pdu->command == AGENTX_MSG_TESTSET && vars ? 1 : 0;
+	if (!snmp_send(session, resp))
+		snmp_free_pdu(resp);
+}
+
+static bool is_set(int command)
+{
+	return command >= AGENTX_MSG_TESTSET &&
+	       command <= AGENTX_MSG_CLEANUPSET;
+}
+
 static int fast_callback(int op, netsnmp_session *session, int reqid,
 			 netsnmp_pdu *pdu, void *magic)
 {
 	if (op != NETSNMP_CALLBACK_OP_RECEIVED_MESSAGE || !agent ||
 	    (pdu->command != AGENTX_MSG_GET &&
 	     pdu->command != AGENTX_MSG_GETNEXT &&
-	     pdu->command != AGENTX_MSG_GETBULK) ||
+	     pdu->command != AGENTX_MSG_GETBULK && !is_set(pdu->command)) ||
 	    pdu->community_len != 0)
 		return net_snmp_callback(op, session, reqid, pdu, magic);
+	if (is_set(pdu->command)) {
+		if (session->securityModel != SNMP_DEFAULT_SECMODEL)
+			snmp_alarm_reset(session->securityModel);
+		refuse_set(session, pdu);
+		return 1;
+	}
 	/* the master is alive: no need to ping (as net-snmp's callback) */
 	if (session->securityModel != SNMP_DEFAULT_SECMODEL)
 		snmp_alarm_reset(session->securityModel);

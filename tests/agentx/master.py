@@ -200,10 +200,12 @@ def read_path(m):
     ok("GetBulk: stops early once every repeater is at endOfMibView (%d varbinds)" % len(vb))
 
     tpay = struct.pack("!HH", INTEGER, 0) + enc_oid(state) + struct.pack("!I", 5)
-    err, _, _ = m.request(TESTSET, tpay)
-    check(err != 0, "TestSet must be refused", err)
-    m.send(CLEANUPSET, b"", tid=7)
-    ok("TestSet refused (error %d): the module is read-only" % err)
+    err, idx, _ = m.request(TESTSET, tpay)
+    check(err == 17 and idx == 1, "TestSet must be refused with notWritable", (err, idx))
+    cerr, _, _ = m.request(8 + 1, b"")  # a CommitSet that should never come
+    check(cerr != 0, "CommitSet after a refused TestSet must fail", cerr)
+    m.send(CLEANUPSET, b"", tid=7)  # no response (RFC 2741 7.2.4.4)
+    ok("TestSet refused (notWritable, index 1), CommitSet fails: the module is read-only")
 
 
 def expect_reconnect(m, what):

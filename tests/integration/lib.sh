@@ -86,6 +86,8 @@ master agentx
 agentXSocket unix:$SOCK
 agentXPerms 0600 0700
 rocommunity public 127.0.0.1
+# read-write, so that a SET reaches the subagent (which refuses it)
+rwcommunity private 127.0.0.1
 dontLogTCPWrappersConnects yes
 ${TRAPSINK:-}
 ${SNMPD_EXTRA:-}

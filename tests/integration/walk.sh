@@ -96,6 +96,14 @@ strip "$TMP/bulk" >"$TMP/bulk.names"
 diff -u "$TMP/walk.names" "$TMP/bulk.names" || fail "bulkwalk differs from walk"
 ok "snmpbulkwalk returns the same objects and types"
 
+# The module is read-only: a SET that reaches it through the master is
+# refused (the master's rwcommunity lets it through).
+out=$(snmpset -v2c -c private -r 2 -t 1 $MIBOPTS "udp:127.0.0.1:$PORT" \
+    hwR10kEvCtrPollInterval.0 u 7 2>&1)
+echo "$out" | grep -qi "notWritable\|not writable" || fail "SET not refused: $out"
+[ "$(snmpq snmpget hwR10kEvCtrPollInterval.0)" = 2 ] || fail "a refused SET changed the interval"
+ok "SET refused with notWritable"
+
 out=$(snmp snmpgetnext -On hwR10kEvCtrCpuStatScacheDmiss.2)
 case "$out" in .1.3.6.1.4.1.8072.9999.9999.59.*) fail "getnext stayed inside: $out" ;; esac
 ok "getnext after the last object leaves the module"
