@@ -4,16 +4,14 @@
  */
 #include "stat_eval.h"
 
-#include <stdio.h>
-
+#include "metrics.h"
 #include "stats.h"
 
 int stat_rev3_applies(const char *cpurev)
 {
 	unsigned major, minor;
-	char end;
 
-	if (sscanf(cpurev, "%u.%u%c", &major, &minor, &end) != 2)
+	if (cpurev_parse(cpurev, &major, &minor) != 0)
 		return 1; /* not an R10000 revision (perf, "unknown") */
 	return major >= 3;
 }
@@ -34,7 +32,7 @@ enum sample_status stat_value(const struct cache *c, size_t stat, long cpu,
 	uint64_t d[4];
 	enum sample_status st = SAMPLE_OK;
 
-	if (stat >= stat_count || stat_inputs(stat, &in) != 0)
+	if (stat_inputs(stat, &in) != 0)
 		return SAMPLE_NONE;
 	if (s->rule == STAT_REV3 && !stat_rev3_applies(c->cpurev))
 		return SAMPLE_NONE;

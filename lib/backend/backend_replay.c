@@ -167,19 +167,12 @@ static void apply_set(struct replay *r, const struct rset *s, bool *present)
 static counter_mask served_counters(const struct replay *r)
 {
 	counter_mask m = r->counted;
-	unsigned major, minor;
-	char end;
 
 	if (r->state_given && r->state <= 0)
 		return 0;
-	if (sscanf(r->cpurev, "%u.%u%c", &major, &minor, &end) != 2)
-		return m;
-	for (int c = 0; c < COUNTER_COUNT; c++) {
-		bool new_rev = major * 100 + minor >= 301;
-		if ((counters[c].rev == REV_BEFORE_3_1 && new_rev) ||
-		    (counters[c].rev == REV_FROM_3_1 && !new_rev))
+	for (int c = 0; c < COUNTER_COUNT; c++)
+		if (!metric_in_revision(&counters[c], r->cpurev))
 			m &= ~COUNTER_BIT(c);
-	}
 	return m;
 }
 
