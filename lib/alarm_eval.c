@@ -16,13 +16,11 @@ static long long instance_key(const void *e)
 
 static struct alarm_instance *instance(struct alarm *a, int cpu)
 {
-	size_t i = sorted_lower_bound(a->inst, a->ninst, sizeof(*a->inst),
-				      instance_key, cpu);
-	if (i < a->ninst && a->inst[i].cpu == cpu)
-		return &a->inst[i];
+	bool added;
 	struct alarm_instance *p =
-	    sorted_insert((void **)&a->inst, &a->ninst, sizeof(*a->inst), i);
-	if (p) {
+	    sorted_find_or_add((void **)&a->inst, &a->ninst, sizeof(*a->inst),
+			       instance_key, cpu, &added);
+	if (p && added) {
 		p->cpu = cpu;
 		p->status = ALARM_WAITING;
 	}

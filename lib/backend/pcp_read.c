@@ -63,10 +63,12 @@ static struct pcp_cpu *find_or_add_cpu(struct pcp *p, unsigned cpu)
 /* The CPU of an instance of m: learnt once per instance and epoch. */
 static long cpu_of(struct pcp *p, struct pcp_metric *m, int inst)
 {
-	size_t i = sorted_lower_bound(m->inst, m->ninst, sizeof(*m->inst),
-				      inst_key, inst);
-	if (i < m->ninst && m->inst[i].inst == inst)
-		return m->inst[i].cpu;
+	bool added;
+	struct pcp_inst *e =
+	    sorted_find_or_add((void **)&m->inst, &m->ninst, sizeof(*m->inst),
+			       inst_key, inst, &added);
+	if (e && !added)
+		return e->cpu;
 	char *name = pcp_source_inst_name(&p->src, m->desc.indom, inst);
 	long cpu = pcp_cpu_of_instance(name);
 	if (cpu < 0) {
@@ -77,8 +79,6 @@ static long cpu_of(struct pcp *p, struct pcp_metric *m, int inst)
 		p->errors++;
 	}
 	free(name);
-	struct pcp_inst *e =
-	    sorted_insert((void **)&m->inst, &m->ninst, sizeof(*m->inst), i);
 	if (e) {
 		e->inst = inst;
 		e->cpu = cpu;
