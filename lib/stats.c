@@ -30,10 +30,8 @@ static int counter_of(const char *name)
 	return counter_index_by_name(full);
 }
 
-int stat_inputs(size_t stat, struct stat_inputs *in)
+static int resolve(const struct stat_def *s, struct stat_inputs *in)
 {
-	const struct stat_def *s = &stat_defs[stat];
-
 	in->num = counter_of(s->num);
 	in->minus = counter_of(s->minus);
 	in->den = counter_of(s->den);
@@ -43,6 +41,23 @@ int stat_inputs(size_t stat, struct stat_inputs *in)
 		       (s->plus[0] && in->plus < 0)
 		   ? -1
 		   : 0;
+}
+
+/* Resolved once: stat_value() runs per request (the agent and its tests
+ * are single-threaded). */
+#define NSTATS (sizeof(stat_defs) / sizeof(stat_defs[0]))
+static struct stat_inputs resolved[NSTATS];
+static signed char resolved_state[NSTATS]; /* 0 not yet, 1 ok, -1 bad */
+
+int stat_inputs(size_t stat, struct stat_inputs *in)
+{
+	if (stat >= NSTATS)
+		return -1;
+	if (resolved_state[stat] == 0)
+		resolved_state[stat] =
+		    resolve(&stat_defs[stat], &resolved[stat]) == 0 ? 1 : -1;
+	*in = resolved[stat];
+	return resolved_state[stat] == 1 ? 0 : -1;
 }
 
 long stat_index_by_name(const char *name)
