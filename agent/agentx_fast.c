@@ -186,13 +186,27 @@ static void answer_bulk(netsnmp_pdu *resp, netsnmp_variable_list *rep, long max)
 	free(c);
 }
 
+/* The Response to pdu (which has no varbinds now): its header (session,
+ * transaction and packet IDs, flags), no error yet; NULL without memory. */
+static netsnmp_pdu *response_to(netsnmp_session *session, netsnmp_pdu *pdu)
+{
+	netsnmp_pdu *resp = snmp_clone_pdu(pdu);
+	if (resp) {
+		resp->command = AGENTX_MSG_RESPONSE;
+		resp->version = session->version;
+		resp->errstat = SNMP_ERR_NOERROR;
+		resp->errindex = 0;
+	}
+	return resp;
+}
+
 /* One read request of the default context, answered and sent. */
 static void answer(netsnmp_session *session, netsnmp_pdu *pdu)
 {
 	netsnmp_variable_list *vars = pdu->variables, *rep = NULL;
 
 	pdu->variables = NULL; /* the answers take the request's varbinds */
-	netsnmp_pdu *resp = snmp_clone_pdu(pdu);
+	netsnmp_pdu *resp = response_to(session, pdu);
 	if (!resp) {
 		snmp_free_varbind(vars);
 		return;
@@ -216,10 +230,6 @@ static void answer(netsnmp_session *session, netsnmp_pdu *pdu)
 		answer_bulk(resp, rep, pdu->max_repetitions);
 		snmp_free_varbind(rep);
 	}
-	resp->command = AGENTX_MSG_RESPONSE;
-	resp->version = session->version;
-	resp->errstat = SNMP_ERR_NOERROR;
-	resp->errindex = 0;
 	if (!snmp_send(session, resp))
 		snmp_free_pdu(resp);
 }
@@ -238,12 +248,10 @@ static void refuse_set(netsnmp_session *session, netsnmp_pdu *pdu)
 		return;
 	netsnmp_variable_list *vars = pdu->variables;
 	pdu->variables = NULL;
-	netsnmp_pdu *resp = snmp_clone_pdu(pdu);
+	netsnmp_pdu *resp = response_to(session, pdu);
 	pdu->variables = vars;
 	if (!resp)
 		return;
-	resp->command = AGENTX_MSG_RESPONSE;
-	resp->version = session->version;
 	resp->errstat =
 	    pdu->command == AGENTX_MSG_TESTSET	   ? SNMP_ERR_NOTWRITABLE
 	    : pdu->command == AGENTX_MSG_COMMITSET ? SNMP_ERR_COMMITFAILED
