@@ -13,6 +13,7 @@
 
 #include "daemon.h"
 #include "options.h"
+#include "perfspec.h"
 
 void options_usage(FILE *out, const char *prog)
 {
@@ -102,6 +103,18 @@ static const char *log_file_arg(const char *opt, int argc, char **argv)
 	return next < argc ? argv[next] : NULL;
 }
 
+/* The version, and what this build can read (operators and tests ask). */
+static void print_version(FILE *out)
+{
+	char names[128];
+
+	fprintf(out, "%s %s (net-snmp %s)\n", AGENT_NAME, HWR_VERSION,
+		netsnmp_get_version());
+	fprintf(out, "backends: %s; perf event names (pfm:): %s\n",
+		backend_names(names, sizeof(names)),
+		perfspec_pfm_built() ? "libpfm4, loaded on first use" : "no");
+}
+
 /* -h, -H, -v: print and exit 0. */
 static void print_and_exit(int ch, const char *prog)
 {
@@ -110,8 +123,7 @@ static void print_and_exit(int ch, const char *prog)
 	else if (ch == 'H')
 		print_tokens(stdout);
 	else
-		printf("%s %s (net-snmp %s)\n", AGENT_NAME, HWR_VERSION,
-		       netsnmp_get_version());
+		print_version(stdout);
 	exit(0);
 }
 

@@ -10,7 +10,57 @@
 #include "parse.h"
 
 #ifdef HAVE_LIBPFM
+#include <dlfcn.h>
 #include <perfmon/pfmlib_perf_event.h>
+
+/*
+ * libpfm4 is loaded on the first pfm: name, not linked: its event tables
+ * are relocated at load time, about 2 MiB of resident pages that an agent
+ * on the sim, replay or pcp backend (or perf without pfm: names) would
+ * carry for nothing.  The soname is libpfm4's ABI, the one the headers
+ * we build with describe.
+ */
+#define PFM_SONAME "libpfm.so.4"
+
+struct pfm_api {
+	pfm_err_t (*initialize)(void);
+	pfm_err_t (*encode)(const char *, int, pfm_os_t, void *);
+	const char *(*strerror)(int);
+};
+
+/* The loaded and initialised library; NULL with the reason in err. */
+static const struct pfm_api *pfm_api(char *err, size_t len)
+{
+	static struct pfm_api api;
+	static bool ready;
+
+	if (ready)
+		return &api;
+	void *h = dlopen(PFM_SONAME, RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
+		snprintf(err, len, "libpfm4 (%s) could not be loaded: %s",
+			 PFM_SONAME, dlerror());
+		return NULL;
+	}
+	/* POSIX: a function pointer is converted through the object
+	 * pointer dlsym returns */
+	*(void **)&api.initialize = dlsym(h, "pfm_initialize");
+	*(void **)&api.encode = dlsym(h, "pfm_get_os_event_encoding");
+	*(void **)&api.strerror = dlsym(h, "pfm_strerror");
+	if (!api.initialize || !api.encode || !api.strerror) {
+		snprintf(err, len, "%s lacks the libpfm4 functions used here",
+			 PFM_SONAME);
+		dlclose(h);
+		return NULL;
+	}
+	if (api.initialize() != PFM_SUCCESS) {
+		snprintf(err, len, "libpfm4 failed to initialise");
+		dlclose(h);
+		return NULL;
+	}
+	ready = true; /* stays loaded: its names are used again on reload */
+	return &api;
+}
 #endif
 
 struct name {
@@ -106,25 +156,34 @@ static int pmu_type(const char *sysfs, const char *pmu, size_t n, uint32_t *out)
 	return 0;
 }
 
+bool perfspec_pfm_built(void)
+{
+#ifdef HAVE_LIBPFM
+	return true;
+#else
+	return false;
+#endif
+}
+
 static int parse_pfm(const char *name, struct perf_term *t, char *err,
 		     size_t len, const char *term)
 {
 #ifdef HAVE_LIBPFM
-	static bool initialised;
 	struct perf_event_attr attr;
 	pfm_perf_encode_arg_t arg;
+	char why[200];
+	const struct pfm_api *pfm = pfm_api(why, sizeof(why));
 
-	if (!initialised && pfm_initialize() != PFM_SUCCESS)
-		return fail(err, len, "libpfm4 failed to initialise", term);
-	initialised = true;
+	if (!pfm)
+		return fail(err, len, why, term);
 	memset(&attr, 0, sizeof(attr));
 	memset(&arg, 0, sizeof(arg));
 	arg.attr = &attr;
 	arg.size = sizeof(arg);
-	int rc = pfm_get_os_event_encoding(name, PFM_PLM0 | PFM_PLM3,
-					   PFM_OS_PERF_EVENT, &arg);
+	int rc = pfm->encode(name, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT, &arg);
 	if (rc != PFM_SUCCESS) {
-		snprintf(err, len, "libpfm4: %s: '%s'", pfm_strerror(rc), name);
+		snprintf(err, len, "libpfm4: %s: '%s'", pfm->strerror(rc),
+			 name);
 		return -1;
 	}
 	t->type = attr.type;

@@ -40,6 +40,10 @@ struct perfspec {
  * Parse spec; PMU names are looked up under sysfs (normally "/sys").
  * Returns 0, or -1 with a message.
  */
+/* Whether pfm: names are understood (built with libpfm4's headers; the
+ * library itself is loaded on the first such name). */
+bool perfspec_pfm_built(void);
+
 int perfspec_parse(const char *spec, const char *sysfs, struct perfspec *out,
 		   char *err, size_t errlen);
 

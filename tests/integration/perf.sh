@@ -82,6 +82,21 @@ grep -q "hwR10kEvCtrCpuStatus.0 = INTEGER: stopped(2)" "$TMP/walk" ||
     fail "a CPU with nothing to count is not 'stopped'"
 ok "hardware events only: state -1, no counter instances, CPUs stopped"
 
+# libpfm4 is loaded on the first pfm: name, never before (2 MiB of
+# relocated tables an agent without such names would carry).
+if "$AGENT" --version | grep -q "pfm:): libpfm4"; then
+    grep -q libpfm "/proc/$AGENT_PID/maps" && fail "libpfm4 loaded with no pfm: name in use"
+    printf '%s\nperfEvent hw.r10kevctr.fucomp pfm:perf::PERF_COUNT_SW_CPU_CLOCK\n' \
+        "$SW" >"$TMP/agent.conf"
+    kill -HUP "$AGENT_PID"
+    four() { [ "$(snmpq snmpget hwR10kEvCtrState.0)" = 4 ]; }
+    wait_until 10 four || fail "a pfm: name was not counted (state $(snmpq snmpget hwR10kEvCtrState.0))"
+    [ "$(snmpq snmpget hwR10kEvCtrCpuFucomp.0)" -gt 0 ] 2>/dev/null || sleep 1.2
+    [ "$(snmpq snmpget hwR10kEvCtrCpuFucomp.0)" -gt 0 ] || fail "the pfm: event does not count"
+    grep -q libpfm "/proc/$AGENT_PID/maps" || fail "libpfm4 not loaded for a pfm: name"
+    ok "libpfm4 loaded on the first pfm: name only; its event counts"
+fi
+
 # --dump on perf: software events count, hardware-only events do not.
 printf '%s\n' "$SW" >"$TMP/dump.conf"
 "$AGENT" --dump -C -c "$TMP/dump.conf" >"$TMP/dump.out" 2>"$TMP/dump.err" ||
