@@ -73,9 +73,21 @@ enum fold_event {
 	FOLD_RESET
 };
 
-/* Fold one CPU's reading into its row; says what happened to it. */
+/* One mask word per counter: all ones when it is counted per CPU. */
+static void counter_masks(counter_mask counted, uint64_t *mask)
+{
+	for (int i = 0; i < COUNTER_COUNT; i++)
+		mask[i] = counted & COUNTER_BIT(i) ? UINT64_MAX : 0;
+}
+
+/*
+ * Fold one CPU's reading into its row; says what happened to it.  The
+ * counter loop has no branch (it is most of the agent's idle cost): a
+ * counter that is not counted (mask 0) adds nothing and keeps its raw
+ * reading and last delta, as if skipped.
+ */
 static enum fold_event fold_cpu(struct cpu_row *r, const struct cpu_sample *s,
-				counter_mask counted, uint64_t *sum)
+				const uint64_t *mask, uint64_t *sum)
 {
 	enum fold_event ev = FOLD_STEADY;
 
@@ -93,22 +105,26 @@ static enum fold_event fold_cpu(struct cpu_row *r, const struct cpu_sample *s,
 		ev = FOLD_RESUMED;
 	else if (restarted)
 		ev = FOLD_RESTARTED; /* counts since the last read are lost */
+	uint64_t whole = restarted ? UINT64_MAX : 0, lower = 0;
 	for (int i = 0; i < COUNTER_COUNT; i++) {
-		if (!(counted & COUNTER_BIT(i)))
-			continue;
-		if (!restarted && s->value[i] < r->raw[i])
-			ev = FOLD_RESET; /* the backend reset without saying so
-					  */
-		uint64_t d = advance(&r->raw[i], s->value[i], restarted);
+		uint64_t m = mask[i], now = s->value[i], raw = r->raw[i];
+		uint64_t below = (uint64_t)0 - (now < raw);
+		/* the reading itself after a restart or a drop, else the
+		 * difference */
+		uint64_t d = (now - (raw & ~(below | whole))) & m;
+		lower |= below & m;
+		r->raw[i] = (now & m) | (raw & ~m);
 		r->value[i] += d;
-		r->delta[i] = d;
+		r->delta[i] = d | (r->delta[i] & ~m);
 		sum[i] += d;
 	}
+	if (!restarted && lower)
+		ev = FOLD_RESET; /* the backend reset without saying so */
 	uint64_t de = advance(&r->raw_enabled, s->time_enabled, restarted);
 	uint64_t dr = advance(&r->raw_running, s->time_running, restarted);
 	r->time_enabled += de;
 	r->time_running += dr;
-	r->duty_cycle = de ? (unsigned)((dr > de ? de : dr) * 100 / de) : 100;
+	r->duty_cycle = dr >= de ? 100 : (unsigned)(dr * 100 / de);
 	r->delta_valid = ev == FOLD_STEADY;
 	r->epoch = s->epoch;
 	r->have_raw = true;
@@ -160,7 +176,9 @@ static bool fold_rows(struct cache *c, const struct sample *s,
 		      bool disc)
 {
 	size_t old = 0;
+	uint64_t mask[COUNTER_COUNT];
 
+	counter_masks(s->counted & ~s->system_wide, mask);
 	for (size_t i = 0; i < s->ncpus; i++) {
 		const struct cpu_sample *cs = &s->cpus[i];
 		while (old < c->nrows && c->rows[old].cpu < cs->cpu) {
@@ -178,8 +196,7 @@ static bool fold_rows(struct cache *c, const struct sample *s,
 			if (!first)
 				NOTE("CPU %u joined the table", cs->cpu);
 		}
-		enum fold_event ev =
-		    fold_cpu(&rows[i], cs, s->counted & ~s->system_wide, sum);
+		enum fold_event ev = fold_cpu(&rows[i], cs, mask, sum);
 		if (first || joined)
 			continue;
 		if (ev == FOLD_STOPPED)

@@ -172,6 +172,22 @@ static void counted_set_changes(void **state)
 	assert_false(cache_counted(&c, 3));
 	assert_true(cache_counted(&c, 2));
 	assert_int_equal(c.rows[0].value[3], 1003); /* kept, not served */
+	assert_int_equal(c.rows[0].delta[3], 1003);
+	/* an uncounted counter's value is ignored, even a lower one */
+	fill(&s, one, 1, 2500, 1);
+	s.counted = ALL & ~COUNTER_BIT(3);
+	s.cpus[0].value[3] = 1;
+	assert_int_equal(cache_update(&c, &s, 300), 0);
+	assert_int_equal(c.rows[0].value[3], 1003);
+	assert_int_equal(c.rows[0].delta[3], 1003);
+	assert_int_equal(c.rows[0].raw[3], 1003);
+	assert_int_equal(c.rows[0].value[2], 2502);
+	/* counted again: the delta since its last reading */
+	fill(&s, one, 1, 3000, 1);
+	assert_int_equal(cache_update(&c, &s, 400), 1);
+	assert_int_equal(c.rows[0].value[3], 3003);
+	assert_int_equal(c.rows[0].delta[3], 2000);
+	assert_null(strstr(c.last_discontinuity, "backwards"));
 	cache_free(&c);
 	sample_free(&s);
 }
