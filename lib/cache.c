@@ -19,7 +19,9 @@ void cache_init(struct cache *c)
 void cache_free(struct cache *c)
 {
 	free(c->rows);
+	free(c->offset);
 	c->rows = NULL;
+	c->offset = NULL;
 	c->nrows = 0;
 }
 
@@ -58,6 +60,8 @@ const struct cpu_row *cache_row(const struct cache *c, unsigned cpu)
 		disc = true;                                                   \
 	} while (0)
 
+#define ALL_COUNTERS ((counter_mask)((UINT64_C(1) << COUNTER_COUNT) - 1))
+
 static uint64_t advance(uint64_t *raw, uint64_t now, bool restarted)
 {
 	uint64_t d = restarted || now < *raw ? now : now - *raw;
@@ -81,15 +85,48 @@ static void counter_masks(counter_mask counted, uint64_t *mask)
 }
 
 /*
- * Fold one CPU's reading into its row; says what happened to it.  The
- * counter loop has no branch (it is most of the agent's idle cost): a
- * counter that is not counted (mask 0) adds nothing and keeps its raw
- * reading and last delta, as if skipped.
+ * The counter loop of a CPU (most of the agent's idle cost: 4096 CPUs x 31
+ * counters every second).  The delta is the reading itself after a
+ * restart (restarted, inlined as a constant) or a drop, else the
+ * difference; then the reading before it moves into the offset, so that
+ * the value goes on from where it was.  A steady poll touches only raw
+ * and delta.  A counter that is not counted (mask 0) adds nothing;
+ * fold_cpu puts its raw reading and last delta back.  Returns whether a
+ * counted reading dropped.
  */
-static enum fold_event fold_cpu(struct cpu_row *r, const struct cpu_sample *s,
-				const uint64_t *mask, uint64_t *sum)
+static inline __attribute__((always_inline)) bool
+fold_counters(struct cpu_row *r, uint64_t *offset, const uint64_t *now,
+	      const uint64_t *mask, uint64_t *sum, bool restarted)
+{
+	uint64_t lower = 0;
+
+	for (int i = 0; i < COUNTER_COUNT; i++) {
+		uint64_t raw = r->raw[i], d;
+		if (restarted) {
+			d = now[i] & mask[i];
+			offset[i] += raw & mask[i];
+		} else {
+			bool below = now[i] < raw;
+			d = (below ? now[i] : now[i] - raw) & mask[i];
+			if (below && mask[i]) { /* rare: a reset */
+				lower = 1;
+				offset[i] += raw;
+			}
+		}
+		r->raw[i] = now[i];
+		r->delta[i] = d;
+		sum[i] += d;
+	}
+	return lower != 0;
+}
+
+/* Fold one CPU's reading into its row; says what happened to it. */
+static enum fold_event fold_cpu(struct cpu_row *r, uint64_t *offset,
+				const struct cpu_sample *s, const uint64_t *mask,
+				counter_mask skip, uint64_t *sum)
 {
 	enum fold_event ev = FOLD_STEADY;
+	uint64_t kept_raw[COUNTER_COUNT], kept_delta[COUNTER_COUNT];
 
 	if (!s->counting) {
 		if (r->status == CPU_COUNTING && r->have_raw)
@@ -105,21 +142,20 @@ static enum fold_event fold_cpu(struct cpu_row *r, const struct cpu_sample *s,
 		ev = FOLD_RESUMED;
 	else if (restarted)
 		ev = FOLD_RESTARTED; /* counts since the last read are lost */
-	uint64_t whole = restarted ? UINT64_MAX : 0, lower = 0;
-	for (int i = 0; i < COUNTER_COUNT; i++) {
-		uint64_t m = mask[i], now = s->value[i], raw = r->raw[i];
-		uint64_t below = (uint64_t)0 - (now < raw);
-		/* the reading itself after a restart or a drop, else the
-		 * difference */
-		uint64_t d = (now - (raw & ~(below | whole))) & m;
-		lower |= below & m;
-		r->raw[i] = (now & m) | (raw & ~m);
-		r->value[i] += d;
-		r->delta[i] = d | (r->delta[i] & ~m);
-		sum[i] += d;
+	for (counter_mask b = skip; b; b &= b - 1) {
+		int i = __builtin_ctzll(b);
+		kept_raw[i] = r->raw[i];
+		kept_delta[i] = r->delta[i];
 	}
-	if (!restarted && lower)
+	if (restarted)
+		fold_counters(r, offset, s->value, mask, sum, true);
+	else if (fold_counters(r, offset, s->value, mask, sum, false))
 		ev = FOLD_RESET; /* the backend reset without saying so */
+	for (counter_mask b = skip; b; b &= b - 1) {
+		int i = __builtin_ctzll(b);
+		r->raw[i] = kept_raw[i];
+		r->delta[i] = kept_delta[i];
+	}
 	uint64_t de = advance(&r->raw_enabled, s->time_enabled, restarted);
 	uint64_t dr = advance(&r->raw_running, s->time_running, restarted);
 	r->time_enabled += de;
@@ -168,17 +204,18 @@ static bool same_cpus(const struct cache *c, const struct sample *s)
 	return true;
 }
 
-/* Fold every CPU of s into rows (c->rows itself, or a new array matched
- * against c->rows by CPU number); disc: a reason was noted in this pass
- * already.  Returns disc, or true when a discontinuity was noted. */
+/* Fold every CPU of s into rows and offset (c's own, or new arrays
+ * matched against c's by CPU number); disc: a reason was noted in this
+ * pass already.  Returns disc, or true when a discontinuity was noted. */
 static bool fold_rows(struct cache *c, const struct sample *s,
-		      struct cpu_row *rows, uint64_t *sum, bool first,
-		      bool disc)
+		      struct cpu_row *rows, uint64_t (*offset)[COUNTER_COUNT],
+		      uint64_t *sum, bool first, bool disc)
 {
 	size_t old = 0;
 	uint64_t mask[COUNTER_COUNT];
+	counter_mask per_cpu = s->counted & ~s->system_wide;
 
-	counter_masks(s->counted & ~s->system_wide, mask);
+	counter_masks(per_cpu, mask);
 	for (size_t i = 0; i < s->ncpus; i++) {
 		const struct cpu_sample *cs = &s->cpus[i];
 		while (old < c->nrows && c->rows[old].cpu < cs->cpu) {
@@ -187,8 +224,11 @@ static bool fold_rows(struct cache *c, const struct sample *s,
 		}
 		bool joined = !(old < c->nrows && c->rows[old].cpu == cs->cpu);
 		if (!joined) {
-			if (rows != c->rows)
+			if (rows != c->rows) {
 				rows[i] = c->rows[old];
+				memcpy(offset[i], c->offset[old],
+				       sizeof(offset[i]));
+			}
 			old++;
 		} else {
 			rows[i].cpu = cs->cpu;
@@ -196,7 +236,9 @@ static bool fold_rows(struct cache *c, const struct sample *s,
 			if (!first)
 				NOTE("CPU %u joined the table", cs->cpu);
 		}
-		enum fold_event ev = fold_cpu(&rows[i], cs, mask, sum);
+		enum fold_event ev =
+		    fold_cpu(&rows[i], offset[i], cs, mask,
+			     ~per_cpu & ALL_COUNTERS, sum);
 		if (first || joined)
 			continue;
 		if (ev == FOLD_STOPPED)
@@ -216,17 +258,24 @@ static bool fold_rows(struct cache *c, const struct sample *s,
 int cache_update(struct cache *c, const struct sample *s, uint32_t now)
 {
 	bool same = same_cpus(c, s);
-	struct cpu_row *rows =
-	    same ? c->rows : calloc(s->ncpus ? s->ncpus : 1, sizeof(*rows));
+	size_t n = s->ncpus ? s->ncpus : 1;
+	struct cpu_row *rows = same ? c->rows : calloc(n, sizeof(*rows));
+	uint64_t(*offset)[COUNTER_COUNT] =
+	    same ? c->offset : calloc(n, sizeof(*offset));
 	uint64_t sum[COUNTER_COUNT] = {0};
 	bool first = c->polls == 0, disc = false;
 
-	if (!rows)
+	if (!rows || !offset) {
+		if (!same) {
+			free(rows);
+			free(offset);
+		}
 		return -1;
+	}
 	if (!first &&
 	    (s->counted != c->counted || s->system_wide != c->system_wide))
 		NOTE("the set of counted events changed");
-	disc = fold_rows(c, s, rows, sum, first, disc);
+	disc = fold_rows(c, s, rows, offset, sum, first, disc);
 	if (fold_system_wide(c, s, sum) && !first)
 		NOTE("the system-wide counts restarted");
 
@@ -237,7 +286,9 @@ int cache_update(struct cache *c, const struct sample *s, uint32_t now)
 	c->total_delta_valid = !first && !disc;
 	if (rows != c->rows) {
 		free(c->rows);
+		free(c->offset);
 		c->rows = rows;
+		c->offset = offset;
 	}
 	c->nrows = s->ncpus;
 	c->counted = s->counted;
@@ -273,7 +324,7 @@ static enum sample_status last_delta(const struct cache *c, int counter,
 	if (!r || r->status != CPU_COUNTING)
 		return r ? SAMPLE_DISCONTINUITY : SAMPLE_NONE;
 	*delta = r->delta[counter];
-	*value = r->value[counter];
+	*value = cpu_row_value(c, r, counter);
 	return r->delta_valid ? SAMPLE_OK : SAMPLE_DISCONTINUITY;
 }
 

@@ -34,7 +34,6 @@ struct cpu_row {
 	enum cpu_status status;
 	uint32_t epoch;
 	bool have_raw;
-	uint64_t value[COUNTER_COUNT]; /* served */
 	uint64_t raw[COUNTER_COUNT];   /* last backend reading */
 	uint64_t delta[COUNTER_COUNT]; /* last interval's delta */
 	bool delta_valid;
@@ -46,6 +45,13 @@ struct cpu_row {
 struct cache {
 	struct cpu_row *rows; /* sorted by cpu */
 	size_t nrows;
+	/*
+	 * A row's served value is raw + offset (cpu_row_value), the offset
+	 * kept apart from the rows: a steady poll (every second, thousands
+	 * of CPUs, memory-bound) then streams only raw and delta; the offset
+	 * changes when a CPU's counting restarts.
+	 */
+	uint64_t (*offset)[COUNTER_COUNT]; /* nrows, parallel to rows */
 	uint64_t total[COUNTER_COUNT];
 	uint64_t total_delta[COUNTER_COUNT];
 	bool total_delta_valid;
@@ -102,6 +108,13 @@ int cache_update(struct cache *c, const struct sample *s, uint32_t now);
 const struct cpu_row *cache_row(const struct cache *c, unsigned cpu);
 /* Index of the first row whose CPU number is > cpu (== nrows if none). */
 size_t cache_row_after(const struct cache *c, unsigned long cpu);
+
+/* The value served for counter k of row r of c (wraps as a Counter64). */
+static inline uint64_t cpu_row_value(const struct cache *c,
+				     const struct cpu_row *r, int k)
+{
+	return r->raw[k] + c->offset[r - c->rows][k];
+}
 
 static inline bool cache_counted(const struct cache *c, int counter)
 {

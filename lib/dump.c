@@ -21,7 +21,7 @@ static void print_cell(FILE *out, const struct cache *c, int k, long cpu)
 		    cpu < 0 ? NULL : cache_row(c, (unsigned)cpu);
 		if (cpu >= 0 && !row)
 			return;
-		value = row ? row->value[k] : c->total[k];
+		value = row ? cpu_row_value(c, row, k) : c->total[k];
 	}
 	if (cpu < 0)
 		snprintf(where, sizeof(where), "sum");

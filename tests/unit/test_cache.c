@@ -32,7 +32,7 @@ static void assert_sums(const struct cache *c)
 	for (int k = 0; k < COUNTER_COUNT; k++) {
 		uint64_t sum = 0;
 		for (size_t r = 0; r < c->nrows; r++)
-			sum += c->rows[r].value[k];
+			sum += cpu_row_value(c, &c->rows[r], k);
 		assert_int_equal(sum, c->total[k]);
 	}
 }
@@ -48,7 +48,7 @@ static void first_poll_and_deltas(void **state)
 	assert_int_equal(cache_update(&c, &s, 100), 0);
 	assert_int_equal(c.nrows, 3);
 	assert_int_equal(c.rows[2].cpu, 3);
-	assert_int_equal(c.rows[2].value[0], 4000);
+	assert_int_equal(cpu_row_value(&c, &c.rows[2], 0), 4000);
 	assert_int_equal(c.total[0], 1000 + 2000 + 4000);
 	assert_int_equal(c.discontinuity_time, 0);
 	assert_false(c.total_delta_valid);
@@ -56,7 +56,7 @@ static void first_poll_and_deltas(void **state)
 
 	fill(&s, cpus, 3, 1500, 1);
 	assert_int_equal(cache_update(&c, &s, 200), 0);
-	assert_int_equal(c.rows[1].value[5], 3005);
+	assert_int_equal(cpu_row_value(&c, &c.rows[1], 5), 3005);
 	assert_int_equal(c.rows[1].delta[5], 1000);
 	assert_true(c.rows[1].delta_valid);
 	assert_true(c.total_delta_valid);
@@ -97,8 +97,8 @@ static void cpu_leaves_and_joins(void **state)
 	assert_int_equal(cache_update(&c, &s, 300), 1);
 	assert_int_equal(c.discontinuity_time, 300);
 	assert_int_equal(c.nrows, 3);
-	assert_int_equal(cache_row(&c, 0)->value[0], 1200);
-	assert_int_equal(cache_row(&c, 2)->value[0],
+	assert_int_equal(cpu_row_value(&c, cache_row(&c, 0), 0), 1200);
+	assert_int_equal(cpu_row_value(&c, cache_row(&c, 2), 0),
 			 3600); /* since its epoch */
 	assert_true(c.total[0] >= before);
 	cache_free(&c);
@@ -117,18 +117,24 @@ static void restart_and_reset(void **state)
 	/* new epoch: counting restarted, the new reading is the delta */
 	fill(&s, one, 1, 10, 2);
 	assert_int_equal(cache_update(&c, &s, 200), 1);
-	assert_int_equal(c.rows[0].value[0], 1010);
+	assert_int_equal(cpu_row_value(&c, &c.rows[0], 0), 1010);
 	assert_false(c.rows[0].delta_valid);
 	/* same epoch, value lower: a reset the backend did not announce */
 	fill(&s, one, 1, 5, 2);
 	assert_int_equal(cache_update(&c, &s, 300), 1);
-	assert_int_equal(c.rows[0].value[0], 1015);
+	assert_int_equal(cpu_row_value(&c, &c.rows[0], 0), 1015);
 	assert_int_equal(c.total[0], 1015);
 	/* steady again */
 	fill(&s, one, 1, 7, 2);
 	assert_int_equal(cache_update(&c, &s, 400), 0);
 	assert_int_equal(c.discontinuity_time, 300);
-	assert_int_equal(c.rows[0].value[0], 1017);
+	assert_int_equal(cpu_row_value(&c, &c.rows[0], 0), 1017);
+	/* a CPU joins: the rows move, CPU 0's value goes on from 1017 */
+	const unsigned two[] = {0, 1};
+	fill(&s, two, 2, 8, 2);
+	assert_int_equal(cache_update(&c, &s, 500), 1);
+	assert_int_equal(cpu_row_value(&c, cache_row(&c, 0), 0), 1018);
+	assert_int_equal(cpu_row_value(&c, cache_row(&c, 1), 0), 16);
 	cache_free(&c);
 	sample_free(&s);
 }
@@ -146,12 +152,12 @@ static void stop_and_resume(void **state)
 	s.cpus[0].counting = false;
 	assert_int_equal(cache_update(&c, &s, 200), 1);
 	assert_int_equal(c.rows[0].status, CPU_STOPPED);
-	assert_int_equal(c.rows[0].value[0], 5000);	/* frozen */
+	assert_int_equal(cpu_row_value(&c, &c.rows[0], 0), 5000);	/* frozen */
 	assert_int_equal(cache_update(&c, &s, 300), 0); /* still stopped */
 	fill(&s, one, 1, 20, 7);
 	assert_int_equal(cache_update(&c, &s, 400), 1);
 	assert_int_equal(c.rows[0].status, CPU_COUNTING);
-	assert_int_equal(c.rows[0].value[0], 5100);
+	assert_int_equal(cpu_row_value(&c, &c.rows[0], 0), 5100);
 	assert_non_null(strstr(c.last_discontinuity, "CPU 4 resumed"));
 	cache_free(&c);
 	sample_free(&s);
@@ -171,21 +177,21 @@ static void counted_set_changes(void **state)
 	assert_int_equal(cache_update(&c, &s, 200), 1);
 	assert_false(cache_counted(&c, 3));
 	assert_true(cache_counted(&c, 2));
-	assert_int_equal(c.rows[0].value[3], 1003); /* kept, not served */
+	assert_int_equal(cpu_row_value(&c, &c.rows[0], 3), 1003); /* kept, not served */
 	assert_int_equal(c.rows[0].delta[3], 1003);
 	/* an uncounted counter's value is ignored, even a lower one */
 	fill(&s, one, 1, 2500, 1);
 	s.counted = ALL & ~COUNTER_BIT(3);
 	s.cpus[0].value[3] = 1;
 	assert_int_equal(cache_update(&c, &s, 300), 0);
-	assert_int_equal(c.rows[0].value[3], 1003);
+	assert_int_equal(cpu_row_value(&c, &c.rows[0], 3), 1003);
 	assert_int_equal(c.rows[0].delta[3], 1003);
 	assert_int_equal(c.rows[0].raw[3], 1003);
-	assert_int_equal(c.rows[0].value[2], 2502);
+	assert_int_equal(cpu_row_value(&c, &c.rows[0], 2), 2502);
 	/* counted again: the delta since its last reading */
 	fill(&s, one, 1, 3000, 1);
 	assert_int_equal(cache_update(&c, &s, 400), 1);
-	assert_int_equal(c.rows[0].value[3], 3003);
+	assert_int_equal(cpu_row_value(&c, &c.rows[0], 3), 3003);
 	assert_int_equal(c.rows[0].delta[3], 2000);
 	assert_null(strstr(c.last_discontinuity, "backwards"));
 	cache_free(&c);
@@ -225,7 +231,7 @@ static void system_wide_counters(void **state)
 	assert_int_equal(c.total[1], 1001 + 2001);
 	assert_false(cache_counted_per_cpu(&c, 0));
 	assert_true(cache_counted_per_cpu(&c, 1));
-	assert_int_equal(c.rows[0].value[0], 0);
+	assert_int_equal(cpu_row_value(&c, &c.rows[0], 0), 0);
 
 	fill(&s, cpus, 2, 1500, 1);
 	s.system_wide = COUNTER_BIT(0);
