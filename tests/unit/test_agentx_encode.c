@@ -1,0 +1,176 @@
+/* test_agentx_encode.c - the AgentX Response PDU, byte for byte against
+ * RFC 2741 (6.1 header, 6.2.16 Response, 5.1 OIDs, 5.3 octet strings, 5.4
+ * varbinds), in network byte order. */
+#include "testenv.h"
+
+#include "agentx_encode.h"
+
+static const unsigned long cell[] = {1, 3, 6, 1, 4, 1, 8072, 9999, 9999,
+				     59, 1, 2, 1, 3, 5};
+#define CELL_LEN (sizeof(cell) / sizeof(cell[0]))
+
+static uint32_t get32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
+}
+
+static uint16_t get16(const unsigned char *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static void header_and_counter64(void **state)
+{
+	unsigned char st[512];
+	struct ax_buf b;
+	struct mib_value v = {.type = SYN_COUNTER64,
+			      .v.u64 = UINT64_C(0x0102030405060708)};
+
+	ax_init(&b, st, sizeof(st));
+	ax_response(&b, 7, 0x11223344, 0xa0b0c0d0, 123456, 0, 0);
+	ax_varbind(&b, cell, CELL_LEN, &v);
+	assert_int_equal(ax_finish(&b), 0);
+	const unsigned char *p = b.p;
+	/* header: version 1, Response (18), NETWORK_BYTE_ORDER, IDs */
+	assert_int_equal(p[0], 1);
+	assert_int_equal(p[1], 18);
+	assert_int_equal(p[2], 0x10);
+	assert_int_equal(p[3], 0);
+	assert_int_equal(get32(p + 4), 7);
+	assert_int_equal(get32(p + 8), 0x11223344);
+	assert_int_equal(get32(p + 12), 0xa0b0c0d0);
+	/* payload: sysUpTime, error, index, then one varbind of
+	 * 4 (type) + 4 (OID header) + 10 * 4 (sub-ids) + 8 (value) */
+	size_t payload = 8 + 4 + 4 + 10 * 4 + 8;
+	assert_int_equal(get32(p + 16), payload);
+	assert_int_equal(b.len, 20 + payload);
+	assert_int_equal(get32(p + 20), 123456);
+	assert_int_equal(get16(p + 24), 0);
+	assert_int_equal(get16(p + 26), 0);
+	p += 28;
+	assert_int_equal(get16(p), 70); /* Counter64 */
+	assert_int_equal(get16(p + 2), 0);
+	/* OID: 10 sub-ids after the prefix 1.3.6.1.4, include 0 */
+	assert_int_equal(p[4], 10);
+	assert_int_equal(p[5], 4);
+	assert_int_equal(p[6], 0);
+	assert_int_equal(p[7], 0);
+	assert_int_equal(get32(p + 8), 1);
+	assert_int_equal(get32(p + 12), 8072);
+	assert_int_equal(get32(p + 44), 5);
+	assert_int_equal(get32(p + 48), 0x01020304);
+	assert_int_equal(get32(p + 52), 0x05060708);
+	assert_false(b.heap);
+	ax_free(&b);
+}
+
+static void scalars_strings_and_exceptions(void **state)
+{
+	unsigned char st[512];
+	struct ax_buf b;
+	const unsigned long other[] = {1, 3, 6, 2, 7}; /* no prefix form */
+	struct mib_value i = {.type = SYN_INTEGER32, .v.i32 = -1};
+	struct mib_value g = {.type = SYN_UNSIGNED32, .v.u32 = 42};
+	struct mib_value t = {.type = SYN_TIMETICKS, .v.u32 = 99};
+	struct mib_value c = {.type = SYN_COUNTER32, .v.u32 = 3};
+	struct mib_value s = {.type = SYN_OCTETS,
+			      .v.str = {.ptr = "3.4x5", .len = 5}};
+
+	ax_init(&b, st, sizeof(st));
+	ax_response(&b, 1, 2, 3, 4, 17, 2);
+	ax_varbind(&b, other, 5, &i);
+	ax_varbind(&b, other, 5, &g);
+	ax_varbind(&b, other, 5, &t);
+	ax_varbind(&b, other, 5, &c);
+	ax_varbind(&b, other, 5, &s);
+	ax_exception(&b, cell, CELL_LEN, AX_END_OF_MIB_VIEW);
+	assert_int_equal(ax_finish(&b), 0);
+	const unsigned char *p = b.p + 24;
+	assert_int_equal(get16(p), 17); /* error status and index */
+	assert_int_equal(get16(p + 2), 2);
+	p += 4;
+	/* each scalar: type, OID (5 sub-ids, prefix 0), 4-byte value */
+	const uint16_t types[] = {2, 66, 67, 65};
+	const uint32_t values[] = {0xffffffffu, 42, 99, 3};
+	for (int k = 0; k < 4; k++, p += 4 + 4 + 20 + 4) {
+		assert_int_equal(get16(p), types[k]);
+		assert_int_equal(p[4], 5);
+		assert_int_equal(p[5], 0);
+		assert_int_equal(get32(p + 8 + 12), 2);
+		assert_int_equal(get32(p + 28), values[k]);
+	}
+	/* OctetString: length 5, octets, 3 bytes of padding */
+	assert_int_equal(get16(p), 4);
+	assert_int_equal(get32(p + 28), 5);
+	assert_memory_equal(p + 32, "3.4x5\0\0\0", 8);
+	p += 40;
+	/* endOfMibView: type 130, the name, no value */
+	assert_int_equal(get16(p), 130);
+	assert_int_equal(p[4], 10);
+	p += 8 + 40;
+	assert_int_equal(p - b.p, b.len);
+	assert_int_equal(get32(b.p + 16), b.len - 20);
+	ax_free(&b);
+}
+
+/* A GetBulk answer outgrows the stack buffer: the same bytes, on the
+ * heap. */
+static void grows_onto_the_heap(void **state)
+{
+	unsigned char small[40], big[65536];
+	struct ax_buf a, b;
+	struct mib_value v = {.type = SYN_COUNTER64};
+
+	ax_init(&a, small, sizeof(small));
+	ax_init(&b, big, sizeof(big));
+	ax_response(&a, 1, 2, 3, 4, 0, 0);
+	ax_response(&b, 1, 2, 3, 4, 0, 0);
+	for (int k = 0; k < 500; k++) {
+		v.v.u64 = (uint64_t)k * 1000003;
+		ax_varbind(&a, cell, CELL_LEN, &v);
+		ax_varbind(&b, cell, CELL_LEN, &v);
+	}
+	assert_int_equal(ax_finish(&a), 0);
+	assert_int_equal(ax_finish(&b), 0);
+	assert_true(a.heap);
+	assert_false(b.heap);
+	assert_int_equal(a.len, b.len);
+	assert_memory_equal(a.p, b.p, a.len);
+	ax_free(&a);
+	ax_free(&b);
+}
+
+/* n_subid is one octet: a longer name cannot be sent, the PDU is
+ * refused (the caller answers genErr instead). */
+static void name_too_long(void **state)
+{
+	unsigned char st[4096];
+	struct ax_buf b;
+	unsigned long name[300];
+
+	for (int k = 0; k < 300; k++)
+		name[k] = 2;
+	ax_init(&b, st, sizeof(st));
+	ax_response(&b, 1, 2, 3, 4, 0, 0);
+	ax_exception(&b, name, 256, AX_NO_SUCH_OBJECT);
+	assert_int_equal(ax_finish(&b), -1);
+	ax_free(&b);
+	ax_init(&b, st, sizeof(st));
+	ax_response(&b, 1, 2, 3, 4, 0, 0);
+	ax_exception(&b, name, 255, AX_NO_SUCH_OBJECT);
+	assert_int_equal(ax_finish(&b), 0);
+	assert_int_equal(b.len, 28 + 4 + 4 + 255 * 4);
+	ax_free(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(header_and_counter64),
+	    cmocka_unit_test(scalars_strings_and_exceptions),
+	    cmocka_unit_test(grows_onto_the_heap),
+	    cmocka_unit_test(name_too_long),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
