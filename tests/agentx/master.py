@@ -230,10 +230,11 @@ def malformed(m):
     expect_reconnect(m, "truncated header")
     # an OID that claims more sub-identifiers than its PDU holds: net-snmp's
     # AgentX parser drops that PDU (no answer; RFC 2741 lets the master
-    # time it out) and the session goes on
+    # time it out), the agent logs it (packet ID 4242, agentx.sh checks),
+    # and the session goes on
     bad = bytearray(rng(ROOT + (1, 1, 1, 0)))
     bad[0] = 100
-    m.send(GET, bytes(bad))
+    m.send(GET, bytes(bad), pid=4242)
     err, _, vb = m.request(GET, rng(ROOT + (1, 1, 1, 0)))
     check(err == 0 and vb[0][0] == INTEGER, "reads after a malformed PDU", vb)
     ok("an OID longer than its PDU: dropped, the session answers on")

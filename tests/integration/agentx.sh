@@ -3,8 +3,10 @@
 # on a unix socket (tests/agentx/master.py): search ranges with end OIDs
 # and include flags, GetBulk non-repeaters and max-repetitions, a refused
 # TestSet, and malformed PDUs (truncated header, an OID longer than its
-# PDU, an oversized payload length), after each of which the agent drops
-# the session, reconnects and answers again; it never crashes.
+# PDU, an oversized payload length): the agent logs each, drops the
+# session and reconnects where the stream cannot go on, answers again,
+# and never crashes.
+EXPECT_UNANSWERED=1 # the Get that does not parse
 . "$(dirname "$0")/lib.sh"
 
 command -v python3 >/dev/null || { echo "SKIP: python3 not installed"; exit 77; }
@@ -20,3 +22,10 @@ cat "$TMP/master.out"
 [ "$rc" = 0 ] || fail "the AgentX checks failed"
 kill -0 "$AGENT_PID" 2>/dev/null || fail "the agent died"
 ok "the agent is still running after the malformed PDUs"
+grep -q "AgentX: a Get PDU from the master (packet ID 4242, [0-9]* bytes of payload) got no answer" \
+    "$TMP/agent.log" || fail "the unparseable Get (packet ID 4242) was not logged"
+[ "$(grep -c "got no answer" "$TMP/agent.log")" = 1 ] ||
+    fail "a PDU that was answered was logged as unanswered"
+grep -q "Received broken packet" "$TMP/agent.log" ||
+    fail "the oversized payload length was not logged"
+ok "logged: the Get that does not parse (by packet ID), the oversized length"

@@ -72,6 +72,13 @@ cleanup() {
     stop_pid "$TRAPD_PID"
     stop_pid "$PMCD_PID"
     stop_pid "$SNMPD_PID"
+    # every request the master forwarded was answered (agentx_watch.c),
+    # unless the test sent one that cannot be
+    if [ "$rc" -eq 0 ] && [ -z "${EXPECT_UNANSWERED:-}" ] &&
+        grep -s "got no answer" "$TMP/agent.log"; then
+        echo "FAIL: the agent left a request of the master unanswered"
+        rc=1
+    fi
     [ "$rc" -eq 0 ] || show_logs
     if [ "$rc" -eq 0 ] && [ -z "${HWR_KEEP_TMP:-}" ]; then rm -rf "$TMP"; fi
     exit "$rc"

@@ -1,0 +1,193 @@
+/* agentx_watch.c - the master's requests that got no answer (see
+ * agentx_watch.h). */
+#include "agentx_watch.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+#define AX_HEADER 20
+#define AX_GET 5
+#define AX_UNDOSET 10 /* the last request with a Response (not Cleanup) */
+#define AX_RESPONSE 18
+#define AX_NETWORK_BYTE_ORDER 0x10
+/* Requests in flight: the master forwards one request per client and
+ * waits for its answer, so a few; past this many, the oldest is judged. */
+#define PENDING_MAX 256
+
+typedef int (*recv_fn)(netsnmp_transport *, void *, int, void **, int *);
+typedef int (*send_fn)(netsnmp_transport *, const void *, int, void **,
+		       int *);
+
+struct frame {
+	unsigned type;
+	uint32_t packet_id, length;
+	time_t since; /* monotonic seconds */
+};
+
+static struct {
+	const netsnmp_transport *t; /* watched (compared, never used) */
+	recv_fn recv;		    /* its own f_recv and f_send */
+	send_fn send;
+	unsigned char header[AX_HEADER];
+	size_t have;	  /* header bytes of the PDU coming in */
+	struct frame cur; /* the PDU whose payload is coming in */
+	uint64_t skip;	  /* payload bytes of cur still to come */
+	struct frame pending[PENDING_MAX];
+	size_t npending;
+	unsigned long unanswered;
+} w;
+
+static time_t now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec;
+}
+
+static const char *type_name(unsigned type)
+{
+	static const char *const names[] = {"Get", "GetNext", "GetBulk",
+					    "TestSet", "CommitSet", "UndoSet"};
+	return names[type - AX_GET];
+}
+
+static uint32_t get32(const unsigned char *p, bool network)
+{
+	return network ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+			     (uint32_t)p[2] << 8 | p[3]
+		       : (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 |
+			     (uint32_t)p[1] << 8 | p[0];
+}
+
+static struct frame parse_header(const unsigned char *h)
+{
+	bool network = h[2] & AX_NETWORK_BYTE_ORDER;
+	return (struct frame){.type = h[1],
+			      .packet_id = get32(h + 12, network),
+			      .length = get32(h + 16, network)};
+}
+
+static void report(const struct frame *f)
+{
+	w.unanswered++;
+	snmp_log(LOG_WARNING,
+		 "AgentX: a %s PDU from the master (packet ID %lu, %lu bytes "
+		 "of payload) got no answer: net-snmp drops a PDU it cannot "
+		 "parse (RFC 2741) without a word, and the master times the "
+		 "request out (%lu unanswered since start)\n",
+		 type_name(f->type), (unsigned long)f->packet_id,
+		 (unsigned long)f->length, w.unanswered);
+}
+
+static void drop_pending(size_t i)
+{
+	memmove(&w.pending[i], &w.pending[i + 1],
+		(w.npending - i - 1) * sizeof(w.pending[0]));
+	w.npending--;
+}
+
+/* The last byte of a PDU is in: a request waits for its Response. */
+static void frame_done(void)
+{
+	if (w.cur.type < AX_GET || w.cur.type > AX_UNDOSET)
+		return;
+	if (w.npending == PENDING_MAX) {
+		report(&w.pending[0]);
+		drop_pending(0);
+	}
+	w.cur.since = now();
+	w.pending[w.npending++] = w.cur;
+}
+
+/* The stream as it comes in: headers, and the payloads they announce. */
+static void feed(const unsigned char *p, size_t n)
+{
+	while (n > 0) {
+		if (w.skip > 0) {
+			size_t k = w.skip < n ? (size_t)w.skip : n;
+			w.skip -= k;
+			p += k;
+			n -= k;
+			if (w.skip == 0)
+				frame_done();
+			continue;
+		}
+		size_t k = AX_HEADER - w.have < n ? AX_HEADER - w.have : n;
+		memcpy(w.header + w.have, p, k);
+		w.have += k;
+		p += k;
+		n -= k;
+		if (w.have == AX_HEADER) {
+			w.cur = parse_header(w.header);
+			w.have = 0;
+			w.skip = w.cur.length;
+			if (w.skip == 0)
+				frame_done();
+		}
+	}
+}
+
+static int watching_recv(netsnmp_transport *t, void *buf, int size,
+			 void **opaque, int *olength)
+{
+	int n = w.recv(t, buf, size, opaque, olength);
+	if (t == w.t && n > 0)
+		feed(buf, (size_t)n);
+	return n;
+}
+
+/* Every sender hands the transport one whole PDU: a Response answers the
+ * request with its packet ID. */
+static int watching_send(netsnmp_transport *t, const void *buf, int size,
+			 void **opaque, int *olength)
+{
+	if (t == w.t && size >= AX_HEADER) {
+		struct frame f = parse_header(buf);
+		if (f.type == AX_RESPONSE &&
+		    (uint64_t)f.length + AX_HEADER == (uint64_t)size)
+			for (size_t i = 0; i < w.npending; i++)
+				if (w.pending[i].packet_id == f.packet_id) {
+					drop_pending(i);
+					break;
+				}
+	}
+	return w.send(t, buf, size, opaque, olength);
+}
+
+void agentx_watch_session(netsnmp_session *session)
+{
+	netsnmp_transport *t = snmp_sess_transport(snmp_sess_pointer(session));
+
+	if (!t || t->f_recv == watching_recv)
+		return;
+	/* what the last connection left unanswered was processed (net-snmp
+	 * handles every complete PDU of a read at once) and never answered */
+	for (size_t i = 0; i < w.npending; i++)
+		report(&w.pending[i]);
+	memset(&w.header, 0, sizeof(w.header));
+	w.have = 0;
+	w.skip = 0;
+	w.npending = 0;
+	w.t = t;
+	w.recv = t->f_recv;
+	w.send = t->f_send;
+	t->f_recv = watching_recv;
+	t->f_send = watching_send;
+}
+
+void agentx_watch_check(void)
+{
+	time_t limit = now() - AGENTX_WATCH_SECONDS;
+
+	while (w.npending > 0 && w.pending[0].since <= limit) {
+		report(&w.pending[0]);
+		drop_pending(0);
+	}
+}
+
+unsigned long agentx_watch_unanswered(void)
+{
+	return w.unanswered;
+}
