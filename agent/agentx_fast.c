@@ -34,7 +34,7 @@
 #include "agent.h"
 #include "agentx_encode.h"
 #include "agentx_fast.h"
-#include "agentx_watch.h"
+#include "agentx_transport.h"
 #include "mibview.h"
 
 /* net-snmp's agentx/protocol.h, which is not installed: */
@@ -315,7 +315,7 @@ static int on_connected(int major, int minor, void *serverarg, void *clientarg)
 	if (session && session->callback != fast_callback) {
 		net_snmp_callback = session->callback;
 		session->callback = fast_callback;
-		agentx_watch_session(session);
+		agentx_transport_take(session);
 	}
 	return 0;
 }

@@ -17,7 +17,7 @@
 
 #include "agent.h"
 #include "agentx_fast.h"
-#include "agentx_watch.h"
+#include "agentx_transport.h"
 #include "options.h"
 #include "daemon.h"
 #include "dump.h"
@@ -107,7 +107,7 @@ static void run(struct agent *a)
 {
 	while (!a->stop_requested) {
 		agent_check_and_process(1);
-		agentx_watch_check();
+		agentx_transport_check();
 		if (a->reload_requested) {
 			a->reload_requested = 0;
 			/* reopen -Lf files (after logrotate's mv), never

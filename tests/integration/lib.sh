@@ -72,7 +72,7 @@ cleanup() {
     stop_pid "$TRAPD_PID"
     stop_pid "$PMCD_PID"
     stop_pid "$SNMPD_PID"
-    # every request the master forwarded was answered (agentx_watch.c),
+    # every request the master forwarded was answered (agentx_transport.c),
     # unless the test sent one that cannot be
     if [ "$rc" -eq 0 ] && [ -z "${EXPECT_UNANSWERED:-}" ] &&
         grep -s "got no answer" "$TMP/agent.log"; then

@@ -1,10 +1,12 @@
-/* agentx_watch.c - the master's requests that got no answer (see
- * agentx_watch.h). */
-#include "agentx_watch.h"
+/* agentx_transport.c - the master session's transport: plain receives,
+ * and the requests that got no answer (see agentx_transport.h). */
+#include "agentx_transport.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
 
 #define AX_HEADER 20
@@ -129,6 +131,23 @@ static void feed(const unsigned char *p, size_t n)
 	}
 }
 
+/* A unix stream socket: what net-snmp's receive does, but for the
+ * address nobody reads (net-snmp's stream handling needs none). */
+static int plain_recv(netsnmp_transport *t, void *buf, int size,
+		      void **opaque, int *olength)
+{
+	ssize_t n;
+
+	*opaque = NULL;
+	*olength = 0;
+	if (t->sock < 0)
+		return -1;
+	do
+		n = recv(t->sock, buf, (size_t)size, MSG_DONTWAIT);
+	while (n < 0 && errno == EINTR);
+	return (int)n;
+}
+
 static int watching_recv(netsnmp_transport *t, void *buf, int size,
 			 void **opaque, int *olength)
 {
@@ -136,6 +155,20 @@ static int watching_recv(netsnmp_transport *t, void *buf, int size,
 	if (t == w.t && n > 0)
 		feed(buf, (size_t)n);
 	return n;
+}
+
+static bool unix_stream(int sock)
+{
+	struct sockaddr_storage sa;
+	socklen_t len = sizeof(sa);
+	int type = 0;
+	socklen_t tlen = sizeof(type);
+
+	return sock >= 0 &&
+	       getsockname(sock, (struct sockaddr *)&sa, &len) == 0 &&
+	       sa.ss_family == AF_UNIX &&
+	       getsockopt(sock, SOL_SOCKET, SO_TYPE, &type, &tlen) == 0 &&
+	       type == SOCK_STREAM;
 }
 
 /* Every sender hands the transport one whole PDU: a Response answers the
@@ -156,7 +189,7 @@ static int watching_send(netsnmp_transport *t, const void *buf, int size,
 	return w.send(t, buf, size, opaque, olength);
 }
 
-void agentx_watch_session(netsnmp_session *session)
+void agentx_transport_take(netsnmp_session *session)
 {
 	netsnmp_transport *t = snmp_sess_transport(snmp_sess_pointer(session));
 
@@ -171,15 +204,15 @@ void agentx_watch_session(netsnmp_session *session)
 	w.skip = 0;
 	w.npending = 0;
 	w.t = t;
-	w.recv = t->f_recv;
+	w.recv = unix_stream(t->sock) ? plain_recv : t->f_recv;
 	w.send = t->f_send;
 	t->f_recv = watching_recv;
 	t->f_send = watching_send;
 }
 
-void agentx_watch_check(void)
+void agentx_transport_check(void)
 {
-	time_t limit = now() - AGENTX_WATCH_SECONDS;
+	time_t limit = now() - AGENTX_UNANSWERED_SECONDS;
 
 	while (w.npending > 0 && w.pending[0].since <= limit) {
 		report(&w.pending[0]);
@@ -187,7 +220,7 @@ void agentx_watch_check(void)
 	}
 }
 
-unsigned long agentx_watch_unanswered(void)
+unsigned long agentx_transport_unanswered(void)
 {
 	return w.unanswered;
 }
