@@ -9,18 +9,17 @@
 #include <sys/socket.h>
 #include <time.h>
 
-#define AX_HEADER 20
-#define AX_GET 5
-#define AX_UNDOSET 10 /* the last request with a Response (not Cleanup) */
-#define AX_RESPONSE 18
+#define AX_HEADER	      20
+#define AX_GET		      5
+#define AX_UNDOSET	      10 /* the last request with a Response (not Cleanup) */
+#define AX_RESPONSE	      18
 #define AX_NETWORK_BYTE_ORDER 0x10
 /* Requests in flight: the master forwards one request per client and
  * waits for its answer, so a few; past this many, the oldest is judged. */
 #define PENDING_MAX 256
 
 typedef int (*recv_fn)(netsnmp_transport *, void *, int, void **, int *);
-typedef int (*send_fn)(netsnmp_transport *, const void *, int, void **,
-		       int *);
+typedef int (*send_fn)(netsnmp_transport *, const void *, int, void **, int *);
 
 struct frame {
 	unsigned type;
@@ -50,7 +49,7 @@ static time_t now(void)
 
 static const char *type_name(unsigned type)
 {
-	static const char *const names[] = {"Get", "GetNext", "GetBulk",
+	static const char *const names[] = {"Get",     "GetNext",   "GetBulk",
 					    "TestSet", "CommitSet", "UndoSet"};
 	return names[type - AX_GET];
 }
@@ -133,8 +132,8 @@ static void feed(const unsigned char *p, size_t n)
 
 /* A unix stream socket: what net-snmp's receive does, but for the
  * address nobody reads (net-snmp's stream handling needs none). */
-static int plain_recv(netsnmp_transport *t, void *buf, int size,
-		      void **opaque, int *olength)
+static int plain_recv(netsnmp_transport *t, void *buf, int size, void **opaque,
+		      int *olength)
 {
 	ssize_t n;
 

@@ -122,7 +122,9 @@ static void bench(unsigned ncpus)
 	       "ns/getnext | "
 	       "get %5.0f ns | cache %8.1f KiB\n",
 	       ncpus, poll_us, steps, walk_s * 1e3, getnext_ns, get_ns,
-	       (double)(c.nrows * sizeof(*c.rows) + sizeof(c)) / 1024.0);
+	       (double)(c.nrows * (sizeof(*c.rows) + sizeof(*c.offset)) +
+			sizeof(c)) /
+		   1024.0);
 	backend_close(&b);
 	cache_free(&c);
 	sample_free(&s);

@@ -6,10 +6,10 @@
 
 #include "objects.h"
 
-#define AX_VERSION 1
-#define AX_RESPONSE 18
+#define AX_VERSION		   1
+#define AX_RESPONSE		   18
 #define AX_FLAG_NETWORK_BYTE_ORDER 0x10
-#define AX_OID_MAX 255 /* n_subid is one octet */
+#define AX_OID_MAX		   255 /* n_subid is one octet */
 
 /* RFC 2741 5.4 value types */
 enum {
@@ -118,8 +118,8 @@ static void put_oid(struct ax_buf *b, const unsigned long *name, size_t len)
 }
 
 /* The varbind's type and reserved field, then its name. */
-static void put_head(struct ax_buf *b, uint16_t type,
-		     const unsigned long *name, size_t len)
+static void put_head(struct ax_buf *b, uint16_t type, const unsigned long *name,
+		     size_t len)
 {
 	unsigned char *p = room(b, 4);
 	if (!p)
@@ -163,10 +163,10 @@ void ax_varbind(struct ax_buf *b, const unsigned long *name, size_t len,
 	case SYN_COUNTER32:
 	case SYN_TIMETICKS:
 		put_head(b,
-			 v->type == SYN_INTEGER32     ? AX_INTEGER
-			 : v->type == SYN_COUNTER32   ? AX_COUNTER32
+			 v->type == SYN_INTEGER32    ? AX_INTEGER
+			 : v->type == SYN_COUNTER32  ? AX_COUNTER32
 			 : v->type == SYN_UNSIGNED32 ? AX_GAUGE32
-						      : AX_TIMETICKS,
+						     : AX_TIMETICKS,
 			 name, len);
 		if ((p = room(b, 4)) != NULL)
 			put32(p, v->type == SYN_INTEGER32 ? (uint32_t)v->v.i32

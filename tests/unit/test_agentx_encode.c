@@ -5,8 +5,8 @@
 
 #include "agentx_encode.h"
 
-static const unsigned long cell[] = {1, 3, 6, 1, 4, 1, 8072, 9999, 9999,
-				     59, 1, 2, 1, 3, 5};
+static const unsigned long cell[] = {1,	   3,  6, 1, 4, 1, 8072, 9999,
+				     9999, 59, 1, 2, 1, 3, 5};
 #define CELL_LEN (sizeof(cell) / sizeof(cell[0]))
 
 static uint32_t get32(const unsigned char *p)
