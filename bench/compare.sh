@@ -10,10 +10,10 @@
 #            31 Counter64s) through snmpd's pass_persist.
 # For each N: varbinds/s of a full snmpbulkwalk -Cr25 (median of 3), of a
 # column-parallel read of the per-CPU table (snmptable -Cb: one GETBULK
-# carries every column), CPU ms per 1000 varbinds of each process (from
-# /proc/PID/stat), single-GET latency p50/p99 (bench/getlat, thousands of
-# random cells), the poll's cost (bench_mibview), the agent's RSS, and at
-# the largest N its idle CPU at a 1 s poll over 60 s (scheduler ns).
+# carries every column), CPU ms per 1000 varbinds of each process (the
+# scheduler's ns account, /proc/PID/schedstat), single-GET latency p50/p99 (bench/getlat, thousands of
+# random cells), the poll's cost (bench_mibview), the agent's RSS, and its
+# idle CPU at a 1 s poll over 60 s (scheduler ns).
 # Prints a table and writes JSON (default build-bench/bench.json).
 # --smoke: one small size, one run, short idle window: a check that the
 # benchmark works (CI).
@@ -62,12 +62,14 @@ runtime_ns() {
 now() { date +%s.%N; }
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 calc() { awk "BEGIN { printf \"%.${2:-1}f\", $1 }"; }
+# per NS0 NS1 VARBINDS: CPU ms per 1000 varbinds
+per() { calc "($2 - $1) / 1e6 / ($3 / 1000)" 2; }
 
 # walk NAME CMD...: run CMD $runs times; sets rate (varbinds/s, median),
 # n (varbinds) and cpu_<proc> (ms per 1000 varbinds) for agent, snmpd, pass.
 walk() {
     name=$1; shift
-    a0=$(ticks "$AGENT_PID") s0=$(ticks "$SNMPD_PID") p0=$(ticks "$PASS_PID") total=0
+    a0=$(runtime_ns "$AGENT_PID") s0=$(runtime_ns "$SNMPD_PID") p0=$(runtime_ns "$PASS_PID") total=0
     : >"$TMP/times"
     for _ in $(seq "$runs"); do
         t0=$(now)
@@ -78,10 +80,9 @@ walk() {
     done
     t=$(median <"$TMP/times")
     rate=$(calc "$n / $t" 0)
-    per() { calc "($2 - $1) * 1000 / $HZ / ($total / 1000)" 2; }
-    cpu_agent=$(per "$a0" "$(ticks "$AGENT_PID")")
-    cpu_snmpd=$(per "$s0" "$(ticks "$SNMPD_PID")")
-    cpu_pass=$(per "$p0" "$(ticks "$PASS_PID")")
+    cpu_agent=$(per "$a0" "$(runtime_ns "$AGENT_PID")" "$total")
+    cpu_snmpd=$(per "$s0" "$(runtime_ns "$SNMPD_PID")" "$total")
+    cpu_pass=$(per "$p0" "$(runtime_ns "$PASS_PID")" "$total")
     printf '  %-26s %8s varbinds %10s/s  CPU ms/1000: agent %6s snmpd %6s script %6s\n' \
         "$name" "$n" "$rate" "$cpu_agent" "$cpu_snmpd" "$cpu_pass"
 }
@@ -109,7 +110,7 @@ simCpus $cpus"
 
     walk "agent: bulkwalk" bulk "$ROOT"; a_rate=$rate a_n=$n a_cpu=$cpu_agent a_m=$cpu_snmpd
     # a column-parallel read: every column a repeater (collectd, snmptable -Cb)
-    a0=$(ticks "$AGENT_PID") s0=$(ticks "$SNMPD_PID") : >"$TMP/times" tn=0
+    a0=$(runtime_ns "$AGENT_PID") s0=$(runtime_ns "$SNMPD_PID") : >"$TMP/times" tn=0
     for _ in $(seq "$runs"); do
         set -- $("$bdir/bench/getlat" -c "127.0.0.1:$PORT" public "$ROOT.1.2.1" 3 \
             $((COLUMNS + 2)) 10)
@@ -117,8 +118,8 @@ simCpus $cpus"
     done
     t=$(median <"$TMP/times")
     t_rate=$(calc "$t_n / $t" 0)
-    t_cpu=$(calc "($(ticks "$AGENT_PID") - $a0) * 1000 / $HZ / ($tn / 1000)" 2)
-    t_m=$(calc "($(ticks "$SNMPD_PID") - $s0) * 1000 / $HZ / ($tn / 1000)" 2)
+    t_cpu=$(per "$a0" "$(runtime_ns "$AGENT_PID")" "$tn")
+    t_m=$(per "$s0" "$(runtime_ns "$SNMPD_PID")" "$tn")
     printf '  %-26s %8s varbinds %10s/s  CPU ms/1000: agent %6s snmpd %6s\n' \
         "agent: column-parallel" "$t_n" "$t_rate" "$t_cpu" "$t_m"
     walk "pass_persist: bulkwalk" bulk "$PPROOT"; p_rate=$rate p_n=$n p_cpu=$cpu_pass p_m=$cpu_snmpd
@@ -135,14 +136,13 @@ simCpus $cpus"
     poll=$("$bdir/bench/bench_mibview" "$cpus" | sed -n 's/.*poll *\([0-9.]*\) us.*/\1/p')
     rss=$(awk '/^VmRSS/ { print $2 }' "/proc/$AGENT_PID/status")
     echo "  poll ${poll} us (in-process), agent RSS ${rss} KiB"
-    idle_pct=null
-    if [ "$cpus" = "$(echo $sizes | awk '{ print $NF }')" ]; then
-        printf 'backend sim\npollInterval 1\nsimCpus %s\n' "$cpus" >"$TMP/agent.conf"
-        kill -HUP "$AGENT_PID"; sleep 2
-        i0=$(runtime_ns "$AGENT_PID"); sleep "$idle"; i1=$(runtime_ns "$AGENT_PID")
-        idle_pct=$(calc "($i1 - $i0) / 1e7 / $idle" 3)
-        echo "  idle at a 1 s poll: ${idle_pct} % of a core over ${idle} s"
-    fi
+    # idle: no client, a poll each second (the config's pollInterval
+    # changed by SIGHUP; the sim backend stays open)
+    printf 'backend sim\npollInterval 1\nsimCpus %s\n' "$cpus" >"$TMP/agent.conf"
+    kill -HUP "$AGENT_PID"; sleep 2
+    i0=$(runtime_ns "$AGENT_PID"); sleep "$idle"; i1=$(runtime_ns "$AGENT_PID")
+    idle_pct=$(calc "($i1 - $i0) / 1e7 / $idle" 3)
+    echo "  idle at a 1 s poll: ${idle_pct} % of a core over ${idle} s"
     cat >>"$TMP/json" <<JSON
 $sep{"cpus": $cpus, "agent": {"walk_varbinds": $a_n, "walk_per_s": $a_rate,
  "cpu_ms_per_1000": $a_cpu, "master_cpu_ms_per_1000": $a_m,
