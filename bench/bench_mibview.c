@@ -8,8 +8,13 @@
  * Lookups are binary searches, so the cost per GETNEXT should grow with
  * log N, not N.
  *
- * usage: bench_mibview [N...]        (see bench/README.md)
+ * With --idle it times only polls, each after a second's sleep, as the
+ * agent runs them at pollInterval 1 with no client: what its idle CPU is
+ * made of (the caches, TLB and branch predictors have gone cold by then).
+ *
+ * usage: bench_mibview [--idle] [N...]        (see bench/README.md)
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,17 +31,22 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Polls of the sim backend into the cache: microseconds per poll. */
+/* Polls of the sim backend into the cache: microseconds per poll; with
+ * idle, each poll after a second's sleep (not timed). */
 static double bench_polls(struct backend *b, struct cache *c, struct sample *s,
-			  int polls)
+			  int polls, bool idle)
 {
-	double t0 = now();
+	double busy = 0;
 	for (int i = 0; i < polls; i++) {
+		if (idle)
+			nanosleep(&(struct timespec){1, 0}, NULL);
+		double t0 = now();
 		backend_read(b, s);
 		sample_sort(s);
 		cache_update(c, s, (uint32_t)i);
+		busy += now() - t0;
 	}
-	return (now() - t0) / polls * 1e6;
+	return busy / polls * 1e6;
 }
 
 /* Full GETNEXT walks of the module: the varbinds of one walk; the time of
@@ -94,27 +104,23 @@ static void open_sim(struct config *cfg, struct backend *b, unsigned ncpus)
 	snprintf(cpus, sizeof(cpus), "%u", ncpus);
 	if (config_apply(cfg, "simCpus", cpus, err, sizeof(err)) != 0 ||
 	    backend_open(b, cfg, err, sizeof(err)) != 0) {
-		fprintf(stderr, "%s\n", err);
+		fprintf(stderr, "bench_mibview: %u CPUs: %s\n", ncpus, err);
 		exit(1);
 	}
 }
 
-static void bench(unsigned ncpus)
+/* A poll, a walk, GETs and the cache's memory, all in a tight loop. */
+static void bench_busy(struct backend *b, struct cache *c, struct sample *s,
+		       unsigned ncpus)
 {
-	struct config cfg;
-	struct backend b = {0};
-	struct cache c;
-	struct sample s = {0};
 	struct served served;
 	double walk_s, getnext_ns;
 
-	open_sim(&cfg, &b, ncpus);
-	cache_init(&c);
 	served_init(&served);
 	served_configure(&served, "sim", 5, NULL);
-	const struct mib_view view = {&c, &served};
+	const struct mib_view view = {c, &served};
 
-	double poll_us = bench_polls(&b, &c, &s, ncpus >= 4096 ? 20 : 200);
+	double poll_us = bench_polls(b, c, s, ncpus >= 4096 ? 20 : 200, false);
 	size_t steps =
 	    bench_walks(&view, ncpus >= 4096 ? 3 : 20, &walk_s, &getnext_ns);
 	double get_ns = bench_gets(&view, ncpus);
@@ -122,9 +128,27 @@ static void bench(unsigned ncpus)
 	       "ns/getnext | "
 	       "get %5.0f ns | cache %8.1f KiB\n",
 	       ncpus, poll_us, steps, walk_s * 1e3, getnext_ns, get_ns,
-	       (double)(c.nrows * (sizeof(*c.rows) + sizeof(*c.offset)) +
-			sizeof(c)) /
+	       (double)(c->nrows * (sizeof(*c->rows) + sizeof(*c->offset)) +
+			sizeof(*c)) /
 		   1024.0);
+}
+
+static void bench(unsigned ncpus, bool idle)
+{
+	struct config cfg;
+	struct backend b = {0};
+	struct cache c;
+	struct sample s = {0};
+
+	open_sim(&cfg, &b, ncpus);
+	cache_init(&c);
+	if (idle) {
+		bench_polls(&b, &c, &s, 2, false); /* rows and rates exist */
+		printf("%6u CPUs: poll after 1 s idle %9.1f us (10 polls)\n",
+		       ncpus, bench_polls(&b, &c, &s, 10, true));
+	} else {
+		bench_busy(&b, &c, &s, ncpus);
+	}
 	backend_close(&b);
 	cache_free(&c);
 	sample_free(&s);
@@ -134,12 +158,27 @@ static void bench(unsigned ncpus)
 int main(int argc, char **argv)
 {
 	static const unsigned defaults[] = {16, 256, 4096};
-	if (argc > 1)
-		for (int i = 1; i < argc; i++)
-			bench((unsigned)strtoul(argv[i], NULL, 10));
+	bool idle = argc > 1 && strcmp(argv[1], "--idle") == 0;
+	int first = idle ? 2 : 1;
+
+	for (int i = first; i < argc; i++) {
+		char *end;
+		unsigned long n = strtoul(argv[i], &end, 10);
+		if (*argv[i] < '0' || *argv[i] > '9' || *end || n > 4096) {
+			fprintf(stderr,
+				"bench_mibview: '%s' is not a CPU count "
+				"(1..4096)\nusage: bench_mibview [--idle] "
+				"[N...]\n",
+				argv[i]);
+			return 1;
+		}
+	}
+	if (argc > first)
+		for (int i = first; i < argc; i++)
+			bench((unsigned)strtoul(argv[i], NULL, 10), idle);
 	else
 		for (size_t i = 0; i < sizeof(defaults) / sizeof(*defaults);
 		     i++)
-			bench(defaults[i]);
+			bench(defaults[i], idle);
 	return 0;
 }

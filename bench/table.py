@@ -9,17 +9,18 @@ print("| CPUs | server | varbinds | walk varbinds/s | CPU ms/1000 varbinds | mas
 print("|---:|---|---:|---:|---:|---:|")
 for r in runs:
     a, p, s = r["agent"], r["pass_persist"], r["snmpd"]
-    print(f"| {r['cpus']} | hw-r10kevctr-agent | {a['walk_varbinds']} | {a['walk_per_s']} | {a['cpu_ms_per_1000']} | {a['master_cpu_ms_per_1000']} |")
+    print(f"| {r['cpus']} | hw-r10kevctr-agent, `snmpbulkwalk -Cr25` | {a['walk_varbinds']} | {a['walk_per_s']} | {a['cpu_ms_per_1000']} | {a['master_cpu_ms_per_1000']} |")
     print(f"| {r['cpus']} | agent, column-parallel read (every column a repeater) | {a.get('column_varbinds', '')} | {a['column_read_per_s']} | {a['column_cpu_ms_per_1000']} | {a['column_master_cpu_ms_per_1000']} |")
     print(f"| {r['cpus']} | pass_persist script | {p['walk_varbinds']} | {p['walk_per_s']} | {p['script_cpu_ms_per_1000']} | {p['master_cpu_ms_per_1000']} |")
     print(f"| {r['cpus']} | snmpd, its own mib-2 | {s['walk_varbinds']} | {s['walk_per_s']} | | {s['cpu_ms_per_1000']} |")
 print()
-print("| CPUs | GET p50 / p99 (us) | poll (us) | agent RSS (KiB) | idle (% of a core, 1 s poll) |")
+print("| CPUs | GET p50 / p99 | poll (in-process) | agent RSS | idle, 1 s poll |")
 print("|---:|---:|---:|---:|---:|")
 for r in runs:
     a = r["agent"]
-    idle = "" if a["idle_pct_core"] is None else a["idle_pct_core"]
-    print(f"| {r['cpus']} | {a['get_p50_us']} / {a['get_p99_us']} | {a['poll_us']} | {a['rss_kib']} | {idle} |")
+    idle = "" if a["idle_pct_core"] is None else f"{a['idle_pct_core']} % of a core"
+    print(f"| {r['cpus']} | {a['get_p50_us']} / {a['get_p99_us']} us | {a['poll_us']} us "
+          f"| {a['rss_kib'] / 1024:.1f} MiB | {idle} |")
 print()
 
 
