@@ -37,15 +37,6 @@
 #include "agentx_transport.h"
 #include "mibview.h"
 
-/* net-snmp's agentx/protocol.h, which is not installed: */
-#define AGENTX_MSG_GET	      5
-#define AGENTX_MSG_GETNEXT    6
-#define AGENTX_MSG_GETBULK    7
-#define AGENTX_MSG_TESTSET    8
-#define AGENTX_MSG_COMMITSET  9
-#define AGENTX_MSG_UNDOSET    10
-#define AGENTX_MSG_CLEANUPSET 11
-
 static const struct agent *agent;
 static netsnmp_callback net_snmp_callback; /* handle_agentx_packet */
 
@@ -241,12 +232,12 @@ static void respond(netsnmp_session *session, const netsnmp_pdu *pdu,
 static void fill_read(struct ax_buf *b, const netsnmp_pdu *pdu)
 {
 	const netsnmp_variable_list *vb = pdu->variables;
-	long nr = pdu->command != AGENTX_MSG_GETBULK ? LONG_MAX
+	long nr = pdu->command != AX_PDU_GETBULK ? LONG_MAX
 		  : pdu->non_repeaters > 0	      ? pdu->non_repeaters
 						      : 0;
 
 	for (long i = 0; vb && i < nr; vb = vb->next_variable, i++) {
-		if (pdu->command == AGENTX_MSG_GET)
+		if (pdu->command == AX_PDU_GET)
 			answer_get(b, vb);
 		else
 			answer_next(b, vb);
@@ -265,31 +256,31 @@ static void fill_read(struct ax_buf *b, const netsnmp_pdu *pdu)
  */
 static void refuse_set(netsnmp_session *session, const netsnmp_pdu *pdu)
 {
-	if (pdu->command == AGENTX_MSG_CLEANUPSET)
+	if (pdu->command == AX_PDU_CLEANUPSET)
 		return;
-	uint16_t error = pdu->command == AGENTX_MSG_TESTSET
+	uint16_t error = pdu->command == AX_PDU_TESTSET
 			     ? SNMP_ERR_NOTWRITABLE
-			 : pdu->command == AGENTX_MSG_COMMITSET
+			 : pdu->command == AX_PDU_COMMITSET
 			     ? SNMP_ERR_COMMITFAILED
 			     : SNMP_ERR_UNDOFAILED;
 	uint16_t index =
-	    pdu->command == AGENTX_MSG_TESTSET && pdu->variables ? 1 : 0;
+	    pdu->command == AX_PDU_TESTSET && pdu->variables ? 1 : 0;
 	respond(session, pdu, error, index, NULL);
 }
 
 static bool is_set(int command)
 {
-	return command >= AGENTX_MSG_TESTSET &&
-	       command <= AGENTX_MSG_CLEANUPSET;
+	return command >= AX_PDU_TESTSET &&
+	       command <= AX_PDU_CLEANUPSET;
 }
 
 static int fast_callback(int op, netsnmp_session *session, int reqid,
 			 netsnmp_pdu *pdu, void *magic)
 {
 	if (op != NETSNMP_CALLBACK_OP_RECEIVED_MESSAGE || !agent ||
-	    (pdu->command != AGENTX_MSG_GET &&
-	     pdu->command != AGENTX_MSG_GETNEXT &&
-	     pdu->command != AGENTX_MSG_GETBULK && !is_set(pdu->command)) ||
+	    (pdu->command != AX_PDU_GET &&
+	     pdu->command != AX_PDU_GETNEXT &&
+	     pdu->command != AX_PDU_GETBULK && !is_set(pdu->command)) ||
 	    pdu->community_len != 0)
 		return net_snmp_callback(op, session, reqid, pdu, magic);
 	if (is_set(pdu->command)) {

@@ -9,11 +9,8 @@
 #include <sys/socket.h>
 #include <time.h>
 
-#define AX_HEADER	      20
-#define AX_GET		      5
-#define AX_UNDOSET	      10 /* the last request with a Response (not Cleanup) */
-#define AX_RESPONSE	      18
-#define AX_NETWORK_BYTE_ORDER 0x10
+#include "agentx_pdu.h"
+
 /* Requests in flight: the master forwards one request per client and
  * waits for its answer, so a few; past this many, the oldest is judged. */
 #define PENDING_MAX 256
@@ -31,7 +28,7 @@ static struct {
 	const netsnmp_transport *t; /* watched (compared, never used) */
 	recv_fn recv;		    /* its own f_recv and f_send */
 	send_fn send;
-	unsigned char header[AX_HEADER];
+	unsigned char header[AX_HEADER_LEN];
 	size_t have;	  /* header bytes of the PDU coming in */
 	struct frame cur; /* the PDU whose payload is coming in */
 	uint64_t skip;	  /* payload bytes of cur still to come */
@@ -51,7 +48,7 @@ static const char *type_name(unsigned type)
 {
 	static const char *const names[] = {"Get",     "GetNext",   "GetBulk",
 					    "TestSet", "CommitSet", "UndoSet"};
-	return names[type - AX_GET];
+	return names[type - AX_PDU_GET];
 }
 
 static uint32_t get32(const unsigned char *p, bool network)
@@ -64,7 +61,7 @@ static uint32_t get32(const unsigned char *p, bool network)
 
 static struct frame parse_header(const unsigned char *h)
 {
-	bool network = h[2] & AX_NETWORK_BYTE_ORDER;
+	bool network = h[2] & AX_FLAG_NETWORK_BYTE_ORDER;
 	return (struct frame){.type = h[1],
 			      .packet_id = get32(h + 12, network),
 			      .length = get32(h + 16, network)};
@@ -89,10 +86,11 @@ static void drop_pending(size_t i)
 	w.npending--;
 }
 
-/* The last byte of a PDU is in: a request waits for its Response. */
+/* The last byte of a PDU is in: a request waits for its Response
+ * (Get..UndoSet; CleanupSet gets none). */
 static void frame_done(void)
 {
-	if (w.cur.type < AX_GET || w.cur.type > AX_UNDOSET)
+	if (w.cur.type < AX_PDU_GET || w.cur.type > AX_PDU_UNDOSET)
 		return;
 	if (w.npending == PENDING_MAX) {
 		report(&w.pending[0]);
@@ -115,12 +113,12 @@ static void feed(const unsigned char *p, size_t n)
 				frame_done();
 			continue;
 		}
-		size_t k = AX_HEADER - w.have < n ? AX_HEADER - w.have : n;
+		size_t k = AX_HEADER_LEN - w.have < n ? AX_HEADER_LEN - w.have : n;
 		memcpy(w.header + w.have, p, k);
 		w.have += k;
 		p += k;
 		n -= k;
-		if (w.have == AX_HEADER) {
+		if (w.have == AX_HEADER_LEN) {
 			w.cur = parse_header(w.header);
 			w.have = 0;
 			w.skip = w.cur.length;
@@ -175,10 +173,10 @@ static bool unix_stream(int sock)
 static int watching_send(netsnmp_transport *t, const void *buf, int size,
 			 void **opaque, int *olength)
 {
-	if (t == w.t && size >= AX_HEADER) {
+	if (t == w.t && size >= AX_HEADER_LEN) {
 		struct frame f = parse_header(buf);
-		if (f.type == AX_RESPONSE &&
-		    (uint64_t)f.length + AX_HEADER == (uint64_t)size)
+		if (f.type == AX_PDU_RESPONSE &&
+		    (uint64_t)f.length + AX_HEADER_LEN == (uint64_t)size)
 			for (size_t i = 0; i < w.npending; i++)
 				if (w.pending[i].packet_id == f.packet_id) {
 					drop_pending(i);

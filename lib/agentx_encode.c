@@ -6,10 +6,7 @@
 
 #include "objects.h"
 
-#define AX_VERSION		   1
-#define AX_RESPONSE		   18
-#define AX_FLAG_NETWORK_BYTE_ORDER 0x10
-#define AX_OID_MAX		   255 /* n_subid is one octet */
+#define AX_OID_MAX 255 /* n_subid is one octet */
 
 /* RFC 2741 5.4 value types */
 enum {
@@ -79,7 +76,7 @@ void ax_response(struct ax_buf *b, uint32_t session_id, uint32_t trans_id,
 	if (!p)
 		return;
 	p[0] = AX_VERSION;
-	p[1] = AX_RESPONSE;
+	p[1] = AX_PDU_RESPONSE;
 	p[2] = AX_FLAG_NETWORK_BYTE_ORDER;
 	p[3] = 0;
 	put32(p + 4, session_id);

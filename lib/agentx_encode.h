@@ -18,9 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "agentx_pdu.h"
 #include "values.h"
-
-#define AX_HEADER_LEN 20
 
 /* RFC 2741 5.4 varbind types this agent sends that carry no value */
 enum ax_exception {
