@@ -159,26 +159,28 @@ int main(int argc, char **argv)
 {
 	static const unsigned defaults[] = {16, 256, 4096};
 	bool idle = argc > 1 && strcmp(argv[1], "--idle") == 0;
-	int first = idle ? 2 : 1;
+	int first = idle ? 2 : 1, nsizes = argc - first;
+	unsigned sizes[argc > 3 ? argc : 3];
 
-	for (int i = first; i < argc; i++) {
+	for (int i = 0; i < nsizes; i++) {
+		const char *arg = argv[first + i];
 		char *end;
-		unsigned long n = strtoul(argv[i], &end, 10);
-		if (*argv[i] < '0' || *argv[i] > '9' || *end || n > 4096) {
+		unsigned long n = strtoul(arg, &end, 10);
+		if (*arg < '0' || *arg > '9' || *end || n < 1 || n > 4096) {
 			fprintf(stderr,
 				"bench_mibview: '%s' is not a CPU count "
 				"(1..4096)\nusage: bench_mibview [--idle] "
 				"[N...]\n",
-				argv[i]);
+				arg);
 			return 1;
 		}
+		sizes[i] = (unsigned)n;
 	}
-	if (argc > first)
-		for (int i = first; i < argc; i++)
-			bench((unsigned)strtoul(argv[i], NULL, 10), idle);
-	else
-		for (size_t i = 0; i < sizeof(defaults) / sizeof(*defaults);
-		     i++)
-			bench(defaults[i], idle);
+	if (nsizes == 0) {
+		nsizes = 3;
+		memcpy(sizes, defaults, sizeof(defaults));
+	}
+	for (int i = 0; i < nsizes; i++)
+		bench(sizes[i], idle);
 	return 0;
 }

@@ -11,9 +11,10 @@
 # For each N: varbinds/s of a full snmpbulkwalk -Cr25 (median of 3), of a
 # column-parallel read of the per-CPU table (snmptable -Cb: one GETBULK
 # carries every column), CPU ms per 1000 varbinds of each process (the
-# scheduler's ns account, /proc/PID/schedstat), single-GET latency p50/p99 (bench/getlat, thousands of
-# random cells), the poll's cost (bench_mibview), the agent's RSS, and its
-# idle CPU at a 1 s poll over 60 s (scheduler ns).
+# scheduler's ns account, /proc/PID/schedstat), single-GET latency p50/p99
+# (bench/getlat, thousands of random cells), the poll's cost
+# (bench_mibview), the agent's RSS, and its idle CPU at a 1 s poll over
+# 60 s.
 # Prints a table and writes JSON (default build-bench/bench.json).
 # --smoke: one small size, one run, short idle window: a check that the
 # benchmark works (CI).

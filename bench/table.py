@@ -18,9 +18,8 @@ print("| CPUs | GET p50 / p99 | poll (in-process) | agent RSS | idle, 1 s poll |
 print("|---:|---:|---:|---:|---:|")
 for r in runs:
     a = r["agent"]
-    idle = "" if a["idle_pct_core"] is None else f"{a['idle_pct_core']} % of a core"
     print(f"| {r['cpus']} | {a['get_p50_us']} / {a['get_p99_us']} us | {a['poll_us']} us "
-          f"| {a['rss_kib'] / 1024:.1f} MiB | {idle} |")
+          f"| {a['rss_kib'] / 1024:.1f} MiB | {a['idle_pct_core']} % of a core |")
 print()
 
 
