@@ -20,9 +20,11 @@ void cache_free(struct cache *c)
 {
 	free(c->rows);
 	free(c->offset);
+	free(c->gone);
 	c->rows = NULL;
 	c->offset = NULL;
-	c->nrows = 0;
+	c->gone = NULL;
+	c->nrows = c->ngone = c->gone_cap = 0;
 }
 
 static long long row_key(const void *e)
@@ -44,6 +46,57 @@ const struct cpu_row *cache_row(const struct cache *c, unsigned cpu)
 	if (i > 0 && c->rows[i - 1].cpu == cpu)
 		return &c->rows[i - 1];
 	return NULL;
+}
+
+static long long gone_key(const void *e)
+{
+	return ((const struct gone_row *)e)->row.cpu;
+}
+
+/* Room for every row to leave at once, so that a pass never fails half
+ * way; -1 when out of memory (the cache is unchanged). */
+static int gone_reserve(struct cache *c)
+{
+	size_t need = c->ngone + c->nrows;
+	if (need <= c->gone_cap)
+		return 0;
+	struct gone_row *g = realloc(c->gone, need * sizeof(*g));
+	if (!g)
+		return -1;
+	c->gone = g;
+	c->gone_cap = need;
+	return 0;
+}
+
+/* Remember a row that left the table (room reserved by gone_reserve). */
+static void gone_add(struct cache *c, const struct cpu_row *r,
+		     const uint64_t *offset)
+{
+	size_t i = sorted_lower_bound(c->gone, c->ngone, sizeof(*c->gone),
+				      gone_key, (long long)r->cpu);
+	if (i == c->ngone || c->gone[i].row.cpu != r->cpu) {
+		memmove(&c->gone[i + 1], &c->gone[i],
+			(c->ngone - i) * sizeof(*c->gone));
+		c->ngone++;
+	}
+	c->gone[i].row = *r;
+	memcpy(c->gone[i].offset, offset, sizeof(c->gone[i].offset));
+}
+
+/* A CPU joins: its row as it left, if it was here before. */
+static bool gone_take(struct cache *c, unsigned cpu, struct cpu_row *r,
+		      uint64_t *offset)
+{
+	size_t i = sorted_lower_bound(c->gone, c->ngone, sizeof(*c->gone),
+				      gone_key, (long long)cpu);
+	if (i == c->ngone || c->gone[i].row.cpu != cpu)
+		return false;
+	*r = c->gone[i].row;
+	memcpy(offset, c->gone[i].offset, sizeof(c->gone[i].offset));
+	memmove(&c->gone[i], &c->gone[i + 1],
+		(c->ngone - i - 1) * sizeof(*c->gone));
+	c->ngone--;
+	return true;
 }
 
 /* Record why (every reason of this pass, as far as the buffer goes). */
@@ -123,11 +176,18 @@ fold_counters(struct cpu_row *r, uint64_t *offset, const uint64_t *now,
 /* Fold one CPU's reading into its row; says what happened to it. */
 static enum fold_event fold_cpu(struct cpu_row *r, uint64_t *offset,
 				const struct cpu_sample *s, const uint64_t *mask,
-				counter_mask skip, uint64_t *sum)
+				counter_mask skip, uint64_t *sum, bool ended)
 {
 	enum fold_event ev = FOLD_STEADY;
 	uint64_t kept_raw[COUNTER_COUNT], kept_delta[COUNTER_COUNT];
 
+	if (ended && s->counting && r->have_raw) {
+		/* the recording ended: the values stand, time stands */
+		r->status = CPU_ENDED;
+		r->delta_valid = false;
+		r->duty_cycle = 0;
+		return FOLD_STEADY;
+	}
 	if (!s->counting) {
 		if (r->status == CPU_COUNTING && r->have_raw)
 			ev = FOLD_STOPPED;
@@ -138,7 +198,7 @@ static enum fold_event fold_cpu(struct cpu_row *r, uint64_t *offset,
 		return ev;
 	}
 	bool restarted = !r->have_raw || r->epoch != s->epoch;
-	if (r->status == CPU_STOPPED)
+	if (r->status != CPU_COUNTING)
 		ev = FOLD_RESUMED;
 	else if (restarted)
 		ev = FOLD_RESTARTED; /* counts since the last read are lost */
@@ -173,7 +233,9 @@ static enum fold_event fold_cpu(struct cpu_row *r, uint64_t *offset,
 static bool fold_system_wide(struct cache *c, const struct sample *s,
 			     uint64_t *sum)
 {
-	if (!s->system_wide) {
+	if (s->ended && c->have_total_raw)
+		return false; /* held: nothing counted, nothing lost */
+	if (!s->system_wide || s->system_wide_stopped) {
 		c->have_total_raw = false;
 		return false;
 	}
@@ -190,6 +252,23 @@ static bool fold_system_wide(struct cache *c, const struct sample *s,
 	c->total_epoch = s->total_epoch;
 	c->have_total_raw = true;
 	return had && (restarted || reset);
+}
+
+/* The counters whose sum had a live source in this poll. */
+static counter_mask live_counters(const struct sample *s,
+				  const struct cpu_row *rows)
+{
+	counter_mask live = 0;
+	counter_mask per_cpu = s->counted & ~s->system_wide;
+
+	for (size_t i = 0; i < s->ncpus; i++)
+		if (rows[i].status == CPU_COUNTING) {
+			live |= per_cpu;
+			break;
+		}
+	if (!s->ended && !s->system_wide_stopped)
+		live |= s->system_wide & s->counted;
+	return live;
 }
 
 /* The sample has exactly the cache's CPUs, the usual poll: the rows are
@@ -220,9 +299,11 @@ static bool fold_rows(struct cache *c, const struct sample *s,
 		const struct cpu_sample *cs = &s->cpus[i];
 		while (old < c->nrows && c->rows[old].cpu < cs->cpu) {
 			NOTE("CPU %u left the table", c->rows[old].cpu);
+			gone_add(c, &c->rows[old], c->offset[old]);
 			old++;
 		}
 		bool joined = !(old < c->nrows && c->rows[old].cpu == cs->cpu);
+		bool returned = false;
 		if (!joined) {
 			if (rows != c->rows) {
 				rows[i] = c->rows[old];
@@ -230,6 +311,9 @@ static bool fold_rows(struct cache *c, const struct sample *s,
 				       sizeof(offset[i]));
 			}
 			old++;
+		} else if (gone_take(c, cs->cpu, &rows[i], offset[i])) {
+			returned = true;
+			NOTE("CPU %u returned to the table", cs->cpu);
 		} else {
 			rows[i].cpu = cs->cpu;
 			rows[i].status = CPU_STOPPED;
@@ -238,7 +322,9 @@ static bool fold_rows(struct cache *c, const struct sample *s,
 		}
 		enum fold_event ev =
 		    fold_cpu(&rows[i], offset[i], cs, mask,
-			     ~per_cpu & ALL_COUNTERS, sum);
+			     ~per_cpu & ALL_COUNTERS, sum, s->ended);
+		if (returned) /* its delta spans its absence: no rate */
+			rows[i].delta_valid = false;
 		if (first || joined)
 			continue;
 		if (ev == FOLD_STOPPED)
@@ -250,8 +336,10 @@ static bool fold_rows(struct cache *c, const struct sample *s,
 		else if (ev == FOLD_RESET)
 			NOTE("CPU %u counts went backwards (reset)", cs->cpu);
 	}
-	for (; old < c->nrows; old++)
+	for (; old < c->nrows; old++) {
 		NOTE("CPU %u left the table", c->rows[old].cpu);
+		gone_add(c, &c->rows[old], c->offset[old]);
+	}
 	return disc;
 }
 
@@ -265,7 +353,7 @@ int cache_update(struct cache *c, const struct sample *s, uint32_t now)
 	uint64_t sum[COUNTER_COUNT] = {0};
 	bool first = c->polls == 0, disc = false;
 
-	if (!rows || !offset) {
+	if (!rows || !offset || gone_reserve(c) != 0) {
 		if (!same) {
 			free(rows);
 			free(offset);
@@ -284,6 +372,7 @@ int cache_update(struct cache *c, const struct sample *s, uint32_t now)
 		c->total_delta[i] = sum[i];
 	}
 	c->total_delta_valid = !first && !disc;
+	c->total_live = live_counters(s, rows);
 	if (rows != c->rows) {
 		free(c->rows);
 		free(c->offset);
@@ -314,6 +403,8 @@ static enum sample_status last_delta(const struct cache *c, int counter,
 	    !cache_counted(c, counter) || c->polls < 2)
 		return SAMPLE_NONE;
 	if (cpu < 0) {
+		if (!(c->total_live & COUNTER_BIT(counter)))
+			return SAMPLE_NONE; /* nothing counted it: unknown */
 		*delta = c->total_delta[counter];
 		*value = c->total[counter];
 		return c->total_delta_valid ? SAMPLE_OK : SAMPLE_DISCONTINUITY;
@@ -321,8 +412,10 @@ static enum sample_status last_delta(const struct cache *c, int counter,
 	if (!cache_counted_per_cpu(c, counter))
 		return SAMPLE_NONE;
 	const struct cpu_row *r = cache_row(c, (unsigned)cpu);
-	if (!r || r->status != CPU_COUNTING)
-		return r ? SAMPLE_DISCONTINUITY : SAMPLE_NONE;
+	if (!r || r->status == CPU_ENDED)
+		return SAMPLE_NONE; /* no such CPU, or no data any more */
+	if (r->status != CPU_COUNTING)
+		return SAMPLE_DISCONTINUITY;
 	*delta = r->delta[counter];
 	*value = cpu_row_value(c, r, counter);
 	return r->delta_valid ? SAMPLE_OK : SAMPLE_DISCONTINUITY;

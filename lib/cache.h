@@ -7,8 +7,13 @@
  *  - a CPU row accumulates its deltas while it is counting; a stopped CPU
  *    keeps its values;
  *  - a total accumulates the deltas of all CPUs in the same pass, so it
- *    equals the sum of the rows unless a CPU left the table (its counts
- *    stay in the total) or joined it (its row starts at zero);
+ *    always equals what the CPUs counted: the sum of the rows plus the
+ *    last values of the CPUs that left the table;
+ *  - a CPU that leaves the table is remembered (its row and offset); when
+ *    it comes back in the same counting epoch its row resumes from its
+ *    last value and adds what the backend says it counted meanwhile, so
+ *    nothing is counted twice; in a new epoch it adds the new epoch's
+ *    counts, so its value still never goes backwards;
  *  - a counter counted system-wide only (no per-CPU values) accumulates
  *    the deltas of the backend's system-wide reading;
  *  - a reading that restarted from zero (new epoch, or a value lower than
@@ -27,7 +32,8 @@
 
 struct alarm_set;
 
-enum cpu_status { CPU_COUNTING = 1, CPU_STOPPED = 2 };
+/* CPU_ENDED: the recording ended (replay, pcp archive): values held. */
+enum cpu_status { CPU_COUNTING = 1, CPU_STOPPED = 2, CPU_ENDED = 3 };
 
 struct cpu_row {
 	unsigned cpu;
@@ -42,9 +48,18 @@ struct cpu_row {
 	unsigned duty_cycle; /* percent, last interval */
 };
 
+/* A CPU that left the table, as it was: its row and offset come back
+ * with it. */
+struct gone_row {
+	struct cpu_row row;
+	uint64_t offset[COUNTER_COUNT];
+};
+
 struct cache {
 	struct cpu_row *rows; /* sorted by cpu */
 	size_t nrows;
+	struct gone_row *gone; /* the CPUs that left, sorted by cpu */
+	size_t ngone, gone_cap;
 	/*
 	 * A row's served value is raw + offset (cpu_row_value), the offset
 	 * kept apart from the rows: a steady poll (every second, thousands
@@ -55,6 +70,11 @@ struct cache {
 	uint64_t total[COUNTER_COUNT];
 	uint64_t total_delta[COUNTER_COUNT];
 	bool total_delta_valid;
+	/* Counters whose sum had a live source in the last poll: a CPU
+	 * counting, or a current system-wide reading.  Without one (pmcd
+	 * lost, every CPU stopped, the recording ended) the summed rate and
+	 * delta are unknown: no instance, never a zero. */
+	counter_mask total_live;
 	counter_mask counted;
 	counter_mask system_wide; /* counted, but with no per-CPU values */
 	uint64_t total_raw[COUNTER_COUNT]; /* last system-wide reading */

@@ -39,6 +39,12 @@ struct sample {
 	counter_mask system_wide;
 	uint64_t total[COUNTER_COUNT];
 	uint32_t total_epoch;
+	/* The source could not be read (pmcd lost): the system-wide
+	 * readings are not current, as CPUs that are not counting. */
+	bool system_wide_stopped;
+	/* The recording (replay file, archive) has ended: every value is
+	 * held as it was last read; nothing is counting. */
+	bool ended;
 	int32_t state; /* hw.r10kevctr.state */
 	char cpurev[CPUREV_MAX + 1];
 	unsigned errors;  /* records skipped / reads failed */

@@ -113,6 +113,8 @@ int backend_read(struct backend *b, struct sample *s)
 	s->counted = 0;
 	s->system_wide = 0;
 	s->total_epoch = 0;
+	s->system_wide_stopped = false;
+	s->ended = false;
 	memset(s->total, 0, sizeof(s->total));
 	s->errors = 0;
 	s->state = -1;

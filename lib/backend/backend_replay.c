@@ -202,6 +202,7 @@ static int replay_read(struct backend *b, struct sample *out)
 				"sets; holding the last values\n",
 				r->file, r->nsets);
 		r->ended = true;
+		out->ended = true; /* rows say so; no rate is served */
 		const struct rset *s = &r->sets[i];
 		for (size_t k = s->first; k < s->first + s->n; k++)
 			if (r->recs[k].slot != REPLAY_SYSTEM_SLOT)

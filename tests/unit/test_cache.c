@@ -12,6 +12,9 @@ static void fill(struct sample *s, const unsigned *cpus, size_t n,
 	assert_int_equal(sample_reserve(s, n), 0);
 	s->ncpus = n;
 	s->counted = ALL;
+	s->system_wide = 0;
+	s->system_wide_stopped = false;
+	s->ended = false;
 	s->state = COUNTER_COUNT;
 	snprintf(s->cpurev, sizeof(s->cpurev), "3.4");
 	for (size_t i = 0; i < n; i++) {
@@ -256,6 +259,161 @@ static void system_wide_counters(void **state)
 	sample_free(&s);
 }
 
+/* The sum of the rows plus what the departed CPUs counted. */
+static uint64_t rows_and_gone(const struct cache *c, int k)
+{
+	uint64_t sum = 0;
+	for (size_t r = 0; r < c->nrows; r++)
+		sum += cpu_row_value(c, &c->rows[r], k);
+	for (size_t g = 0; g < c->ngone; g++)
+		sum += c->gone[g].row.raw[k] + c->gone[g].offset[k];
+	return sum;
+}
+
+/* Each CPU counts +100 per set; CPU 1 is missing from one set (a replay
+ * set or a PCP record without it) and comes back in the same epoch: the
+ * sum is what the CPUs counted (800), never 900; CPU 1's row resumes. */
+static void cpu_missing_from_one_set(void **state)
+{
+	struct cache c;
+	struct sample s = {0};
+	const unsigned two[] = {0, 1}, one[] = {0};
+	uint64_t v;
+
+	cache_init(&c);
+	for (uint64_t t = 0; t <= 4; t++) {
+		bool gap = t == 2;
+		fill(&s, gap ? one : two, gap ? 1 : 2, 0, 1);
+		for (size_t i = 0; i < s.ncpus; i++)
+			for (int k = 0; k < COUNTER_COUNT; k++)
+				s.cpus[i].value[k] = 100 * t;
+		s.time_ns = (t + 1) * 1000000000u;
+		int disc = cache_update(&c, &s, (uint32_t)(100 * (t + 1)));
+		assert_int_equal(disc, t == 2 || t == 3);
+		assert_int_equal(c.total[0], rows_and_gone(&c, 0));
+	}
+	assert_int_equal(cpu_row_value(&c, cache_row(&c, 0), 0), 400);
+	assert_int_equal(cpu_row_value(&c, cache_row(&c, 1), 0), 400);
+	assert_int_equal(c.total[0], 800);
+	assert_int_equal(c.ngone, 0);
+	/* the return's delta spans the gap: no rate for it then, and the
+	 * next interval is steady again */
+	assert_int_equal(cache_rate(&c, 0, 1, &v), SAMPLE_OK);
+	cache_free(&c);
+	sample_free(&s);
+}
+
+/* A CPU leaves and comes back in a new epoch: its value goes on from
+ * where it left, plus the new epoch's counts; the sum equals rows plus
+ * the departed. */
+static void cpu_returns_in_new_epoch(void **state)
+{
+	struct cache c;
+	struct sample s = {0};
+	const unsigned two[] = {0, 1}, one[] = {0};
+	uint64_t v;
+
+	cache_init(&c);
+	fill(&s, two, 2, 1000, 1);
+	cache_update(&c, &s, 100);
+	fill(&s, one, 1, 1100, 1);
+	assert_int_equal(cache_update(&c, &s, 200), 1);
+	assert_int_equal(c.ngone, 1);
+	assert_int_equal(c.total[0], rows_and_gone(&c, 0));
+	fill(&s, two, 2, 1200, 1);
+	s.cpus[1].epoch = 2;
+	for (int k = 0; k < COUNTER_COUNT; k++)
+		s.cpus[1].value[k] = 30;
+	assert_int_equal(cache_update(&c, &s, 300), 1);
+	assert_non_null(strstr(c.last_discontinuity, "CPU 1 returned"));
+	assert_int_equal(cpu_row_value(&c, cache_row(&c, 1), 0), 2000 + 30);
+	assert_int_equal(c.total[0], rows_and_gone(&c, 0));
+	assert_int_equal(cache_rate(&c, 0, 1, &v), SAMPLE_DISCONTINUITY);
+	cache_free(&c);
+	sample_free(&s);
+}
+
+/* pmcd lost: every CPU stopped and the system-wide reading stopped; the
+ * summed rates are unknown (no instance), never 0, poll after poll. */
+static void nothing_counting_has_no_sum_rate(void **state)
+{
+	struct cache c;
+	struct sample s = {0};
+	const unsigned two[] = {0, 1};
+	uint64_t v;
+
+	cache_init(&c);
+	for (uint64_t t = 1; t <= 2; t++) {
+		fill(&s, two, 2, 1000 * t, 1);
+		s.system_wide = COUNTER_BIT(0);
+		s.total[0] = 10 * t;
+		s.time_ns = t * 1000000000u;
+		cache_update(&c, &s, (uint32_t)(100 * t));
+	}
+	assert_int_equal(cache_rate(&c, 0, -1, &v), SAMPLE_OK);
+	assert_int_equal(v, 10);
+	assert_int_equal(cache_rate(&c, 1, -1, &v), SAMPLE_OK);
+	for (uint64_t t = 3; t <= 5; t++) {
+		fill(&s, two, 2, 1000 * t, 1);
+		s.cpus[0].counting = s.cpus[1].counting = false;
+		s.system_wide = COUNTER_BIT(0);
+		s.system_wide_stopped = true;
+		s.total[0] = 20;
+		s.time_ns = t * 1000000000u;
+		cache_update(&c, &s, (uint32_t)(100 * t));
+		assert_int_equal(cache_rate(&c, 0, -1, &v), SAMPLE_NONE);
+		assert_int_equal(cache_rate(&c, 1, -1, &v), SAMPLE_NONE);
+		assert_int_equal(cache_delta(&c, 1, -1, &v), SAMPLE_NONE);
+		assert_int_equal(cache_rate(&c, 1, 0, &v), SAMPLE_DISCONTINUITY);
+	}
+	/* one CPU counting again: its sum has a source */
+	fill(&s, two, 2, 9000, 2);
+	s.cpus[1].counting = false;
+	s.time_ns = 6000000000u;
+	cache_update(&c, &s, 600);
+	fill(&s, two, 2, 9100, 2);
+	s.cpus[1].counting = false;
+	s.time_ns = 7000000000u;
+	cache_update(&c, &s, 700);
+	assert_int_equal(cache_rate(&c, 1, -1, &v), SAMPLE_OK);
+	assert_int_equal(v, 100);
+	cache_free(&c);
+	sample_free(&s);
+}
+
+/* The recording ended: rows say so, values and times stand, no rate or
+ * delta is served (summed or per CPU), and it is no discontinuity. */
+static void recording_ended(void **state)
+{
+	struct cache c;
+	struct sample s = {0};
+	const unsigned two[] = {0, 1};
+	uint64_t v;
+
+	cache_init(&c);
+	fill(&s, two, 2, 1000, 1);
+	cache_update(&c, &s, 100);
+	fill(&s, two, 2, 1500, 1);
+	cache_update(&c, &s, 200);
+	uint64_t total = c.total[3], enabled = c.rows[0].time_enabled;
+	for (uint32_t t = 3; t <= 5; t++) {
+		fill(&s, two, 2, 1500, 1);
+		s.ended = true;
+		s.cpus[0].time_enabled = 99999;
+		assert_int_equal(cache_update(&c, &s, 100 * t), 0);
+		assert_int_equal(c.rows[0].status, CPU_ENDED);
+		assert_int_equal(c.rows[1].status, CPU_ENDED);
+		assert_int_equal(c.total[3], total);
+		assert_int_equal(c.rows[0].time_enabled, enabled);
+		assert_int_equal(cache_rate(&c, 3, -1, &v), SAMPLE_NONE);
+		assert_int_equal(cache_rate(&c, 3, 0, &v), SAMPLE_NONE);
+		assert_int_equal(cache_value(&c, 3, 1, &v), SAMPLE_NONE);
+	}
+	assert_int_equal(c.discontinuity_time, 0);
+	cache_free(&c);
+	sample_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -266,6 +424,10 @@ int main(void)
 	    cmocka_unit_test(counted_set_changes),
 	    cmocka_unit_test(duplicate_cpu_rejected),
 	    cmocka_unit_test(system_wide_counters),
+	    cmocka_unit_test(cpu_missing_from_one_set),
+	    cmocka_unit_test(cpu_returns_in_new_epoch),
+	    cmocka_unit_test(nothing_counting_has_no_sum_rate),
+	    cmocka_unit_test(recording_ended),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
