@@ -73,6 +73,12 @@ static int pcp_apply(void *settings, const char *token, char **w, int n,
 	int c = backend_counter_arg(w[0], token, err, len);
 	if (c < 0)
 		return -1;
+	for (int o = 0; o < COUNTER_COUNT; o++)
+		if (o != c && s->metric[o] && strcmp(s->metric[o], w[1]) == 0)
+			return parse_fail(err, len,
+					  "%s: PCP metric %s already feeds %s; "
+					  "one PCP metric feeds one counter",
+					  token, w[1], counters[o].fullname);
 	return set_string(&s->metric[c], token, &w[1], 1, err, len);
 }
 
@@ -123,6 +129,80 @@ static const char *sem_name(int sem)
 					: "unknown";
 }
 
+/*
+ * Counters count events: a PCP metric with units of time or space
+ * (kernel.percpu.cpu.idle is in milliseconds) is refused, its units
+ * named.  Dimensionless metrics and counts of one are taken as they are;
+ * a scaled count (x 10^N) is refused too, rather than converted.
+ */
+static int check_units(const struct pcp_metric *m, int c, char *err,
+		       size_t len)
+{
+	const pmUnits *u = &m->desc.units;
+
+	if (u->dimSpace == 0 && u->dimTime == 0 &&
+	    (u->dimCount == 0 || (u->dimCount == 1 && u->scaleCount == 0)))
+		return 0;
+	return parse_fail(err, len,
+			  "pcp: %s: PCP metric %s is in units of '%s'%s; a "
+			  "counter counts events (units 'count' or none)",
+			  counters[c].fullname, m->name ? m->name : "?",
+			  pmUnitsStr(u),
+			  u->dimTime ? " (time)"
+			  : u->dimSpace ? " (space)"
+					: " (a scaled count)");
+}
+
+/*
+ * A metric with instances must be per CPU: every instance the source
+ * knows now is named cpuN.  Anything else (disk.dev.read's sda,
+ * network.interface.in.bytes's lo, kernel.percpu.interrupts' lines) is
+ * refused, up to three of its instances named: the MIB has no place for
+ * per-disk or per-line values, and serving them as CPUs or dropping
+ * them from a sum would be wrong numbers.
+ */
+static int check_instances(struct pcp *p, const struct pcp_metric *m, int c,
+			   char *err, size_t len)
+{
+	int *inst = NULL;
+	char **names = NULL;
+	int n = pcp_source_instances(&p->src, m->desc.indom, &inst, &names);
+	int bad = 0;
+	struct strbuf sb = STRBUF_INIT;
+
+	for (int i = 0; i < n; i++)
+		if (pcp_cpu_of_instance(names[i]) < 0 && bad++ < 3)
+			strbuf_addf(&sb, "%s%s", bad > 1 ? ", " : "",
+				    names[i]);
+	free(inst);
+	free(names);
+	if (bad)
+		parse_fail(err, len,
+			   "pcp: %s: PCP metric %s is not per CPU: %d of its "
+			   "%d instances are not named cpuN (%s%s); map a "
+			   "per-CPU metric or one without instances",
+			   counters[c].fullname, m->name, bad, n,
+			   sb.buf ? sb.buf : "", bad > 3 ? ", ..." : "");
+	strbuf_release(&sb);
+	return bad ? -1 : 0;
+}
+
+/* Two counters fed by one PCP metric (a default name, or another name of
+ * the same PMID) would split one reading: refused. */
+static int check_unique(const struct pcp *p, const struct pcp_metric *m,
+			int c, char *err, size_t len)
+{
+	for (int i = 0; i < p->nmetrics; i++)
+		if (p->metric[i].id == m->id)
+			return parse_fail(
+			    err, len,
+			    "pcp: %s and %s both read PCP metric %s; one PCP "
+			    "metric feeds one counter (pcpMetric)",
+			    counters[p->metric[i].counter].fullname,
+			    counters[c].fullname, m->name);
+	return 0;
+}
+
 /* The counter's PCP metric: 1 mapped, 0 not in the source (a default
  * name only), -1 refused with a message. */
 static int map_counter(struct pcp *p, int c, const char *named, char *err,
@@ -157,6 +237,14 @@ static int map_counter(struct pcp *p, int c, const char *named, char *err,
 				  pmTypeStr(m->desc.type));
 	if (!(m->name = strdup(name)))
 		return parse_fail(err, len, "out of memory");
+	if (check_units(m, c, err, len) != 0 ||
+	    check_unique(p, m, c, err, len) != 0 ||
+	    (m->desc.indom != PM_INDOM_NULL &&
+	     check_instances(p, m, c, err, len) != 0)) {
+		free(m->name);
+		m->name = NULL;
+		return -1;
+	}
 	m->counter = c;
 	p->counted |= COUNTER_BIT(c);
 	if (m->desc.indom == PM_INDOM_NULL)

@@ -34,6 +34,9 @@ struct pcp_metric {
 	unsigned width;	       /* 32 or 64, from the PCP type */
 	struct pcp_inst *inst; /* learnt from the fetches, sorted by inst */
 	size_t ninst;
+	/* Conditions logged once when they start (and end), not per poll:
+	 * an instance that is not a CPU; a fetch error for this metric. */
+	bool noncpu_logged, failing;
 };
 
 struct pcp_cpu {
@@ -59,6 +62,7 @@ struct pcp {
 	uint32_t epoch;
 	uint64_t epoch_ns, time_ns; /* the source's clock */
 	size_t records;		    /* archive: records served this pass */
+	unsigned long loops;	    /* archive: times it started again */
 	int32_t state;
 	char cpurev[CPUREV_MAX + 1];
 	unsigned errors; /* not yet reported in a sample */

@@ -72,10 +72,15 @@ static long cpu_of(struct pcp *p, struct pcp_metric *m, int inst)
 	char *name = pcp_source_inst_name(&p->src, m->desc.indom, inst);
 	long cpu = pcp_cpu_of_instance(name);
 	if (cpu < 0) {
-		hwr_log(LOG_WARNING,
-			"pcp: %s: instance %d (%s) is not a CPU (expected "
-			"cpuN); its values are skipped\n",
-			m->name, inst, name ? name : "no name");
+		/* open refused such metrics: this instance came later */
+		if (!m->noncpu_logged)
+			hwr_log(LOG_WARNING,
+				"pcp: %s: instance %d (%s) is not a CPU "
+				"(expected cpuN); its values are skipped and "
+				"counted in hwR10kEvCtrPollErrors (logged "
+				"once)\n",
+				m->name, inst, name ? name : "no name");
+		m->noncpu_logged = true;
 		p->errors++;
 	}
 	free(name);
@@ -105,11 +110,19 @@ static void fold_metric(struct pcp *p, struct pcp_metric *m,
 			const pmValueSet *vs)
 {
 	if (vs->numval < 0) {
-		hwr_log(LOG_WARNING, "pcp: %s: %s\n", m->name,
-			pmErrStr(vs->numval));
+		if (!m->failing)
+			hwr_log(LOG_WARNING,
+				"pcp: %s: %s; not counted until it has values "
+				"again (each poll without is counted in "
+				"hwR10kEvCtrPollErrors)\n",
+				m->name, pmErrStr(vs->numval));
+		m->failing = true;
 		p->errors++;
 		return;
 	}
+	if (m->failing)
+		hwr_log(LOG_NOTICE, "pcp: %s: has values again\n", m->name);
+	m->failing = false;
 	for (int j = 0; j < vs->numval; j++) {
 		pmAtomValue a;
 		if (pmExtractValue(vs->valfmt, &vs->vlist[j], m->desc.type, &a,
@@ -195,9 +208,12 @@ static enum pcp_fetch next_record(struct pcp *p, uint64_t now, pmResult **res)
 			continue;
 		}
 		if (f == PCP_FETCH_END && p->loop && p->records > 0) {
-			hwr_log(LOG_INFO,
-				"pcp: %s: end reached, starting again\n",
-				p->src.name);
+			if (p->loops++ == 0)
+				hwr_log(LOG_INFO,
+					"pcp: %s: end reached, starting again "
+					"(logged once; each loop is a counter "
+					"discontinuity)\n",
+					p->src.name);
 			if (pcp_source_rewind(&p->src) != 0)
 				return PCP_FETCH_ERROR;
 			pcp_restart(p);
@@ -215,7 +231,10 @@ static enum pcp_fetch next_record(struct pcp *p, uint64_t now, pmResult **res)
 	return PCP_FETCH_END; /* a run of <mark> records: nothing to serve */
 }
 
-static int fill_sample(struct pcp *p, struct sample *s, bool stopped)
+/* stopped: the source is lost (nothing is known, nothing counts);
+ * ended: the archive's end, every value held. */
+static int fill_sample(struct pcp *p, struct sample *s, bool stopped,
+		       bool ended)
 {
 	if (sample_reserve(s, p->ncpus) < 0)
 		return -1;
@@ -241,7 +260,11 @@ static int fill_sample(struct pcp *p, struct sample *s, bool stopped)
 	for (int c = 0; c < COUNTER_COUNT; c++)
 		s->total[c] = p->total[c].acc;
 	s->total_epoch = p->epoch;
-	s->state = p->state;
+	s->system_wide_stopped = stopped;
+	s->ended = ended;
+	/* hw.r10kevctr.state counts the counters enabled; while the source
+	 * does not answer none is counting (the MIB says so) */
+	s->state = stopped && p->counted ? 0 : p->state;
 	snprintf(s->cpurev, sizeof(s->cpurev), "%s", p->cpurev);
 	s->errors = p->errors;
 	p->errors = 0;
@@ -254,21 +277,26 @@ int pcp_read(struct backend *b, struct sample *s)
 	pmResult *res = NULL;
 	uint64_t now = b->clock_ns ? b->clock_ns() : backend_monotonic_ns();
 
+	if (p->nids == 0) {
+		/* nothing mapped (logged at open): nothing to fetch */
+		p->time_ns = now;
+		return fill_sample(p, s, false, false);
+	}
 	switch (next_record(p, now, &res)) {
 	case PCP_FETCH_OK:
 	case PCP_FETCH_RECONNECTED:
 		fold_result(p, res);
 		pmFreeResult(res);
-		return fill_sample(p, s, false);
+		return fill_sample(p, s, false, false);
 	case PCP_FETCH_LOST:
 		p->errors++;
 		p->time_ns += (uint64_t)p->interval * 1000000000u;
-		return fill_sample(p, s, true);
+		return fill_sample(p, s, true, false);
 	case PCP_FETCH_END:
 	case PCP_FETCH_MARK:
-		/* holding: time goes on, the counters stand still */
+		/* held: the rows say the data ended, no rate is served */
 		p->time_ns += (uint64_t)p->interval * 1000000000u;
-		return fill_sample(p, s, false);
+		return fill_sample(p, s, false, true);
 	case PCP_FETCH_ERROR:
 		break;
 	}

@@ -16,9 +16,11 @@
  */
 #include "pcp_source.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "log.h"
 
@@ -68,18 +70,80 @@ static int open_archive(struct pcp_source *src, const char *path, char *err,
 	return 0;
 }
 
+/*
+ * libpcp reports a bad host spec on stderr (pmprintf) and returns only
+ * "Generic error, already reported above", which a daemon logging to a
+ * file or syslog would lose.  Its text is caught here, on a pipe put in
+ * stderr's place for the call (non-blocking: a longer text is cut, never
+ * waited for), and made one line: "bad host specification: non-numeric
+ * port at character 10".
+ */
+static void caught_reason(char *text, char *why, size_t len)
+{
+	char *line[3] = {NULL, NULL, NULL};
+	int n = 0;
+
+	for (char *save = NULL, *l = strtok_r(text, "\n", &save); l && n < 3;
+	     l = strtok_r(NULL, "\n", &save))
+		line[n++] = l;
+	const char *reason = line[0] && strstr(line[0], ": ")
+				 ? strstr(line[0], ": ") + 2
+				 : line[0];
+	const char *caret = line[2] ? strstr(line[2], "^ -- ") : NULL;
+	if (caret)
+		snprintf(why, len, "%.100s: %.100s at character %d", reason,
+			 caret + 5, (int)(caret - line[2]) + 1);
+	else
+		snprintf(why, len, "%.200s", reason ? reason : "");
+}
+
+static int new_host_context(const char *host, char *why, size_t len)
+{
+	int fds[2] = {-1, -1}, saved = -1;
+	char text[512];
+	ssize_t n = 0;
+
+	fflush(stderr);
+	if (pipe(fds) == 0 && fcntl(fds[1], F_SETFL, O_NONBLOCK) == 0 &&
+	    fcntl(fds[0], F_SETFL, O_NONBLOCK) == 0 && (saved = dup(2)) >= 0)
+		dup2(fds[1], 2);
+	int ctx = pmNewContext(PM_CONTEXT_HOST, host);
+	pmflush();
+	fflush(stderr);
+	if (saved >= 0) {
+		dup2(saved, 2);
+		close(saved);
+		n = read(fds[0], text, sizeof(text) - 1);
+	}
+	if (fds[0] >= 0) {
+		close(fds[0]);
+		close(fds[1]);
+	}
+	text[n > 0 ? n : 0] = '\0';
+	if (ctx < 0 && ctx == PM_ERR_GENERIC && text[0])
+		caught_reason(text, why, len);
+	else if (ctx < 0)
+		snprintf(why, len, "%s", pmErrStr(ctx));
+	else if (n > 0)
+		fputs(text, stderr); /* not ours to drop */
+	return ctx;
+}
+
 int pcp_source_open(struct pcp_source *src, const char *host,
 		    const char *archive, char *err, size_t len)
 {
+	char why[400];
+
 	memset(src, 0, sizeof(*src));
 	src->ctx = -1;
 	if (archive)
 		return open_archive(src, archive, err, len);
+	setenv("PMCD_RECONNECT_TIMEOUT", PCP_LIBPCP_RECONNECT, 0);
 	snprintf(src->host, sizeof(src->host), "%s", host ? host : "local:");
-	src->ctx = pmNewContext(PM_CONTEXT_HOST, src->host);
+	src->ctx = new_host_context(src->host, why, sizeof(why));
 	if (src->ctx < 0) {
 		snprintf(err, len, "pcp: cannot reach pmcd at %s: %s",
-			 src->host, pmErrStr(src->ctx));
+			 src->host, why);
 		return -1;
 	}
 	size_t n = strlen(src->host) + sizeof("pmcd at ");
@@ -194,6 +258,19 @@ enum pcp_fetch pcp_source_fetch(struct pcp_source *src, int n, pmID *ids,
 	src->backoff_ns = 0;
 	src->retry_at_ns = now_ns + PCP_RETRY_MIN_NS;
 	return PCP_FETCH_LOST;
+}
+
+int pcp_source_instances(struct pcp_source *src, pmInDom indom, int **inst,
+			 char ***names)
+{
+	int n = pmUseContext(src->ctx);
+
+	*inst = NULL;
+	*names = NULL;
+	if (n >= 0)
+		n = src->archive ? pmGetInDomArchive(indom, inst, names)
+				 : pmGetInDom(indom, inst, names);
+	return n < 0 ? 0 : n;
 }
 
 char *pcp_source_inst_name(struct pcp_source *src, pmInDom indom, int inst)

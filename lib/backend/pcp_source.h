@@ -12,8 +12,15 @@
 
 #include <pcp/pmapi.h>
 
-#define PCP_RETRY_MIN_NS UINT64_C(1000000000)  /* first reconnect: 1 s */
-#define PCP_RETRY_MAX_NS UINT64_C(60000000000) /* back-off cap: 60 s */
+/* Reconnection to a lost pmcd: tried at the polls, first 1 s after the
+ * loss, then with a back-off doubling to at most 8 s, so the agent
+ * counts again at most 8 s plus one pollInterval after pmcd answers.
+ * libpcp's own throttle (PMCD_RECONNECT_TIMEOUT, 5,10,20,40,80 s by
+ * default) would stretch that to 80 s: unless the environment sets it,
+ * the agent sets it to 1 s, so this back-off is the only one. */
+#define PCP_RETRY_MIN_NS UINT64_C(1000000000) /* first reconnect: 1 s */
+#define PCP_RETRY_MAX_NS UINT64_C(8000000000) /* back-off cap: 8 s */
+#define PCP_LIBPCP_RECONNECT "1" 
 
 struct pcp_source {
 	int ctx; /* libpcp context, -1 when none */
@@ -48,6 +55,11 @@ enum pcp_fetch pcp_source_fetch(struct pcp_source *src, int n, pmID *ids,
 				pmResult **res, uint64_t now_ns);
 /* Archive: back to the first record; -1 (logged) on failure. */
 int pcp_source_rewind(struct pcp_source *src);
+/* Every instance of indom the source knows now (live: pmcd's current
+ * ones; archive: all it recorded): their number, with *inst and *names
+ * (one allocation each, free both); 0 when none or unknown. */
+int pcp_source_instances(struct pcp_source *src, pmInDom indom, int **inst,
+			 char ***names);
 /* The name of instance inst of indom, as libpcp reports it (caller
  * frees); NULL when unknown. */
 char *pcp_source_inst_name(struct pcp_source *src, pmInDom indom, int inst);

@@ -4,9 +4,15 @@
 # counters walk as pminfo reports them (each value within what the
 # kernel counted between a pminfo before the agent started and one after
 # the walk; sums equal the rows; the system-wide one has no per-CPU
-# instances).  A pmcd killed and started again stops the CPUs, is
-# reconnected with back-off, and counting restarts (logged).  pmcd not
-# running and a metric without counter semantics are refused at start.
+# instances).  A pmcd killed stops the CPUs: state 0, no summed rate
+# (never a 0); started again after the back-off reached its cap, it is
+# reconnected within 8 s + one poll, and counting restarts (logged
+# once).  Refused at start, each named: pmcd not running, a bad host
+# spec (libpcp's reason in the -Lf log), a metric without counter
+# semantics, one whose instances are not CPUs (network.interface,
+# kernel.percpu.interrupts' lines), one in milliseconds, one PCP metric
+# on two pcpMetric lines (FILE:LINE).  With no counter mapped the agent
+# fetches nothing and logs no false fetch failure.
 . "$(dirname "$0")/lib.sh"
 
 [ -x "$HWR_BUILDDIR/tests/pcp/replay2archive" ] || { echo "SKIP: built without the pcp backend"; exit 77; }
@@ -26,7 +32,7 @@ CONF="backend pcp
 pollInterval 1
 pcpHost localhost:$PMCD_PORT
 pcpMetric hw.r10kevctr.cycles kernel.percpu.intr
-pcpMetric hw.r10kevctr.grad.instrg kernel.percpu.cpu.user
+pcpMetric hw.r10kevctr.grad.instrg kernel.percpu.sirq
 pcpMetric hw.r10kevctr.tlb kernel.all.intr"
 start_agent "$CONF"
 wait_until 20 agent_serving || fail "the subagent never answered"
@@ -61,14 +67,24 @@ lost() { grep -q "pcp: pmcd at localhost:$PMCD_PORT: fetch failed" "$TMP/agent.l
 wait_until 10 lost || fail "a dead pmcd was not noticed"
 stopped() { [ "$(snmpq snmpget hwR10kEvCtrCpuStatus.0)" = stopped ]; }
 wait_until 10 stopped || fail "CPU 0 did not stop without pmcd"
-ok "pmcd killed: logged once, the CPUs stopped"
+sleep 2
+for o in hwR10kEvCtrRateCycles.0 hwR10kEvCtrRateTlb.0 hwR10kEvCtrCpuRateCycles.0; do
+    out=$(snmp snmpget "$o")
+    echo "$out" | grep -q "No Such Instance" || fail "$o while pmcd is down: $out"
+done
+[ "$(snmpq snmpget hwR10kEvCtrState.0)" = 0 ] || fail "state is not 0 while pmcd is down"
+ok "pmcd killed: logged once, the CPUs stopped, state 0, no summed or per-CPU rate"
+sleep 14 # the back-off reaches its cap (1, 2, 4, 8 s)
 start_pmcd
+t0=$(date +%s)
 back() { grep -q "pcp: pmcd at localhost:$PMCD_PORT: connected again" "$TMP/agent.log"; }
-wait_until 30 back || fail "the agent did not reconnect to pmcd"
+wait_until 20 back || fail "the agent did not reconnect to pmcd"
+took=$(($(date +%s) - t0))
+[ "$took" -le 11 ] || fail "reconnected $took s after pmcd answered (bound: 8 s + 1 poll)"
 counting() { [ "$(snmpq snmpget hwR10kEvCtrCpuStatus.0)" = counting ]; }
 wait_until 10 counting || fail "CPU 0 did not count again"
 [ "$(grep -c "fetch failed" "$TMP/agent.log")" = 1 ] || fail "the loss was logged more than once"
-ok "pmcd back: reconnected with back-off, counting again"
+ok "pmcd back: reconnected $took s after it answered, counting again"
 
 stop_pid "$AGENT_PID"; AGENT_PID=
 # Refusals at start: pmcd not there, a metric that is not a counter.
@@ -84,3 +100,52 @@ if timeout 20 "$AGENT" -f -C -c "$TMP/instant.conf" -x "unix:$SOCK" -Le 2>"$TMP/
 fi
 grep -q "kernel.all.load has instant semantics" "$TMP/out" || { cat "$TMP/out"; fail "instant metric message"; }
 ok "refused: pmcd not running, a metric without counter semantics"
+
+# A metric that is not per CPU, one in milliseconds, one PCP metric for
+# two counters: refused, each named.
+refused() { # refused WHAT EXPECTED-TEXT CONF-LINES...
+    what=$1 want=$2; shift 2
+    printf 'backend pcp\npcpHost localhost:%s\n' "$PMCD_PORT" >"$TMP/r.conf"
+    for l in "$@"; do echo "$l" >>"$TMP/r.conf"; done
+    if timeout 20 "$AGENT" -f -C -c "$TMP/r.conf" -x "unix:$SOCK" -Le 2>"$TMP/out"; then
+        fail "$what was accepted"
+    fi
+    grep -qF "$want" "$TMP/out" || { cat "$TMP/out"; fail "$what: no '$want'"; }
+}
+refused "network.interface.in.packets" \
+    "hw.r10kevctr.tlb: PCP metric network.interface.in.packets is not per CPU" \
+    "pcpMetric hw.r10kevctr.tlb network.interface.in.packets"
+grep -q '(lo' "$TMP/out" || grep -q ', lo' "$TMP/out" || { cat "$TMP/out"; fail "the lo instance is not named"; }
+refused "kernel.percpu.interrupts" \
+    "PCP metric kernel.percpu.interrupts is not per CPU" \
+    "pcpMetric hw.r10kevctr.tlb kernel.percpu.interrupts"
+refused "kernel.percpu.cpu.idle" \
+    "PCP metric kernel.percpu.cpu.idle is in units of 'millisec' (time)" \
+    "pcpMetric hw.r10kevctr.tlb kernel.percpu.cpu.idle"
+refused "one PCP metric for two counters" \
+    "r.conf: line 4: Error: pcpMetric: PCP metric kernel.percpu.intr already feeds hw.r10kevctr.cycles" \
+    "pcpMetric hw.r10kevctr.cycles kernel.percpu.intr" "pcpMetric hw.r10kevctr.tlb kernel.percpu.intr"
+ok "refused, named: a non-CPU instance domain, units of time, one PCP metric for two counters"
+
+# A bad host spec: libpcp's reason reaches the -Lf log, not just stderr.
+printf 'backend pcp\npcpHost localhost:abc\n' >"$TMP/spec.conf"
+if timeout 20 "$AGENT" -f -C -c "$TMP/spec.conf" -x "unix:$SOCK" -Lf "$TMP/spec.log" 2>/dev/null; then
+    fail "a bad host spec was accepted"
+fi
+grep -q "cannot reach pmcd at localhost:abc: bad host specification: non-numeric port at character 11" \
+    "$TMP/spec.log" || { cat "$TMP/spec.log"; fail "the bad spec's reason is not in the log file"; }
+ok "a bad pcpHost: libpcp's reason in the -Lf log"
+
+# No counter mapped (the linux PMDA has no hw.r10kevctr): nothing is
+# fetched, state -1, no false "fetch failed" / "connected again".
+: >"$TMP/agent.log"
+start_agent "backend pcp
+pollInterval 1
+pcpHost localhost:$PMCD_PORT"
+wait_until 20 agent_serving || fail "the subagent never answered (nothing mapped)"
+sleep 3
+[ "$(snmpq snmpget hwR10kEvCtrState.0)" = -1 ] || fail "state is not -1 with nothing mapped"
+if grep -q "fetch failed\|connected again" "$TMP/agent.log"; then
+    cat "$TMP/agent.log"; fail "false fetch failures with nothing mapped"
+fi
+ok "nothing mapped: state -1, no fetch, no false failure in the log"

@@ -113,9 +113,8 @@ static void settings(void **state)
 	config_free(&cfg);
 }
 
-/* 32-bit values wrap, 64-bit system-wide ones feed the sum only, an
- * instance that is not cpuN is skipped and counted; at the end the last
- * values hold. */
+/* 32-bit values wrap, 64-bit system-wide ones feed the sum only; at the
+ * end the last values hold and the sample says the data ended. */
 static void wrap_system_wide_and_end(void **state)
 {
 	struct backend b = {0};
@@ -127,10 +126,8 @@ static void wrap_system_wide_and_end(void **state)
 	add("hw.r10kevctr.tlb", 22, PM_TYPE_U64, false, PM_SEM_COUNTER);
 	assert_int_equal(pmiAddInstance(pmiInDom(1, 35), "cpu0", 0), 0);
 	assert_int_equal(pmiAddInstance(pmiInDom(1, 35), "cpu2", 2), 0);
-	assert_int_equal(pmiAddInstance(pmiInDom(1, 35), "disk0", 7), 0);
 	put("hw.r10kevctr.cycles", "cpu0", "4294967290");
 	put("hw.r10kevctr.cycles", "cpu2", "10");
-	put("hw.r10kevctr.cycles", "disk0", "5");
 	put("hw.r10kevctr.tlb", "", "100");
 	assert_int_equal(pmiWrite(1000000000, 0), 0);
 	put("hw.r10kevctr.cycles", "cpu0", "4");
@@ -141,8 +138,8 @@ static void wrap_system_wide_and_end(void **state)
 
 	assert_int_equal(open_pcp(&b, NULL, NULL, err), 0);
 	assert_int_equal(backend_read(&b, &s), 0);
-	assert_logged("instance 7 (disk0) is not a CPU");
-	assert_int_equal(s.errors, 1);
+	assert_int_equal(s.errors, 0);
+	assert_false(s.ended);
 	assert_int_equal(s.ncpus, 2);
 	assert_int_equal(s.counted,
 			 COUNTER_BIT(C("cycles")) | COUNTER_BIT(C("tlb")));
@@ -161,6 +158,8 @@ static void wrap_system_wide_and_end(void **state)
 
 	assert_int_equal(backend_read(&b, &s), 0); /* the end: hold */
 	assert_logged("end reached after 2 records; holding the last values");
+	assert_true(s.ended);
+	assert_false(s.system_wide_stopped);
 	assert_int_equal(s.ncpus, 2);
 	assert_int_equal(s.cpus[0].value[C("cycles")], 10);
 	assert_int_equal(s.cpus[0].epoch, epoch);
@@ -208,6 +207,74 @@ static void refused(void **state)
 	snprintf(archive, sizeof(archive), "/nonexistent/archive");
 	assert_int_not_equal(open_pcp(&b, NULL, NULL, err), 0);
 	assert_non_null(strstr(err, "archive /nonexistent/archive:"));
+}
+
+/* A metric whose instances are not CPUs, one in units of time or space,
+ * and one PCP metric for two counters: refused at open, named. */
+static void refused_not_events(void **state)
+{
+	struct backend b = {0};
+	char err[256];
+	struct config cfg;
+
+	start_archive();
+	add("hw.r10kevctr.cycles", 0, PM_TYPE_U64, true, PM_SEM_COUNTER);
+	assert_int_equal(pmiAddMetric("disk.dev.read", pmiID(60, 0, 4),
+				      PM_TYPE_U64, pmiInDom(60, 1),
+				      PM_SEM_COUNTER,
+				      pmiUnits(0, 0, 1, 0, 0, PM_COUNT_ONE)),
+			 0);
+	assert_int_equal(pmiAddMetric("kernel.percpu.cpu.idle",
+				      pmiID(60, 0, 23), PM_TYPE_U64,
+				      pmiInDom(1, 35), PM_SEM_COUNTER,
+				      pmiUnits(0, 1, 0, 0, PM_TIME_MSEC, 0)),
+			 0);
+	assert_int_equal(pmiAddInstance(pmiInDom(1, 35), "cpu0", 0), 0);
+	assert_int_equal(pmiAddInstance(pmiInDom(60, 1), "sda", 0), 0);
+	assert_int_equal(pmiAddInstance(pmiInDom(60, 1), "sdb", 1), 0);
+	put("hw.r10kevctr.cycles", "cpu0", "1");
+	put("disk.dev.read", "sda", "1");
+	put("disk.dev.read", "sdb", "1");
+	put("kernel.percpu.cpu.idle", "cpu0", "990");
+	assert_int_equal(pmiWrite(1000000000, 0), 0);
+	end_archive();
+
+	assert_int_not_equal(
+	    open_pcp(&b, "pcpMetric", "hw.r10kevctr.tlb disk.dev.read", err), 0);
+	if (!strstr(err, "hw.r10kevctr.tlb: PCP metric disk.dev.read is not "
+			 "per CPU: 2 of its 2 instances are not named cpuN "
+			 "(sda, sdb)"))
+		fail_msg("%s", err);
+	assert_int_not_equal(open_pcp(&b, "pcpMetric",
+				      "hw.r10kevctr.tlb kernel.percpu.cpu.idle",
+				      err),
+			     0);
+	if (!strstr(err, "hw.r10kevctr.tlb: PCP metric kernel.percpu.cpu.idle "
+			 "is in units of 'millisec' (time)"))
+		fail_msg("%s", err);
+	/* the default name of cycles, mapped onto tlb too */
+	assert_int_not_equal(
+	    open_pcp(&b, "pcpMetric", "hw.r10kevctr.tlb hw.r10kevctr.cycles",
+		     err),
+	    0);
+	if (!strstr(err, "hw.r10kevctr.cycles and hw.r10kevctr.tlb both read "
+			 "PCP metric hw.r10kevctr.cycles"))
+		fail_msg("%s", err);
+	/* two pcpMetric lines naming one PCP metric: the second line */
+	config_defaults(&cfg);
+	assert_int_equal(config_apply(&cfg, "pcpMetric",
+				      "hw.r10kevctr.tlb disk.dev.read", err,
+				      sizeof(err)),
+			 0);
+	assert_int_not_equal(config_apply(&cfg, "pcpMetric",
+					  "hw.r10kevctr.cycles disk.dev.read",
+					  err, sizeof(err)),
+			     0);
+	if (!strstr(err, "PCP metric disk.dev.read already feeds "
+			 "hw.r10kevctr.tlb"))
+		fail_msg("%s", err);
+	config_free(&cfg);
+	remove_archive();
 }
 
 /* pcpMetric maps a counter to another PCP name; a <mark> record starts
@@ -271,6 +338,7 @@ int main(void)
 	    cmocka_unit_test(settings),
 	    cmocka_unit_test(wrap_system_wide_and_end),
 	    cmocka_unit_test(refused),
+	    cmocka_unit_test(refused_not_events),
 	    cmocka_unit_test(mapping_mark_and_loop),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
