@@ -24,6 +24,33 @@ static enum sample_status input(const struct cache *c, int counter, long cpu,
 	return counter < 0 ? SAMPLE_OK : cache_delta(c, counter, cpu, d);
 }
 
+/*
+ * A difference (scale 0) is floored at 0 on each CPU; its sum is the sum
+ * of the CPUs' values, so that the summed object always equals its rows.
+ * Inputs counted system-wide only have no CPUs: their floored difference
+ * of the sums (sums_num) is all there is.
+ */
+static uint64_t summed_difference(const struct cache *c,
+				  const struct stat_inputs *in,
+				  uint64_t sums_num)
+{
+	if (!cache_counted_per_cpu(c, in->num) ||
+	    (in->minus >= 0 && !cache_counted_per_cpu(c, in->minus)))
+		return sums_num;
+	uint64_t sum = 0;
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct cpu_row *r = &c->rows[i];
+		uint64_t n, m = 0;
+		if (r->status != CPU_COUNTING ||
+		    cache_delta(c, in->num, r->cpu, &n) != SAMPLE_OK ||
+		    (in->minus >= 0 &&
+		     cache_delta(c, in->minus, r->cpu, &m) != SAMPLE_OK))
+			continue; /* stopped: it added nothing to the sums */
+		sum += n > m ? n - m : 0;
+	}
+	return sum;
+}
+
 enum sample_status stat_value(const struct cache *c, size_t stat, long cpu,
 			      uint64_t *value)
 {
@@ -48,7 +75,7 @@ enum sample_status stat_value(const struct cache *c, size_t stat, long cpu,
 		return st;
 	uint64_t num = d[0] > d[1] ? d[0] - d[1] : 0;
 	if (s->scale == 0) {
-		*value = num;
+		*value = cpu < 0 ? summed_difference(c, &in, num) : num;
 		return SAMPLE_OK;
 	}
 	uint64_t den = d[2] + d[3];

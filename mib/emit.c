@@ -71,6 +71,8 @@ static void put_header(FILE *out)
 	    "        FROM SNMPv2-TC\n"
 	    "    MODULE-COMPLIANCE, OBJECT-GROUP, NOTIFICATION-GROUP\n"
 	    "        FROM SNMPv2-CONF\n"
+	    "    CounterBasedGauge64\n"
+	    "        FROM HCNUM-TC\n"
 	    "    %s\n"
 	    "        FROM %s;\n"
 	    "\n"

@@ -20,6 +20,7 @@ cat "$TMP/tree"
 has() { grep -q "$1\$" "$TMP/tree" || fail "not installed: $1"; }
 has /sbin/hw-r10kevctr-agent
 has /share/snmp/mibs/HW-R10KEVCTR-MIB.txt
+has /share/snmp/mibs/HCNUM-TC.txt
 has /man/man8/hw-r10kevctr-agent.8
 has /man/man5/hw-r10kevctr.conf.5
 for f in hw-r10kevctr.conf snmpd.conf.example snmptrapd.conf.example mrtg.cfg.example \

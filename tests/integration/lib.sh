@@ -30,7 +30,7 @@ SNMPD_PID=
 TRAPD_PID=
 PMCD_PID=
 mkdir -p "$TMP/mibs"
-cp "$HWR_SRCDIR/HW-R10KEVCTR-MIB.txt" "$TMP/mibs/"
+cp "$HWR_SRCDIR/HW-R10KEVCTR-MIB.txt" "$HWR_SRCDIR/mib/ietf/HCNUM-TC.txt" "$TMP/mibs/"
 if [ -z "${BASE_MIBDIR:-}" ]; then
     for d in /usr/share/snmp/mibs/ietf /usr/share/mibs/ietf /usr/lib/erlang/lib/snmp-*/mibs; do
         [ -e "$d/SNMPv2-SMI" ] || [ -e "$d/SNMPv2-SMI.txt" ] || [ -e "$d/SNMPv2-SMI.mib" ] &&

@@ -5,6 +5,7 @@
 need_base_mibs
 dir=$(mktemp -d) && trap 'rm -rf "$dir"' EXIT
 cp "$GENERATED" "$dir/HW-R10KEVCTR-MIB.txt"
+cp "$HWR_SRCDIR/mib/ietf/HCNUM-TC.txt" "$dir/"
 root=$(snmptranslate -M "$dir:$NETSNMP_MIBDIRS:$BASE_MIBDIR" -m HW-R10KEVCTR-MIB \
     -On HW-R10KEVCTR-MIB::hwR10kEvCtrMIB 2>"$dir/err") || fail "no module root"
 [ ! -s "$dir/err" ] || { cat "$dir/err"; fail "snmptranslate printed errors"; }

@@ -95,6 +95,42 @@ static void table_matches_mib(void **state)
 	}
 }
 
+/*
+ * Everything that goes up and down on a Counter64 wire type (the rates,
+ * the alarms' thresholds and values, a per-interval count) is HCNUM-TC's
+ * CounterBasedGauge64, a TC pollers know; every other Counter64 is a
+ * plain counter, to be differenced.
+ */
+static void gauges_are_counter_based_gauge64(void **state)
+{
+	unsigned gauges = 0;
+	for (size_t i = 0; i < mib_objects_count; i++) {
+		const struct mib_object *o = &mib_objects[i];
+		if (o->syntax != SYN_COUNTER64)
+			continue;
+		SmiNode *node = smiGetNode(NULL, o->name);
+		assert_non_null(node);
+		SmiType *t = smiGetNodeType(node);
+		SmiModule *tm = t ? smiGetTypeModule(t) : NULL;
+		bool tc = t && t->name &&
+			  strcmp(t->name, "CounterBasedGauge64") == 0 && tm &&
+			  strcmp(tm->name, "HCNUM-TC") == 0;
+		bool gauge = o->tag == TAG_RATE || o->tag == TAG_CPU_RATE ||
+			     o->tag == TAG_STAT || o->tag == TAG_CPU_STAT ||
+			     o->tag == TAG_ALARM_RISING ||
+			     o->tag == TAG_ALARM_FALLING ||
+			     o->tag == TAG_ALARM_VALUE ||
+			     o->tag == TAG_ALARM_EVENT_VALUE ||
+			     o->tag == TAG_ALARM_EVENT_THRESHOLD;
+		if (gauge != tc)
+			fail_msg("%s: %s, type %s", o->name,
+				 gauge ? "a gauge" : "a counter",
+				 t && t->name ? t->name : "Counter64");
+		gauges += tc;
+	}
+	assert_true(gauges >= 2 * COUNTER_COUNT);
+}
+
 static bool in_table(const char *name)
 {
 	for (size_t i = 0; i < mib_objects_count; i++)
@@ -217,6 +253,7 @@ int main(void)
 	    cmocka_unit_test(module_identity),
 	    cmocka_unit_test(table_matches_mib),
 	    cmocka_unit_test(mib_has_nothing_extra),
+	    cmocka_unit_test(gauges_are_counter_based_gauge64),
 	    cmocka_unit_test(descriptions_from_hw_help),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

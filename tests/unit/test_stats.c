@@ -3,6 +3,8 @@
  * without an input or a denominator, and alarms that watch them. */
 #include "testenv.h"
 
+#include <ctype.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "alarm_eval.h"
@@ -135,6 +137,134 @@ static void replay_predicted(void **state)
 	config_free(&cfg);
 }
 
+/* Load a replay recording (text) into c over two polls. */
+static void replay_two_polls(const char *text, struct cache *c)
+{
+	char path[] = "/tmp/hwr-stats-XXXXXX";
+	int fd = mkstemp(path);
+	struct config cfg;
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	config_defaults(&cfg);
+	CONF(&cfg, "backend", "replay");
+	CONF(&cfg, "replayFile", "%s", path);
+	two_polls(&cfg, c);
+	unlink(path);
+	config_free(&cfg);
+}
+
+/* Successful store-conditionals: per CPU, graduated minus failed, 0 when
+ * a CPU's failures exceed its graduations in the interval; the summed
+ * value is the sum of the CPUs' values (6 + 0), not the difference of
+ * the sums (12 - 9 = 3). */
+static void difference_sums_its_rows(void **state)
+{
+	struct cache c;
+	uint64_t v0, v1, sum;
+	size_t ok = (size_t)stat_index_by_name("stat.scond.ok");
+
+	replay_two_polls("0 0 hw.r10kevctr.grad.scondg 100\n"
+			 "0 1 hw.r10kevctr.grad.scondg 100\n"
+			 "0 0 hw.r10kevctr.fail.scondf 50\n"
+			 "0 1 hw.r10kevctr.fail.scondf 50\n"
+			 "5 0 hw.r10kevctr.grad.scondg 110\n"
+			 "5 1 hw.r10kevctr.grad.scondg 102\n"
+			 "5 0 hw.r10kevctr.fail.scondf 54\n"
+			 "5 1 hw.r10kevctr.fail.scondf 55\n",
+			 &c);
+	assert_int_equal(stat_value(&c, ok, 0, &v0), SAMPLE_OK);
+	assert_int_equal(stat_value(&c, ok, 1, &v1), SAMPLE_OK);
+	assert_int_equal(stat_value(&c, ok, -1, &sum), SAMPLE_OK);
+	assert_int_equal(v0, 6);
+	assert_int_equal(v1, 0);
+	assert_int_equal(sum, v0 + v1);
+	cache_free(&c);
+}
+
+/* hw.help: in rev 2.x grad.loadg misses loads that graduate with a
+ * store, so the primary data miss ratio is served from rev 3 only. */
+static void pcache_ratio_needs_rev3(void **state)
+{
+	static const char *const revs[] = {"2.6", "3.1"};
+	size_t pc = (size_t)stat_index_by_name("stat.pcache.dmiss.ratio");
+	char text[1024];
+	struct cache c;
+	uint64_t v;
+
+	for (int i = 0; i < 2; i++) {
+		snprintf(text, sizeof(text),
+			 "0 - hw.r10kevctr.cpurev %s\n"
+			 "0 0 hw.r10kevctr.pcache.dmiss 0\n"
+			 "0 0 hw.r10kevctr.grad.loadg 0\n"
+			 "0 0 hw.r10kevctr.grad.storeg 0\n"
+			 "5 0 hw.r10kevctr.pcache.dmiss 30\n"
+			 "5 0 hw.r10kevctr.grad.loadg 700\n"
+			 "5 0 hw.r10kevctr.grad.storeg 300\n",
+			 revs[i]);
+		replay_two_polls(text, &c);
+		enum sample_status st = stat_value(&c, pc, -1, &v);
+		if (i == 0) {
+			assert_int_equal(st, SAMPLE_NONE);
+		} else {
+			assert_int_equal(st, SAMPLE_OK);
+			assert_int_equal(v, 30 * 1000000 / 1000);
+		}
+		cache_free(&c);
+	}
+}
+
+/* Text squeezed to single spaces. */
+static void squeeze(const char *in, char *out, size_t len)
+{
+	size_t n = 0;
+	bool space = false;
+	for (; *in && n + 1 < len; in++) {
+		if (isspace((unsigned char)*in)) {
+			space = n > 0;
+			continue;
+		}
+		if (space && n + 2 < len)
+			out[n++] = ' ';
+		space = false;
+		out[n++] = *in;
+	}
+	out[n] = '\0';
+}
+
+/* Every passage a statistic quotes ('...') is hw.help's own words. */
+static void quotations_are_hw_help(void **state)
+{
+	char path[512], *raw = malloc(1 << 16), *help = malloc(1 << 16);
+	snprintf(path, sizeof(path), "%s/mib/hw.help", getenv("HWR_SRCDIR"));
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	size_t n = fread(raw, 1, (1 << 16) - 1, f);
+	fclose(f);
+	raw[n] = '\0';
+	squeeze(raw, help, 1 << 16);
+	int quotes = 0;
+	for (size_t i = 0; i < stat_count; i++) {
+		const char *p = stat_defs[i].cite;
+		while ((p = strchr(p, '\'')) != NULL) {
+			const char *end = strchr(p + 1, '\'');
+			char q[512], sq[512];
+			assert_non_null(end);
+			snprintf(q, sizeof(q), "%.*s", (int)(end - p - 1), p + 1);
+			squeeze(q, sq, sizeof(sq));
+			if (!strstr(help, sq))
+				fail_msg("%s: '%s' is not in hw.help",
+					 stat_defs[i].name, sq);
+			quotes++;
+			p = end + 1;
+		}
+	}
+	assert_true(quotes >= (int)stat_count);
+	free(raw);
+	free(help);
+}
+
 static void emit_count(void *ctx, const struct alarm *a, size_t index,
 		       enum alarm_event_kind kind)
 {
@@ -182,6 +312,9 @@ int main(void)
 	    cmocka_unit_test(sim_predicted),
 	    cmocka_unit_test(replay_predicted),
 	    cmocka_unit_test(alarms_on_statistics),
+	    cmocka_unit_test(difference_sums_its_rows),
+	    cmocka_unit_test(pcache_ratio_needs_rev3),
+	    cmocka_unit_test(quotations_are_hw_help),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
