@@ -182,8 +182,12 @@ static int replay_read(struct backend *b, struct sample *out)
 	bool *present = r->present;
 
 	if (r->next == r->nsets && r->loop) {
-		hwr_log(LOG_INFO, "replay: %s: end reached, starting again\n",
-			r->file);
+		if (r->loops++ == 0)
+			hwr_log(LOG_INFO,
+				"replay: %s: end reached, starting again "
+				"(logged once; each loop is a counter "
+				"discontinuity)\n",
+				r->file);
 		restart(r);
 	}
 	memset(present, 0, r->ncpus * sizeof(*present));

@@ -53,6 +53,7 @@ struct cell {
 struct replay {
 	char *file;
 	bool loop, ended;
+	unsigned long loops; /* times it started again */
 	unsigned width, interval;
 	uint64_t time_ns;  /* of the set served last */
 	uint64_t start_ns; /* of the epoch's first set */

@@ -51,6 +51,11 @@ grep -q "a <mark> record after record 1 (a gap in the recording): counting resta
 disc=$(snmpq snmpget hwR10kEvCtrDiscontinuityTime.0)
 case "$disc" in [1-9]*) ;; *) fail "no discontinuity time after a mark and a loop: $disc" ;; esac
 grep -q "restarted counting" "$TMP/agent.log" || fail "the restart was not logged"
+# every loop is a discontinuity; the loop itself is logged once
+loops() { [ "$(grep -c "the system-wide counts restarted\|restarted counting" "$TMP/agent.log")" -ge 3 ]; }
+wait_until 20 loops || fail "the archive did not loop twice"
+[ "$(grep -c "end reached, starting again" "$TMP/agent.log")" = 1 ] ||
+    fail "the loop was logged $(grep -c "end reached, starting again" "$TMP/agent.log") times"
 ok "a <mark> record and the loop are logged discontinuities (at $disc)"
 stop_pid "$AGENT_PID"; AGENT_PID=
 
