@@ -18,6 +18,13 @@
 /* TIME in seconds: a century past 2^32 s keeps every ns value in 64 bits */
 #define REPLAY_TIME_MAX	  UINT64_C(10000000000)
 #define REPLAY_STEP_LINES 4096 /* lines between b->progress() calls */
+#define REPLAY_STEP_BYTES (UINT64_C(1) << 20) /* and bytes, for long lines */
+/* A line longer than this is a bad line: skipped without being stored
+ * (a 1 GB line of NULs costs no memory), its end found in steps. */
+#define REPLAY_LINE_MAX 1024
+/* Bad lines logged one by one; the rest are counted, and the load's
+ * summary line gives the total. */
+#define REPLAY_BAD_LOGGED 20
 
 /* rec.slot of a system-wide value (CPU '-'): it feeds the sum only */
 #define REPLAY_SYSTEM_SLOT UINT32_MAX

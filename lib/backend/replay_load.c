@@ -47,8 +47,14 @@ static int bad(struct parser *p, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	hwr_log(LOG_WARNING, "replay: %s:%u: %s; line skipped\n", p->file,
-		p->line, msg);
+	if (p->r->bad_lines < REPLAY_BAD_LOGGED)
+		hwr_log(LOG_WARNING, "replay: %s:%u: %s; line skipped\n",
+			p->file, p->line, msg);
+	else if (p->r->bad_lines == REPLAY_BAD_LOGGED)
+		hwr_log(LOG_WARNING,
+			"replay: %s:%u: %s; line skipped; further bad lines "
+			"are counted, not logged\n",
+			p->file, p->line, msg);
 	p->r->bad_lines++;
 	return -1;
 }
@@ -229,6 +235,72 @@ static int parse_line(struct parser *p, char *line)
 	return 0;
 }
 
+/*
+ * Lines read in blocks, each kept up to REPLAY_LINE_MAX bytes: a longer
+ * line is reported by its length and never stored, however long.  The
+ * agent is given progress() every REPLAY_STEP_BYTES, so a huge line
+ * does not stall the session either.
+ */
+struct reader {
+	FILE *in;
+	const struct backend *b;
+	bool cancelled;
+	uint64_t consumed, next_step; /* bytes */
+	size_t pos, len;
+	char block[1 << 16];
+};
+
+static void step(struct reader *rd, size_t n)
+{
+	rd->consumed += n;
+	if (rd->consumed < rd->next_step)
+		return;
+	rd->next_step = rd->consumed + REPLAY_STEP_BYTES;
+	if (rd->b->progress)
+		rd->b->progress();
+	if (rd->b->cancel && *rd->b->cancel)
+		rd->cancelled = true;
+}
+
+/* The next line (without its newline) in line[], cut at REPLAY_LINE_MAX
+ * bytes; *n is its whole length and *nul whether it has a NUL byte.
+ * Returns false at the end of the file (or when cancelled). */
+static bool next_line(struct reader *rd, char *line, size_t *n, bool *nul)
+{
+	bool any = false;
+
+	*n = 0;
+	*nul = false;
+	while (!rd->cancelled) {
+		if (rd->pos == rd->len) {
+			rd->pos = 0;
+			rd->len = fread(rd->block, 1, sizeof(rd->block), rd->in);
+			if (rd->len == 0)
+				break;
+		}
+		const char *start = rd->block + rd->pos;
+		size_t avail = rd->len - rd->pos;
+		const char *nl = memchr(start, '\n', avail);
+		size_t chunk = nl ? (size_t)(nl - start) : avail;
+		if (*n < REPLAY_LINE_MAX) {
+			size_t keep = chunk < REPLAY_LINE_MAX - *n
+					  ? chunk
+					  : REPLAY_LINE_MAX - *n;
+			memcpy(line + *n, start, keep);
+			line[*n + keep] = '\0';
+		}
+		if (memchr(start, '\0', chunk))
+			*nul = true;
+		*n += chunk;
+		any = true;
+		rd->pos += chunk + (nl != NULL);
+		step(rd, chunk + (nl != NULL));
+		if (nl)
+			return true;
+	}
+	return any && !rd->cancelled;
+}
+
 int replay_file_id(int fd, struct file_id *id)
 {
 	struct stat st;
@@ -277,26 +349,36 @@ int replay_load(struct replay *r, const struct backend *b, char *err,
 		snprintf(err, errlen, "replay: out of memory");
 		return -1;
 	}
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t got;
-	bool stopped = false;
-	while ((got = getline(&line, &cap, in)) != -1) {
+	struct reader *rd = calloc(1, sizeof(*rd));
+	char line[REPLAY_LINE_MAX + 1];
+	size_t got;
+	bool nul;
+	if (!rd) {
+		free(p.slot_of_cpu);
+		fclose(in);
+		snprintf(err, errlen, "replay: out of memory");
+		return -1;
+	}
+	*rd = (struct reader){.in = in, .b = b, .next_step = REPLAY_STEP_BYTES};
+	line[0] = '\0';
+	while (next_line(rd, line, &got, &nul)) {
 		p.line++;
-		if (p.line % REPLAY_STEP_LINES == 0) {
-			if (b->progress)
-				b->progress();
-			if (b->cancel && *b->cancel) {
-				stopped = true;
-				break;
-			}
+		if (p.line % REPLAY_STEP_LINES == 0) { /* many short lines */
+			rd->next_step = rd->consumed;
+			step(rd, 0);
 		}
-		if (memchr(line, '\0', (size_t)got))
+		if (rd->cancelled)
+			break;
+		if (got > REPLAY_LINE_MAX)
+			bad(&p, "line of %zu bytes (at most %d)", got,
+			    REPLAY_LINE_MAX);
+		else if (nul)
 			bad(&p, "NUL byte in the line");
 		else
 			parse_line(&p, line);
 	}
-	free(line);
+	bool stopped = rd->cancelled;
+	free(rd);
 	free(p.last);
 	free(p.slot_of_cpu);
 	fclose(in);

@@ -291,6 +291,68 @@ static void cancelled_load(void **state)
 	assert_int_equal(progress_calls, 2);
 }
 
+/* A line longer than REPLAY_LINE_MAX (5 MiB of NULs, as a sparse file
+ * gives) is one bad line, never stored; its reading yields to the agent
+ * every MiB; the lines around it load. */
+static unsigned steps;
+static void count_step(void)
+{
+	steps++;
+}
+
+static void long_line_not_stored(void **state)
+{
+	struct backend b = {.progress = count_step};
+	struct sample s = {0};
+	char err[256];
+	size_t big = 5u << 20, n = 0;
+	char *text = calloc(1, big + 64);
+	assert_non_null(text);
+	n += (size_t)sprintf(text, "0 0 hw.r10kevctr.tlb 1\n");
+	n += big; /* NULs */
+	text[n++] = '\n';
+	n += (size_t)sprintf(text + n, "1 0 hw.r10kevctr.tlb 5\n");
+	write_bytes(text, n);
+	free(text);
+	assert_int_equal(open_replay(&b, 64, false, err), 0);
+	unlink(path);
+	assert_logged(":2: line of 5242880 bytes (at most 1024); line skipped");
+	assert_logged("2 sample sets, 1 CPUs, 1 bad line(s) skipped");
+	assert_true(steps >= 5);
+	assert_int_equal(backend_read(&b, &s), 0);
+	assert_int_equal(backend_read(&b, &s), 0);
+	assert_int_equal(s.cpus[0].value[C("hw.r10kevctr.tlb")], 4);
+	backend_close(&b);
+	sample_free(&s);
+}
+
+/* Bad lines: the first 20 logged, then one line that says the rest are
+ * only counted; the summary has the total. */
+static void bad_lines_log_capped(void **state)
+{
+	struct backend b = {0};
+	char err[256];
+	size_t cap = 1000 * 16 + 64, used = 0;
+	char *text = malloc(cap);
+	assert_non_null(text);
+	for (unsigned i = 0; i < 1000; i++)
+		used += (size_t)snprintf(text + used, cap - used, "bad %u\n", i);
+	used += (size_t)snprintf(text + used, cap - used,
+				 "0 0 hw.r10kevctr.tlb 1\n");
+	write_bytes(text, used);
+	free(text);
+	assert_int_equal(open_replay(&b, 64, false, err), 0);
+	unlink(path);
+	unsigned lines = 0;
+	for (const char *p = logbuf; (p = strstr(p, "line skipped")); p++)
+		lines++;
+	assert_int_equal(lines, 21);
+	assert_logged(":21: expected TIME CPU METRIC VALUE; line skipped; "
+		      "further bad lines are counted, not logged");
+	assert_logged("1 sample sets, 1 CPUs, 1000 bad line(s) skipped");
+	backend_close(&b);
+}
+
 /* A reload keeps the open backend only for the same, unchanged file and
  * the same settings; the poll interval may change. */
 static void keep_on_reload(void **state)
@@ -389,6 +451,8 @@ int main(void)
 	    cmocka_unit_test(not_regular),
 	    cmocka_unit_test(many_cpus),
 	    cmocka_unit_test(cancelled_load),
+	    cmocka_unit_test(long_line_not_stored),
+	    cmocka_unit_test(bad_lines_log_capped),
 	    cmocka_unit_test(keep_on_reload),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
