@@ -146,7 +146,7 @@ static void setup_netsnmp(const struct options *opt)
 
 /* The agent library, the config (read by init_snmp) and the AgentX
  * session; the number of bad config lines. */
-static int load(struct agent *a)
+static int load(struct agent *a, bool dump)
 {
 	cache_init(&a->cache);
 	served_init(&a->served);
@@ -157,6 +157,16 @@ static int load(struct agent *a)
 	 * default of 15 s; agentxPingInterval in the config overrides it. */
 	netsnmp_ds_set_int(NETSNMP_DS_APPLICATION_ID,
 			   NETSNMP_DS_AGENT_AGENTX_PING_INTERVAL, 2);
+	/* --dump runs the library as a master, which does not know the
+	 * subagent's agentxPingInterval: a production config must dump as
+	 * it runs, so the token is taken (and checked) the same way. */
+	if (dump)
+		netsnmp_ds_register_config(
+		    ASN_INTEGER,
+		    netsnmp_ds_get_string(NETSNMP_DS_LIBRARY_ID,
+					  NETSNMP_DS_LIB_APPTYPE),
+		    "agentxPingInterval", NETSNMP_DS_APPLICATION_ID,
+		    NETSNMP_DS_AGENT_AGENTX_PING_INTERVAL);
 	confload_register();
 	poll_watch_master(a);
 	notify_watch_master();
@@ -204,8 +214,10 @@ int main(int argc, char **argv)
 	int rc = 1;
 
 	umask(027); /* files we create (logs) are not world-readable */
-	if (options_parse(argc, argv, &opt, a) != 0) {
-		options_usage(stderr, argv[0]);
+	int parsed = options_parse(argc, argv, &opt, a);
+	if (parsed != 0) {
+		if (parsed == OPTIONS_USAGE)
+			options_usage(stderr, argv[0]);
 		return 1;
 	}
 	if (!opt.logging_set)
@@ -217,7 +229,7 @@ int main(int argc, char **argv)
 	setup_netsnmp(&opt);
 	install_signals();
 	hwr_log_set(log_to_netsnmp);
-	int bad = load(a);
+	int bad = load(a, opt.dump);
 	if (bad)
 		snmp_log(LOG_ERR, "%d bad config line(s); not starting\n", bad);
 	else if (opt.dump)

@@ -134,7 +134,7 @@ static int apply_log_option(int argc, char **argv, struct agent *a)
 	const char *logfile = log_file_arg(optarg, argc, argv);
 
 	if (logfile && logfile_check(logfile) != 0)
-		return -1;
+		return OPTIONS_FAILED; /* said why; not a usage error */
 	if (logfile)
 		a->priv.logfile = logfile;
 	if (snmp_log_options(optarg, argc, argv) < 0) {
@@ -220,13 +220,15 @@ int options_parse(int argc, char **argv, struct options *o, struct agent *a)
 		netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID,
 				       NETSNMP_DS_LIB_APPEND_LOGFILES, 1);
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, OPTSTRING, longopts, NULL)) != -1)
-		if (apply_option(ch, argc, argv, o, a) != 0)
-			return -1;
+	while ((ch = getopt_long(argc, argv, OPTSTRING, longopts, NULL)) != -1) {
+		int rc = apply_option(ch, argc, argv, o, a);
+		if (rc != 0)
+			return rc;
+	}
 	if (optind < argc) {
 		fprintf(stderr, "%s: unexpected argument '%s'\n", argv[0],
 			argv[optind]);
 		return -1;
 	}
-	return privilege_resolve(&a->priv);
+	return privilege_resolve(&a->priv) != 0 ? OPTIONS_FAILED : 0;
 }

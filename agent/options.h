@@ -13,8 +13,15 @@ struct options {
 	const char *config; /* -c: comma-separated files */
 };
 
-/* Parse the command line into o and a (-x, -u, -g, -Lf); -1 after a
- * message on stderr (the caller prints the usage and exits 1). */
+/* options_parse's failures, each after a message on stderr: the
+ * command line is malformed (the caller prints the usage), or a value
+ * cannot be used (a -Lf file that cannot be created, an unknown -u
+ * user): the message says why, the usage would only bury it. */
+#define OPTIONS_USAGE  -1
+#define OPTIONS_FAILED -2
+
+/* Parse the command line into o and a (-x, -u, -g, -Lf); 0, or one of
+ * the failures above (the caller exits 1). */
 int options_parse(int argc, char **argv, struct options *o, struct agent *a);
 void options_usage(FILE *out, const char *prog);
 

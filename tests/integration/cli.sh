@@ -40,7 +40,8 @@ done
 ok "a missing or directory -c file: named, exit 1"
 
 # --dump: two reads one interval apart, printed; no master needed.
-printf 'backend sim\nsimCpus 2\npollInterval 1\nagentXSocket unix:%s/none.sock\n' "$TMP" >"$TMP/dump.conf"
+# A production config dumps as it runs: agentxPingInterval included.
+printf 'backend sim\nsimCpus 2\npollInterval 1\nagentXSocket unix:%s/none.sock\nagentxPingInterval 5\n' "$TMP" >"$TMP/dump.conf"
 "$AGENT" --dump -C -c "$TMP/dump.conf" >"$TMP/dump.out" 2>"$TMP/dump.err" ||
     { cat "$TMP/dump.err"; fail "--dump on sim exited $?"; }
 head -n 5 "$TMP/dump.out" | tr '\n' ' ' | grep -q "^backend sim interval 1 state 30 cpurev 3.4 cpus 2 $" ||
@@ -65,3 +66,16 @@ if "$AGENT" -f -C -c "$TMP/nul.conf" -x "unix:$TMP/none.sock" -Le >"$TMP/out" 2>
 fi
 grep -q "nul.conf: line 2: Error: a NUL byte in the line" "$TMP/out" || { cat "$TMP/out"; fail "NUL line not named"; }
 ok "a NUL byte in a config line: named with FILE: line N, exit 1"
+
+# A value that cannot be used (a -Lf file in a missing directory, an
+# unknown -u user): its message alone, no usage text burying it; a
+# malformed command line: the usage.
+"$AGENT" -f -C -c "$TMP/dump.conf" -Lf "$TMP/no/such/dir/agent.log" >"$TMP/out" 2>&1 &&
+    fail "a -Lf file that cannot be created was accepted"
+grep -q "cannot create the log file" "$TMP/out" || { cat "$TMP/out"; fail "no reason for the -Lf file"; }
+grep -q "^usage:" "$TMP/out" && { cat "$TMP/out"; fail "the usage follows a -Lf error"; }
+"$AGENT" -f -C -c "$TMP/dump.conf" -u no-such-user-hwr >"$TMP/out" 2>&1 && fail "an unknown -u user was accepted"
+grep -q "^usage:" "$TMP/out" && { cat "$TMP/out"; fail "the usage follows an unknown user"; }
+"$AGENT" -Q >"$TMP/out" 2>&1 && fail "-Q was accepted"
+grep -q "^usage:" "$TMP/out" || { cat "$TMP/out"; fail "no usage for an unknown option"; }
+ok "a -Lf or -u value that cannot be used: the reason, no usage; an unknown option: the usage"
