@@ -140,8 +140,10 @@ int poll_reconfigure(struct agent *a, struct config *newcfg)
 		return -1;
 	}
 	bool keep = backend_keep(&a->backend, newcfg);
-	bool reschedule =
-	    !keep || newcfg->poll_interval != a->cfg.poll_interval;
+	/* The schedule goes on through a reopen: restarting it at every
+	 * SIGHUP would starve the polls when reloads come faster than
+	 * pollInterval.  Only a new interval restarts it. */
+	bool reschedule = newcfg->poll_interval != a->cfg.poll_interval;
 	if (!keep && a->priv.dropped && !a->priv.keep_perfmon &&
 	    strcmp(newcfg->backend, "perf") == 0) {
 		snmp_log(LOG_ERR,

@@ -1,12 +1,21 @@
 /*
  * backend_sim.c - deterministic simulated counters, for demos and tests.
  *
- * The sim has a virtual clock that advances by pollInterval seconds at
- * every read, so values do not depend on scheduling:
+ * The sim counts by elapsed time, on a clock of whole poll intervals:
  *
  *   value(cpu, counter) = offset(seed, cpu, counter)
- *                         + rate(counter) * ((cpu mod 8) + 1)
- *                           * virtual seconds (pollInterval per read)
+ *                         + rate(counter) * ((cpu mod 8) + 1) * T
+ *
+ * T is the time elapsed since the first read on the backend's clock
+ * (b->clock_ns), 0 at that read (the base, as replay's and pcp's first
+ * values are: the poll that opens a backend reads it at once), so over any
+ * wall time the counts are rate * time, whatever the number of reads (a
+ * reload's extra reads add nothing, a reopened sim nothing that did not
+ * elapse).  Within a quarter of a pollInterval of a whole number (from
+ * one) of pollIntervals, T is that whole number: reads on the poll
+ * schedule see exactly one interval more each, whatever the scheduling
+ * jitter, so tests and demos are deterministic.  A change of
+ * pollInterval on a reload continues T from its value then.
  *
  * rate is simRate (default: metrics.def SIMRATE); offset is 0 with simSeed
  * 0 (the default) and a splitmix64 value below 2^40 otherwise.  The CPU
@@ -28,7 +37,10 @@
 struct sim {
 	struct sim_settings cfg;
 	unsigned interval;
-	uint64_t vtime; /* virtual seconds: pollInterval per read */
+	uint64_t (*clock_ns)(void);
+	uint64_t origin_ns;	 /* when T was base_ns */
+	uint64_t base_ns, t_ns; /* T at origin_ns, at the last read */
+	uint64_t reads;
 	uint32_t epoch;
 	counter_mask counted;
 };
@@ -60,6 +72,8 @@ static int sim_open(struct backend *b, const struct config *cfg, char *err,
 	s->cfg =
 	    *(const struct sim_settings *)config_settings(cfg, &backend_sim);
 	s->interval = cfg->poll_interval;
+	s->clock_ns = b->clock_ns ? b->clock_ns : backend_monotonic_ns;
+	s->base_ns = s->t_ns = 0; /* origin_ns: at the first read */
 	s->epoch = backend_new_epoch();
 	for (int i = 0; i < COUNTER_COUNT; i++)
 		if (!(s->cfg.off & COUNTER_BIT(i)) &&
@@ -67,6 +81,21 @@ static int sim_open(struct backend *b, const struct config *cfg, char *err,
 			s->counted |= COUNTER_BIT(i);
 	b->priv = s;
 	return 0;
+}
+
+/* T at now, in ns: base plus the time since origin, snapped to a whole
+ * number of intervals within a quarter interval of one; never less than
+ * at the last read. */
+static uint64_t sim_time(const struct sim *s, uint64_t now)
+{
+	uint64_t step = (uint64_t)s->interval * 1000000000u;
+	uint64_t e = now > s->origin_ns ? now - s->origin_ns : 0;
+	uint64_t k = (e + step / 2) / step;
+	uint64_t whole = k * step;
+	if (k >= 1 && (e > whole ? e - whole : whole - e) <= step / 4)
+		e = whole;
+	uint64_t t = s->base_ns + e;
+	return t > s->t_ns ? t : s->t_ns;
 }
 
 /*
@@ -81,12 +110,15 @@ static int sim_read(struct backend *b, struct sample *out)
 
 	if (sample_reserve(out, s->cfg.cpus) < 0)
 		return -1;
-	s->vtime += s->interval;
-	uint64_t t = s->vtime;
+	uint64_t now = s->clock_ns();
+	if (!s->reads++)
+		s->origin_ns = now;
+	uint64_t t = s->t_ns = sim_time(s, now);
 	for (int i = 0; i < COUNTER_COUNT; i++) {
 		if (!(s->counted & COUNTER_BIT(i)))
 			continue;
-		uint64_t step = sim_rate(&s->cfg, i) * t;
+		uint64_t step = (uint64_t)((unsigned __int128)sim_rate(&s->cfg, i) *
+					   t / 1000000000u);
 		for (unsigned f = 0; f < SIM_CPU_FACTORS; f++)
 			row[f][i] = step * (f + 1);
 	}
@@ -95,7 +127,7 @@ static int sim_read(struct backend *b, struct sample *out)
 		cs->cpu = cpu;
 		cs->counting = true;
 		cs->epoch = s->epoch;
-		cs->time_enabled = cs->time_running = t * 1000000000u;
+		cs->time_enabled = cs->time_running = t;
 		memcpy(cs->value, row[cpu % SIM_CPU_FACTORS],
 		       sizeof(cs->value));
 		if (s->cfg.seed)
@@ -105,7 +137,7 @@ static int sim_read(struct backend *b, struct sample *out)
 					    sim_offset(s->cfg.seed, cpu, i);
 	}
 	out->ncpus = s->cfg.cpus;
-	out->time_ns = t * 1000000000u; /* the virtual clock */
+	out->time_ns = t; /* the sim's own clock */
 	out->counted = s->counted;
 	out->state = __builtin_popcountll(s->counted);
 	snprintf(out->cpurev, sizeof(out->cpurev), "%s", s->cfg.cpurev);
@@ -123,7 +155,15 @@ static bool sim_keep(struct backend *b, const struct config *cfg)
 	for (int i = 0; i < COUNTER_COUNT; i++)
 		if (sim_rate(&s->cfg, i) != sim_rate(n, i))
 			return false;
-	s->interval = cfg->poll_interval; /* the virtual clock's step */
+	if (s->interval != cfg->poll_interval) {
+		/* T goes on from its value now, in the new step */
+		uint64_t now = s->clock_ns();
+		if (s->reads) {
+			s->base_ns = s->t_ns = sim_time(s, now);
+			s->origin_ns = now;
+		}
+		s->interval = cfg->poll_interval;
+	}
 	return true;
 }
 

@@ -101,3 +101,41 @@ wait_until 10 empty_named || fail "a truncated recording at reload was not named
 sleep 1.5
 [ "$(disc)" = "$d1" ] && agent_serving || fail "a failed reload disturbed the running replay"
 ok "replay truncated while running: served on; the reload names it and keeps the running data"
+
+# A storm of reloads that reopen the sim (its cpurev alternates, counting
+# the same counters), faster than pollInterval: the counts follow the
+# wall time, not the number of reads (they were 5.9x rate x time), and
+# the scheduled polls go on (they were starved).
+stop_pid "$AGENT_PID"; AGENT_PID=
+: >"$TMP/agent.log"
+SCONF="backend sim
+pollInterval 1
+simCpus 1"
+start_agent "$SCONF
+simCpurev 3.4"
+wait_until 20 agent_serving || fail "the subagent never answered (storm)"
+sleep 1.2
+rate=$(sed -n 's/^M([0-9]*, "cycles",.*, \([0-9]*\))$/\1/p' "$HWR_SRCDIR/mib/metrics.def")
+[ -n "$rate" ] || rate=$(snmpq snmpget hwR10kEvCtrRateCycles.0)
+c0=$(snmpq snmpget hwR10kEvCtrCycles.0) p0=$(snmpq snmpget hwR10kEvCtrPolls.0)
+t0=$(date +%s%N)
+i=0
+while [ $i -lt 30 ]; do # 30 reopens in about 6 s
+    printf '%s\nsimCpurev 3.%d\n' "$SCONF" $((4 + i % 2)) >"$TMP/agent.conf"
+    kill -HUP "$AGENT_PID"
+    sleep 0.2
+    i=$((i + 1))
+done
+sleep 1.5
+c1=$(snmpq snmpget hwR10kEvCtrCycles.0) p1=$(snmpq snmpget hwR10kEvCtrPolls.0)
+t1=$(date +%s%N)
+reopens=$(grep -c "reload: reopened backend sim" "$TMP/agent.log")
+[ "$reopens" -ge 25 ] || fail "the storm did not reopen the sim ($reopens)"
+awk -v c="$((c1 - c0))" -v r="$rate" -v t0="$t0" -v t1="$t1" 'BEGIN {
+    w = (t1 - t0) / 1e9; want = r * w
+    printf "counted %d cycles in %.1f s at %d/s: %.2f x rate x time\n", c, w, r, c / want
+    exit !(c <= want * 1.25 + r && c >= want * 0.6 - r)
+}' || fail "the sim's counts do not follow the wall time through a reload storm"
+scheduled=$((p1 - p0 - 2 * reopens)) # a reopen reads the old and the new one
+[ "$scheduled" -ge 5 ] || fail "only $scheduled scheduled polls during the storm"
+ok "a storm of 30 reopening reloads: counts = rate x wall time, $scheduled scheduled polls went on"

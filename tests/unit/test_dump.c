@@ -20,16 +20,16 @@ static void sim_dump(void **state)
 	fclose(o);
 	fclose(e);
 	assert_string_equal(err, "");
-	/* the sim's virtual clock: 2 reads of 1 s; CPU n counts
-	 * rate * (n + 1) per second; values count from the first read's
-	 * (as the agent's cache does), rates over the interval */
+	/* the sim counts elapsed time: 0 at the first read, 1 s at the
+	 * second; CPU n counts rate * (n + 1) per second; rates over the
+	 * interval */
 	assert_non_null(strstr(out, "backend sim\ninterval 1\nstate 30\n"
 				    "cpurev 3.4\ncpus 2\n"));
 	assert_non_null(strstr(out,
-			       "hw.r10kevctr.cycles sum 1170000000 "
+			       "hw.r10kevctr.cycles sum 585000000 "
 			       "585000000\n"
-			       "hw.r10kevctr.cycles 0 390000000 195000000\n"
-			       "hw.r10kevctr.cycles 1 780000000 390000000\n"));
+			       "hw.r10kevctr.cycles 0 195000000 195000000\n"
+			       "hw.r10kevctr.cycles 1 390000000 390000000\n"));
 	assert_null(strstr(out, "hw.r10kevctr.vcc")); /* not counted on 3.4 */
 	/* one line per counted metric (30) and row (sum + 2) */
 	size_t lines = 0;

@@ -5,16 +5,31 @@
 #include "backend_sim.h"
 #include "testconf.h"
 
+/* The backend's clock, moved by the test: the sim counts elapsed time. */
+static uint64_t now_ns;
+static uint64_t test_clock(void)
+{
+	return now_ns;
+}
+#define SEC UINT64_C(1000000000)
+
 static void read_once(struct backend *b, struct sample *s)
 {
 	assert_int_equal(backend_read(b, s), 0);
 	assert_int_equal(sample_sort(s), 0);
 }
 
+/* Read, then let one poll interval pass. */
+static void poll_once(struct backend *b, struct sample *s, unsigned interval)
+{
+	read_once(b, s);
+	now_ns += interval * SEC;
+}
+
 static void predictable_values(void **state)
 {
 	struct config cfg;
-	struct backend b = {0};
+	struct backend b = {.clock_ns = test_clock};
 	struct sample s = {0};
 	char err[256];
 
@@ -23,15 +38,16 @@ static void predictable_values(void **state)
 	cfg.poll_interval = 5;
 	assert_int_equal(backend_open(&b, &cfg, err, sizeof(err)), 0);
 	for (uint64_t k = 1; k <= 3; k++) {
-		read_once(&b, &s);
+		poll_once(&b, &s, 5);
 		assert_int_equal(s.ncpus, 19);
 		for (unsigned cpu = 0; cpu < 19; cpu++) {
 			assert_int_equal(s.cpus[cpu].cpu, cpu);
 			/* the CPU factor repeats every 8 CPUs */
 			assert_int_equal(s.cpus[cpu].value[0],
-					 195000000ull * (cpu % 8 + 1) * 5 * k);
+					 195000000ull * (cpu % 8 + 1) * 5 *
+					     (k - 1));
 			assert_int_equal(s.cpus[cpu].time_enabled,
-					 5 * k * 1000000000ull);
+					 5 * (k - 1) * 1000000000ull);
 		}
 	}
 	/* revision 3.4: fucomp counted, vcc not; state = counters counted */
@@ -49,7 +65,7 @@ static void predictable_values(void **state)
 static void revision_and_off(void **state)
 {
 	struct config cfg;
-	struct backend b = {0};
+	struct backend b = {.clock_ns = test_clock};
 	struct sample s = {0};
 	char err[256];
 
@@ -72,7 +88,8 @@ static void revision_and_off(void **state)
 static void seed_offsets(void **state)
 {
 	struct config cfg;
-	struct backend b1 = {0}, b2 = {0};
+	struct backend b1 = {.clock_ns = test_clock},
+		       b2 = {.clock_ns = test_clock};
 	struct sample s1 = {0}, s2 = {0};
 	char err[256];
 
@@ -97,23 +114,66 @@ static void seed_offsets(void **state)
 	config_free(&cfg);
 }
 
+/* Counts follow elapsed time, not reads: extra reads between polls (a
+ * reload's) add nothing, jitter around the schedule changes nothing, and
+ * over a wall time W the count is rate * W. */
+static void counts_by_elapsed_time(void **state)
+{
+	struct config cfg;
+	struct backend b = {.clock_ns = test_clock};
+	struct sample s = {0};
+	char err[256];
+	const uint64_t rate = counters[0].sim_rate;
+
+	config_defaults(&cfg);
+	cfg.poll_interval = 2;
+	now_ns = 1000 * SEC;
+	assert_int_equal(backend_open(&b, &cfg, err, sizeof(err)), 0);
+	read_once(&b, &s);
+	assert_int_equal(s.cpus[0].value[0], 0); /* nothing elapsed */
+	for (int i = 0; i < 100; i++) { /* 100 reads within 0.9 s */
+		now_ns += 9 * SEC / 1000;
+		read_once(&b, &s);
+	}
+	assert_int_equal(s.cpus[0].value[0], rate * 9 / 10); /* exact */
+	now_ns = 1000 * SEC + 2 * SEC + SEC / 10; /* a late poll */
+	read_once(&b, &s);
+	assert_int_equal(s.cpus[0].value[0], rate * 2);
+	assert_int_equal(s.time_ns, 2 * SEC);
+	now_ns = 1000 * SEC + 4 * SEC - SEC / 10; /* an early one */
+	read_once(&b, &s);
+	assert_int_equal(s.cpus[0].value[0], rate * 4);
+	now_ns = 1000 * SEC + 60 * SEC; /* a minute after the open */
+	read_once(&b, &s);
+	assert_int_equal(s.cpus[0].value[0], rate * 60);
+	backend_close(&b);
+	sample_free(&s);
+	config_free(&cfg);
+}
+
 /* A reload keeps the sim open unless its own settings change; the poll
- * interval is taken without a reopen (the virtual clock's new step). */
+ * interval is taken without a reopen (the clock goes on in the new
+ * step). */
 static void keep_on_reload(void **state)
 {
 	struct config cfg;
-	struct backend b = {0};
+	struct backend b = {.clock_ns = test_clock};
 	struct sample s = {0};
 	char err[256];
 
 	config_defaults(&cfg);
 	cfg.poll_interval = 5;
+	now_ns = 0;
 	assert_int_equal(backend_open(&b, &cfg, err, sizeof(err)), 0);
 	read_once(&b, &s);
-	cfg.poll_interval = 1;
+	now_ns += 5 * SEC;
+	poll_once(&b, &s, 5); /* 5 s */
+	assert_int_equal(s.cpus[0].value[0], 195000000ull * 5);
+	cfg.poll_interval = 1; /* the reload, 5 s after the read */
 	assert_true(backend_keep(&b, &cfg));
-	read_once(&b, &s); /* 5 s, then 1 s of virtual time */
-	assert_int_equal(s.cpus[0].value[0], 195000000ull * 6);
+	now_ns += 1 * SEC;
+	read_once(&b, &s); /* 10 s, then 1 s of the new step */
+	assert_int_equal(s.cpus[0].value[0], 195000000ull * 11);
 	CONF(&cfg, "simCpus", "%d", SIM_CPUS_DEFAULT + 1);
 	assert_false(backend_keep(&b, &cfg));
 	CONF(&cfg, "simCpus", "%d", SIM_CPUS_DEFAULT);
@@ -134,6 +194,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(keep_on_reload),
+	    cmocka_unit_test(counts_by_elapsed_time),
 	    cmocka_unit_test(predictable_values),
 	    cmocka_unit_test(revision_and_off),
 	    cmocka_unit_test(seed_offsets),

@@ -25,10 +25,18 @@ static uint64_t rate(const char *name)
 	return name[0] ? counters[C(name)].sim_rate : 0;
 }
 
+/* The backend's clock, one poll interval per poll (the sim counts
+ * elapsed time). */
+static uint64_t now_ns;
+static uint64_t test_clock(void)
+{
+	return now_ns;
+}
+
 /* Poll a backend twice (one interval) into c. */
 static void two_polls(struct config *cfg, struct cache *c)
 {
-	struct backend b = {0};
+	struct backend b = {.clock_ns = test_clock};
 	struct sample s = {0};
 	char err[256];
 
@@ -38,6 +46,7 @@ static void two_polls(struct config *cfg, struct cache *c)
 		assert_int_equal(backend_read(&b, &s), 0);
 		assert_int_equal(sample_sort(&s), 0);
 		assert_true(cache_update(c, &s, t) >= 0);
+		now_ns += (uint64_t)cfg->poll_interval * 1000000000u;
 	}
 	backend_close(&b);
 	sample_free(&s);
