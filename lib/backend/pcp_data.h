@@ -63,6 +63,7 @@ struct pcp {
 	uint64_t epoch_ns, time_ns; /* the source's clock */
 	size_t records;		    /* archive: records served this pass */
 	unsigned long loops;	    /* archive: times it started again */
+	bool corrupt_logged;	    /* archive: an unreadable record said */
 	int32_t state;
 	char cpurev[CPUREV_MAX + 1];
 	unsigned errors; /* not yet reported in a sample */

@@ -196,6 +196,23 @@ static enum pcp_fetch next_record(struct pcp *p, uint64_t now, pmResult **res)
 	for (int tries = 0; tries < 4; tries++) {
 		enum pcp_fetch f =
 		    pcp_source_fetch(&p->src, p->nids, p->ids, res, now);
+		if (f == PCP_FETCH_ERROR && p->src.archive) {
+			/* a record libpcp cannot read (a corrupt or cut
+			 * volume): the archive ends there, looped or held,
+			 * never served as current; said once, counted */
+			if (!p->corrupt_logged)
+				hwr_log(LOG_ERR,
+					"pcp: %s: cannot read the record after "
+					"record %zu (%s): the archive ends "
+					"there%s (logged once; counted in "
+					"hwR10kEvCtrPollErrors)\n",
+					p->src.name, p->records,
+					pmErrStr(p->src.error),
+					p->loop ? "; starting again" : "");
+			p->corrupt_logged = true;
+			p->errors++;
+			f = PCP_FETCH_END;
+		}
 		if (f == PCP_FETCH_RECONNECTED)
 			pcp_restart(p);
 		if (f == PCP_FETCH_MARK) {

@@ -247,7 +247,7 @@ enum pcp_fetch pcp_source_fetch(struct pcp_source *src, int n, pmID *ids,
 	if (src->archive) {
 		if (sts == PM_ERR_EOL)
 			return PCP_FETCH_END;
-		hwr_log(LOG_ERR, "pcp: %s: %s\n", src->name, pmErrStr(sts));
+		src->error = sts; /* the caller says it, once */
 		return PCP_FETCH_ERROR;
 	}
 	hwr_log(LOG_WARNING,

@@ -31,6 +31,7 @@ struct pcp_source {
 	uint64_t retry_at_ns, backoff_ns;
 	char host[256];	      /* live: the host spec given to libpcp */
 	struct timeval start; /* archive: the first record's time */
+	int error;	      /* archive: libpcp's code of a FETCH_ERROR */
 };
 
 enum pcp_fetch {
@@ -39,7 +40,8 @@ enum pcp_fetch {
 	PCP_FETCH_MARK,	       /* archive: a <mark> record (a gap) */
 	PCP_FETCH_LOST,	       /* live: pmcd lost (logged); retrying */
 	PCP_FETCH_RECONNECTED, /* live: *res holds a result after a loss */
-	PCP_FETCH_ERROR,       /* any other failure, logged */
+	PCP_FETCH_ERROR,       /* any other failure: logged, or for an
+				  archive in src->error (a corrupt record) */
 };
 
 /* Open pmcd at host (NULL: "local:") or, when archive is set, that

@@ -5,7 +5,8 @@
 # backend walks the text (tests/data/replay.golden), apart from the
 # backend's name and the poll errors (the three bad lines of the text
 # cannot exist in an archive).  A <mark> record is a logged
-# discontinuity; pcpLoop yes starts again; a missing archive is refused.
+# discontinuity; pcpLoop yes starts again; a missing archive is refused;
+# a corrupt record ends the archive there (looped or held), said once.
 . "$(dirname "$0")/lib.sh"
 
 R2A="$HWR_BUILDDIR/tests/pcp/replay2archive"
@@ -67,3 +68,41 @@ fi
 grep -q "archive $TMP/no-such-archive: No such file or directory" "$TMP/out" ||
     { cat "$TMP/out"; fail "missing archive message"; }
 ok "a missing archive: refused, named"
+
+# A corrupt record (bytes overwritten in the data volume, as a disk or a
+# copy damages it): the archive ends there, said once and counted; with
+# pcpLoop yes it starts again (it failed every poll, logging twice a
+# second, and served frozen values as current), with pcpLoop no the rows
+# read ended(3).
+awk 'BEGIN { for (t = 0; t < 10; t++)
+    printf "%d 0 hw.r10kevctr.cycles %d\n%d 1 hw.r10kevctr.cycles %d\n", t, 100 * t, t, 50 * t }' \
+    >"$TMP/ten.replay"
+"$R2A" "$TMP/ten.replay" "$TMP/corrupt" >/dev/null 2>&1 || fail "replay2archive (ten sets)"
+size=$(wc -c <"$TMP/corrupt.0")
+printf '\377\377\377\377\377\377\377\377\377\377\377\377' |
+    dd of="$TMP/corrupt.0" bs=1 seek=$((size * 6 / 10)) conv=notrunc 2>/dev/null
+for loop in yes no; do
+    : >"$TMP/agent.log"
+    start_agent "backend pcp
+pollInterval 1
+pcpArchive $TMP/corrupt
+pcpLoop $loop"
+    wait_until 20 agent_serving || fail "the subagent never answered (corrupt archive)"
+    said() { grep -q "cannot read the record after record [0-9]*.*the archive ends there" "$TMP/agent.log"; }
+    wait_until 20 said || fail "pcpLoop $loop: the corrupt record was not named"
+    sleep 6
+    [ "$(grep -c "cannot read the record" "$TMP/agent.log")" = 1 ] ||
+        fail "pcpLoop $loop: the corrupt record was logged $(grep -c "cannot read the record" "$TMP/agent.log") times"
+    errors=$(snmpq snmpget hwR10kEvCtrPollErrors.0)
+    if [ $loop = yes ]; then
+        [ "$(grep -c "restarted counting" "$TMP/agent.log")" -ge 2 ] || fail "a corrupt archive did not loop"
+        [ "$errors" -ge 2 ] || fail "the corrupt record was not counted on each loop ($errors)"
+        [ "$(snmpq snmpget hwR10kEvCtrCpuStatus.0)" = counting ] || fail "not counting after a loop"
+    else
+        [ "$(snmpq snmpget hwR10kEvCtrCpuStatus.0)" = ended ] || fail "the rows do not say the data ended"
+        out=$(snmp snmpget hwR10kEvCtrRateCycles.0)
+        echo "$out" | grep -q "No Such Instance" || fail "a rate after the corrupt end: $out"
+    fi
+    stop_pid "$AGENT_PID"; AGENT_PID=
+done
+ok "a corrupt record: logged once, counted; pcpLoop yes starts again, pcpLoop no ends (ended(3), no rate)"
