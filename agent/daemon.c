@@ -76,7 +76,31 @@ void daemon_ready(int fd, bool ok)
 	close(fd);
 }
 
-int pidfile_write(const char *path)
+static int pid_fd = -1; /* the pid file, open for pidfile_remove */
+
+/* The pid file's directory, made when it is missing (its parent must
+ * exist): owned by the user the agent becomes, so it can remove the file
+ * at exit.  An existing directory is left as it is. */
+static int pid_dir(const char *path, uid_t owner, gid_t group)
+{
+	char dir[PATH_MAX];
+	snprintf(dir, sizeof(dir), "%s", path);
+	char *slash = strrchr(dir, '/');
+	if (!slash || slash == dir)
+		return 0;
+	*slash = '\0';
+	if (mkdir(dir, 0755) != 0)
+		return errno == EEXIST ? 0 : -1;
+	if ((owner != (uid_t)-1 || group != (gid_t)-1) &&
+	    chown(dir, owner, group) != 0) {
+		snmp_log(LOG_ERR, "%s: cannot hand the directory over: %s\n",
+			 dir, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int pidfile_write(const char *path, uid_t owner, gid_t group)
 {
 	char tmp[PATH_MAX];
 	int n = snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
@@ -84,9 +108,16 @@ int pidfile_write(const char *path)
 		snmp_log(LOG_ERR, "%s: pid file path too long\n", path);
 		return -1;
 	}
+	if (pid_dir(path, owner, group) != 0) {
+		snmp_log(LOG_ERR,
+			 "%s: cannot write the pid file: cannot make its "
+			 "directory: %s\n",
+			 path, strerror(errno));
+		return -1;
+	}
 	/* mkstemp: a new file (O_EXCL, never a planted one), then an atomic
 	 * rename, which replaces a symlink at path, never its target. */
-	int fd = mkstemp(tmp);
+	int fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0) {
 		snmp_log(LOG_ERR, "%s: cannot write the pid file: %s\n", path,
 			 strerror(errno));
@@ -95,12 +126,14 @@ int pidfile_write(const char *path)
 	char buf[32];
 	int len = snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
 	if (fchmod(fd, 0644) != 0 || write(fd, buf, (size_t)len) != len ||
-	    close(fd) != 0 || rename(tmp, path) != 0) {
+	    rename(tmp, path) != 0) {
 		snmp_log(LOG_ERR, "%s: cannot write the pid file: %s\n", path,
 			 strerror(errno));
+		close(fd);
 		unlink(tmp);
 		return -1;
 	}
+	pid_fd = fd;
 	return 0;
 }
 
@@ -115,11 +148,20 @@ void pidfile_remove(const char *path)
 	if (fgets(buf, sizeof(buf), f))
 		pid = strtol(buf, NULL, 10);
 	fclose(f);
-	/* never another instance's file; after -u the directory may not be
-	 * ours any more: say so rather than leave it silently */
-	if (pid == (long)getpid() && unlink(path) != 0)
-		snmp_log(LOG_WARNING, "%s: cannot remove the pid file: %s\n",
-			 path, strerror(errno));
+	/* never another instance's file; after -u a root-owned directory
+	 * forbids the unlink: empty the file (no stale pid) and say so */
+	if (pid == (long)getpid() && unlink(path) != 0) {
+		int e = errno;
+		bool emptied = pid_fd >= 0 && ftruncate(pid_fd, 0) == 0;
+		snmp_log(LOG_WARNING,
+			 "%s: cannot remove the pid file (%s)%s; give the "
+			 "agent a pid file directory of its own, such as "
+			 "/run/hw-r10kevctr\n",
+			 path, strerror(e), emptied ? "; emptied it" : "");
+	}
+	if (pid_fd >= 0)
+		close(pid_fd);
+	pid_fd = -1;
 }
 
 int logfile_check(const char *path)

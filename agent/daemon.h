@@ -3,6 +3,7 @@
 #define HWR10K_DAEMON_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 /*
  * Fork into the background (new session, cwd /, stdio on /dev/null except
@@ -13,9 +14,16 @@
 int daemon_detach(bool keep_stderr);
 void daemon_ready(int fd, bool ok);
 
-/* Write the pid (mode 0644, atomically, never through a planted link);
- * remove it only if it still holds our pid. */
-int pidfile_write(const char *path);
+/*
+ * Write the pid (mode 0644, atomically, never through a planted link).
+ * A missing last directory (/run/hw-r10kevctr) is made, mode 0755, owned
+ * by owner:group (-u/-g; (uid_t)-1 for none), so that the agent can
+ * still remove its pid file after giving up root.  The file stays open.
+ */
+int pidfile_write(const char *path, uid_t owner, gid_t group);
+/* Remove it if it still holds our pid; where the directory forbids that
+ * (a root-owned one after -u), empty it through the open file and say
+ * so.  Call while logging still works. */
 void pidfile_remove(const char *path);
 
 /* Before net-snmp opens -Lf PATH: refuse a symlink or non-regular file,

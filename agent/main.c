@@ -198,7 +198,11 @@ static int start(struct agent *a, const struct options *opt, int *failed)
 	    (ready = daemon_detach(snmp_stderrlog_status())) < 0)
 		return -1;
 	a->priv.keep_perfmon = strcmp(a->cfg.backend, "perf") == 0;
-	if ((opt->pidfile && pidfile_write(opt->pidfile) != 0) ||
+	if ((opt->pidfile &&
+	     pidfile_write(opt->pidfile,
+			   a->priv.user ? a->priv.uid : (uid_t)-1,
+			   a->priv.user || a->priv.group ? a->priv.gid
+							 : (gid_t)-1) != 0) ||
 	    privilege_drop(&a->priv) != 0) {
 		daemon_ready(ready, false);
 		return -1;
@@ -246,11 +250,11 @@ int main(int argc, char **argv)
 	snmp_log(LOG_INFO, "%s stopping\n", AGENT_NAME);
 	poll_stop(a);
 	handler_unregister();
+	if (opt.pidfile) /* while logging works: it may have to say why not */
+		pidfile_remove(opt.pidfile);
 	snmp_shutdown(AGENT_NAME);
 	cache_free(&a->cache);
 	sample_free(&a->sample);
 	config_free(&a->cfg);
-	if (opt.pidfile)
-		pidfile_remove(opt.pidfile);
 	return 0;
 }

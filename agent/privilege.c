@@ -3,7 +3,8 @@
  * root, opens what needs privilege (the AgentX session, the perf events,
  * the pid and log files), then switches to USER/GROUP.
  *
- * Capabilities are set with the raw capset(2) call (no libcap): the perf
+ * Capabilities are set with the raw capset(2) call (no libcap): the
+ * bounding set is cut to what is kept, no_new_privs is set, and the perf
  * backend keeps CAP_PERFMON, so events can be reopened after the switch
  * (a CPU coming back online, a reload that changes perfEvent lines); the
  * other backends keep nothing.  A reload that switches to perf after a
@@ -92,6 +93,21 @@ static bool cap_known(unsigned cap)
 	return prctl(PR_CAPBSET_READ, cap, 0, 0, 0) >= 0;
 }
 
+/* The bounding set down to `keep` (0: nothing), while still root: no
+ * program this process could exec, setuid or not, regains more. */
+static int bound_caps(unsigned keep)
+{
+	for (unsigned c = 0; cap_known(c); c++)
+		if ((keep == 0 || c != keep) &&
+		    prctl(PR_CAPBSET_DROP, c, 0, 0, 0) != 0) {
+			snmp_log(LOG_ERR,
+				 "privileges: PR_CAPBSET_DROP %u: %s\n", c,
+				 strerror(errno));
+			return -1;
+		}
+	return 0;
+}
+
 int privilege_drop(struct privilege *p)
 {
 	if (!p->user && !p->group)
@@ -99,6 +115,9 @@ int privilege_drop(struct privilege *p)
 	unsigned keep = 0;
 	if (p->keep_perfmon)
 		keep = cap_known(CAP_PERFMON) ? CAP_PERFMON : CAP_SYS_ADMIN;
+	bool unprivileged = p->user && p->uid != 0;
+	if (unprivileged && bound_caps(keep) != 0)
+		return -1;
 	if (keep && prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) != 0) {
 		snmp_log(LOG_ERR, "privileges: PR_SET_KEEPCAPS: %s\n",
 			 strerror(errno));
@@ -133,6 +152,12 @@ int privilege_drop(struct privilege *p)
 	if (!p->user || p->uid == 0)
 		keep = 0;
 	prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0);
+	/* and no exec can raise privileges (setuid bits, file caps) */
+	if (unprivileged && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
+		snmp_log(LOG_ERR, "privileges: PR_SET_NO_NEW_PRIVS: %s\n",
+			 strerror(errno));
+		return -1;
+	}
 	p->dropped = true;
 	snmp_log(LOG_INFO, "running as uid %ld gid %ld%s\n", (long)p->uid,
 		 (long)p->gid,

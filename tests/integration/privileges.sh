@@ -3,6 +3,10 @@
 # The perf backend keeps CAP_PERFMON alone (events can be reopened: a
 # reload with new perf settings works); the sim keeps no capability, and
 # a reload that switches it to perf is refused with a clear message.
+# The bounding set holds only what is kept and no_new_privs is set.  A
+# pid file in a missing directory gets the directory, owned by the user,
+# and is removed at exit; in a root-owned one it is emptied, and the
+# warning reaches the log.
 . "$(dirname "$0")/lib.sh"
 
 [ "$(id -u)" = 0 ] || { echo "SKIP: needs root to drop privileges"; exit 77; }
@@ -13,10 +17,11 @@ id nobody >/dev/null 2>&1 && getent group nogroup >/dev/null ||
 chmod 755 "$TMP"
 start_master
 
-start_priv() { # start_priv CONF-TEXT
+start_priv() { # start_priv CONF-TEXT [OPTIONS...]
     printf '%s\n' "$1" >"$TMP/agent.conf"
+    shift
     $HWR_VALGRIND "$AGENT" -f -C -c "$TMP/agent.conf" -x "unix:$SOCK" \
-        -Lf "$TMP/agent.log" -u nobody -g nogroup &
+        -Lf "$TMP/agent.log" -u nobody -g nogroup "$@" &
     AGENT_PID=$!
 }
 status_of() { awk -v k="$1:" '$1 == k { print $2 }' "/proc/$AGENT_PID/status"; }
@@ -31,8 +36,10 @@ wait_until 10 grep -q "running as uid 65534 gid 65534 with CAP_PERFMON" "$TMP/ag
 [ "$(status_of Uid)" = 65534 ] && [ "$(status_of Gid)" = 65534 ] ||
     fail "uid $(status_of Uid) gid $(status_of Gid)"
 [ "$(status_of CapEff)" = 0000004000000000 ] || fail "CapEff $(status_of CapEff), not CAP_PERFMON alone"
+[ "$(status_of CapBnd)" = 0000004000000000 ] || fail "CapBnd $(status_of CapBnd), not CAP_PERFMON alone"
+[ "$(status_of NoNewPrivs)" = 1 ] || fail "NoNewPrivs $(status_of NoNewPrivs)"
 [ "$(snmpq snmpget hwR10kEvCtrState.0)" = 1 ] || fail "perf does not count as nobody"
-ok "-u nobody -g nogroup: uid/gid 65534, CAP_PERFMON only, counting"
+ok "-u nobody -g nogroup: uid/gid 65534, CAP_PERFMON only (effective and bounding), no_new_privs, counting"
 
 printf '%s\nperfGroupSize 2\n' "$SW" >"$TMP/agent.conf"
 kill -HUP "$AGENT_PID"
@@ -48,6 +55,8 @@ start_priv "backend sim
 pollInterval 1"
 wait_until 20 agent_serving || fail "the sim agent (-u nobody) never answered"
 [ "$(status_of CapEff)" = 0000000000000000 ] || fail "sim kept capabilities: $(status_of CapEff)"
+[ "$(status_of CapBnd)" = 0000000000000000 ] || fail "sim's bounding set: $(status_of CapBnd)"
+[ "$(status_of NoNewPrivs)" = 1 ] || fail "sim: NoNewPrivs $(status_of NoNewPrivs)"
 printf '%s\n' "$SW" >"$TMP/agent.conf"
 kill -HUP "$AGENT_PID"
 wait_until 10 grep -q "reload: backend perf needs CAP_PERFMON" "$TMP/agent.log" ||
@@ -62,3 +71,23 @@ if "$AGENT" -f -C -c "$TMP/agent.conf" -u no-such-user-hwr 2>"$TMP/out"; then
 fi
 grep -q "no-such-user-hwr: no such user" "$TMP/out" || fail "unknown user message"
 ok "an unknown -u user: named, exit 1"
+
+# The pid file: its missing directory is made for the user, and the file
+# goes at exit; in a root-owned directory it is emptied, and said.
+: >"$TMP/agent.log"
+start_priv "backend sim
+pollInterval 1" -p "$TMP/run/agent.pid"
+wait_until 20 agent_serving || fail "the agent (-p in a new directory) never answered"
+[ "$(stat -c %U "$TMP/run")" = nobody ] || fail "the pid directory is owned by $(stat -c %U "$TMP/run")"
+[ "$(cat "$TMP/run/agent.pid")" = "$AGENT_PID" ] || fail "pid file: $(cat "$TMP/run/agent.pid")"
+stop_pid "$AGENT_PID" || fail "the agent exited badly"; AGENT_PID=
+[ ! -e "$TMP/run/agent.pid" ] || fail "the pid file stayed after exit under -u"
+mkdir "$TMP/rootdir" && chmod 755 "$TMP/rootdir"
+start_priv "backend sim
+pollInterval 1" -p "$TMP/rootdir/agent.pid"
+wait_until 20 agent_serving || fail "the agent (-p in a root directory) never answered"
+stop_pid "$AGENT_PID" || fail "the agent exited badly"; AGENT_PID=
+[ ! -s "$TMP/rootdir/agent.pid" ] || fail "a stale pid stayed: $(cat "$TMP/rootdir/agent.pid")"
+grep -q "cannot remove the pid file (Permission denied); emptied it" "$TMP/agent.log" ||
+    fail "the pid file that could not go was not logged"
+ok "-p: a new directory is the user's and the file goes at exit; in root's, emptied and logged"
