@@ -107,9 +107,11 @@ static void answer_get(struct ax_buf *b, const netsnmp_variable_list *vb)
 	}
 }
 
-/* Where a GetBulk repeater goes on from. */
+/* Where a GetBulk repeater goes on from: its start OID whole (as long as
+ * net-snmp's parser takes, MAX_OID_LEN), then the answers (at most
+ * MIBVIEW_OID_MAX long). */
 struct cursor {
-	oid name[MIBVIEW_OID_MAX];
+	oid name[MAX_OID_LEN];
 	size_t len;
 	bool include, ended;
 	const oid *end;
@@ -159,8 +161,8 @@ static void answer_bulk(struct ax_buf *b, const netsnmp_variable_list *rep,
 	size_t k = 0;
 	for (const netsnmp_variable_list *r = rep; r;
 	     r = r->next_variable, k++) {
-		c[k].len = r->name_length <= MIBVIEW_OID_MAX ? r->name_length
-							     : MIBVIEW_OID_MAX;
+		c[k].len = r->name_length <= MAX_OID_LEN ? r->name_length
+							 : MAX_OID_LEN;
 		memcpy(c[k].name, r->name, c[k].len * sizeof(oid));
 		c[k].include = include_of(r);
 		c[k].end = r->val.objid;

@@ -12,8 +12,10 @@
 #include "agentx_pdu.h"
 
 /* Requests in flight: the master forwards one request per client and
- * waits for its answer, so a few; past this many, the oldest is judged. */
-#define PENDING_MAX 256
+ * waits for its answer, so usually a few, but a master may pipeline
+ * thousands; the list grows to this many (1 MiB), past which the oldest
+ * is judged. */
+#define PENDING_MAX 65536
 
 typedef int (*recv_fn)(netsnmp_transport *, void *, int, void **, int *);
 typedef int (*send_fn)(netsnmp_transport *, const void *, int, void **, int *);
@@ -32,9 +34,10 @@ static struct {
 	size_t have;	  /* header bytes of the PDU coming in */
 	struct frame cur; /* the PDU whose payload is coming in */
 	uint64_t skip;	  /* payload bytes of cur still to come */
-	struct frame pending[PENDING_MAX];
-	size_t npending;
+	struct frame *pending; /* in arrival order */
+	size_t npending, cap;
 	unsigned long unanswered;
+	bool broken; /* a header announced a payload the agent will not read */
 } w;
 
 static time_t now(void)
@@ -92,7 +95,17 @@ static void frame_done(void)
 {
 	if (w.cur.type < AX_PDU_GET || w.cur.type > AX_PDU_UNDOSET)
 		return;
-	if (w.npending == PENDING_MAX) {
+	if (w.npending == w.cap && w.cap < PENDING_MAX) {
+		size_t cap = w.cap ? w.cap * 2 : 64;
+		struct frame *p = realloc(w.pending, cap * sizeof(*p));
+		if (p) {
+			w.pending = p;
+			w.cap = cap;
+		}
+	}
+	if (w.npending == w.cap) {
+		if (w.cap == 0)
+			return; /* out of memory: nothing to judge by */
 		report(&w.pending[0]);
 		drop_pending(0);
 	}
@@ -121,6 +134,11 @@ static void feed(const unsigned char *p, size_t n)
 		if (w.have == AX_HEADER_LEN) {
 			w.cur = parse_header(w.header);
 			w.have = 0;
+			if (w.cur.length > AGENTX_PAYLOAD_MAX ||
+			    w.cur.length % 4 != 0) {
+				w.broken = true;
+				return;
+			}
 			w.skip = w.cur.length;
 			if (w.skip == 0)
 				frame_done();
@@ -145,13 +163,37 @@ static int plain_recv(netsnmp_transport *t, void *buf, int size, void **opaque,
 	return (int)n;
 }
 
+/*
+ * A header whose payload length the agent will not read (over
+ * AGENTX_PAYLOAD_MAX, or not a multiple of 4 as RFC 2741 6.1 requires)
+ * leaves no way to find the next PDU: net-snmp's framing would wait for
+ * gigabytes, silently, until a Ping times out.  Said, and the session is
+ * reset at once (RFC 2741 12.1): the receive fails, net-snmp closes the
+ * connection and the subagent opens a new one.
+ */
 static int watching_recv(netsnmp_transport *t, void *buf, int size,
 			 void **opaque, int *olength)
 {
 	int n = w.recv(t, buf, size, opaque, olength);
-	if (t == w.t && n > 0)
-		feed(buf, (size_t)n);
-	return n;
+	if (t != w.t || n <= 0)
+		return n;
+	feed(buf, (size_t)n);
+	if (!w.broken)
+		return n;
+	snmp_log(LOG_ERR,
+		 "AgentX: the master sent a %s PDU header (packet ID %lu) "
+		 "announcing %lu bytes of payload, more than %u or not a "
+		 "multiple of 4: the stream cannot be framed; resetting the "
+		 "session (RFC 2741 12.1)\n",
+		 w.cur.type >= AX_PDU_GET && w.cur.type <= AX_PDU_UNDOSET
+		     ? type_name(w.cur.type)
+		     : "non-request",
+		 (unsigned long)w.cur.packet_id, (unsigned long)w.cur.length,
+		 (unsigned)AGENTX_PAYLOAD_MAX);
+	w.broken = false;
+	w.t = NULL; /* the next connection is taken afresh */
+	errno = EPROTO;
+	return -1;
 }
 
 static bool unix_stream(int sock)
@@ -200,6 +242,7 @@ void agentx_transport_take(netsnmp_session *session)
 	w.have = 0;
 	w.skip = 0;
 	w.npending = 0;
+	w.broken = false;
 	w.t = t;
 	w.recv = unix_stream(t->sock) ? plain_recv : t->f_recv;
 	w.send = t->f_send;
@@ -217,7 +260,3 @@ void agentx_transport_check(void)
 	}
 }
 
-unsigned long agentx_transport_unanswered(void)
-{
-	return w.unanswered;
-}

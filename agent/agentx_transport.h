@@ -29,13 +29,13 @@
 #include <net-snmp/net-snmp-includes.h>
 
 #define AGENTX_UNANSWERED_SECONDS 2
+/* The largest payload the agent reads: a master's request is a few KiB. */
+#define AGENTX_PAYLOAD_MAX (1u << 20)
 
 /* Take over this session's transport (a new connection starts afresh). */
 void agentx_transport_take(netsnmp_session *session);
 /* Log and count the requests unanswered for AGENTX_UNANSWERED_SECONDS; call
  * after each round of agent_check_and_process. */
 void agentx_transport_check(void);
-/* Requests that got no answer, since start. */
-unsigned long agentx_transport_unanswered(void);
 
 #endif

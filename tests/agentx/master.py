@@ -13,6 +13,7 @@ not parse is dropped and the session answers on.  Prints
 import socket
 import struct
 import sys
+import threading
 import time
 
 OPEN, CLOSE, REGISTER, UNREGISTER, GET, GETNEXT, GETBULK, TESTSET = 1, 2, 3, 4, 5, 6, 7, 8
@@ -199,6 +200,41 @@ def read_path(m):
     check(all(v[0] == ENDOFMIBVIEW for v in vb[-2:]), "GetBulk ends with endOfMibView", vb)
     ok("GetBulk: stops early once every repeater is at endOfMibView (%d varbinds)" % len(vb))
 
+    # a repeater whose start OID has 40 sub-identifiers, past the module:
+    # endOfMibView names that OID whole (RFC 2741 7.2.3.2), not cut at 32
+    long_start = ROOT + (9,) + (1,) * (40 - len(ROOT) - 1)
+    payload = struct.pack("!HH", 0, 3) + rng(long_start)
+    _, _, vb = m.request(GETBULK, payload)
+    check(len(vb) == 1 and vb[0][0] == ENDOFMIBVIEW and vb[0][1] == long_start,
+          "GetBulk from a 40-sub-identifier OID: endOfMibView naming it", vb)
+    inside = state + (1,) * (40 - len(state))
+    _, _, vb = m.request(GETBULK, struct.pack("!HH", 0, 2) + rng(inside))
+    check([v[1] for v in vb] == [cpurev, ROOT + (1, 1, 3, 0)],
+          "GetBulk from a 40-sub-identifier OID inside the module", vb)
+    ok("GetBulk: a 40-sub-identifier start OID is taken whole")
+
+    # 1000 GetNext pipelined, sent by a writer while the answers are read
+    # (as a master's clients do): every one answered, none logged as
+    # unanswered (agentx.sh checks; past 256 in flight they were)
+    pids = [m.packet + 1 + i for i in range(1000)]
+    payload = rng(state)
+
+    def writer():
+        for _ in pids:
+            m.send(GETNEXT, payload, tid=7)
+    w = threading.Thread(target=writer)
+    w.start()
+    got = set()
+    while len(got) < len(pids):
+        t, flags, sid, tid, rpid, body, bo = m.read_pdu()
+        if t == RESPONSE:
+            got.add(rpid)
+        elif t in (PING, NOTIFY, ADDCAPS):
+            m.respond(tid, rpid)
+    w.join()
+    check(got == set(pids), "1000 pipelined GetNext answered", len(got))
+    ok("1000 pipelined GetNext: all answered")
+
     tpay = struct.pack("!HH", INTEGER, 0) + enc_oid(state) + struct.pack("!I", 5)
     err, idx, _ = m.request(TESTSET, tpay)
     check(err == 17 and idx == 1, "TestSet must be refused with notWritable", (err, idx))
@@ -243,6 +279,20 @@ def malformed(m):
     m.conn.sendall(h + b"\0" * 64)
     m.conn.shutdown(socket.SHUT_WR)
     expect_reconnect(m, "an oversized payload length")
+    # a length of 0xFFFFFFF0 on a stream that stays open (it stalled the
+    # session silently until a Ping failed, 4-6 s): reset at once
+    h = struct.pack("!BBBBIIII", 1, GET, NBO, 0, m.session, 0, 998, 0xFFFFFFF0)
+    t0 = time.time()
+    m.conn.sendall(h + b"\0" * 64)
+    try:
+        while True:
+            m.serve_one()  # until the subagent drops the session
+    except (EOFError, socket.timeout, ConnectionResetError):
+        pass
+    dropped = time.time() - t0
+    check(dropped < 1.0, "the session was reset at once", dropped)
+    expect_reconnect(m, "a payload length of 0xFFFFFFF0")
+    ok("a payload length of 0xFFFFFFF0 on an open stream: dropped in %.2f s" % dropped)
 
 
 def main():

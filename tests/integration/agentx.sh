@@ -3,9 +3,10 @@
 # on a unix socket (tests/agentx/master.py): search ranges with end OIDs
 # and include flags, GetBulk non-repeaters and max-repetitions, a refused
 # TestSet, and malformed PDUs (truncated header, an OID longer than its
-# PDU, an oversized payload length): the agent logs each, drops the
-# session and reconnects where the stream cannot go on, answers again,
-# and never crashes.
+# PDU, an oversized payload length, 0xFFFFFFF0 on an open stream), a
+# GetBulk from a 40-sub-identifier OID, 1000 pipelined GetNext: the agent
+# logs each malformed PDU, drops the session at once and reconnects where
+# the stream cannot go on, answers again, and never crashes.
 EXPECT_UNANSWERED=1 # the Get that does not parse
 . "$(dirname "$0")/lib.sh"
 
@@ -26,6 +27,8 @@ grep -q "AgentX: a Get PDU from the master (packet ID 4242, [0-9]* bytes of payl
     "$TMP/agent.log" || fail "the unparseable Get (packet ID 4242) was not logged"
 [ "$(grep -c "got no answer" "$TMP/agent.log")" = 1 ] ||
     fail "a PDU that was answered was logged as unanswered"
-grep -q "Received broken packet" "$TMP/agent.log" ||
-    fail "the oversized payload length was not logged"
-ok "logged: the Get that does not parse (by packet ID), the oversized length"
+for len in 2147483632 4294967280; do
+    grep -q "AgentX: the master sent a Get PDU header (packet ID 99[89]) announcing $len bytes of payload.*resetting the session" \
+        "$TMP/agent.log" || fail "the payload length $len was not logged"
+done
+ok "logged: the Get that does not parse (by packet ID), the unframeable lengths; 1000 pipelined requests not called unanswered"
