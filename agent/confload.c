@@ -71,8 +71,11 @@ void confload_register(void)
 		return;
 	regcomp(&config_diag,
 		": line [0-9]+: (Error|Warning):", REG_EXTENDED | REG_NOSUB);
+	static char backends[128]; /* net-snmp keeps the pointer */
 	for (const struct config_token *t = config_tokens; t->token; t++)
-		register_app_config_handler(t->token, on_line, NULL, t->usage);
+		register_app_config_handler(
+		    t->token, on_line, NULL,
+		    config_token_usage(t, backends, sizeof(backends)));
 	for (size_t i = 0; backend_at(i); i++)
 		for (const struct config_token *t = backend_at(i)->tokens;
 		     t && t->token; t++)
@@ -106,13 +109,16 @@ static void no_backend(void)
 	bool only = netsnmp_ds_get_boolean(NETSNMP_DS_LIBRARY_ID,
 					   NETSNMP_DS_LIB_DONT_READ_CONFIGS);
 
+	char names[128];
 	snmp_log(LOG_ERR,
-		 "config: no 'backend' line in %s%s%s%s%s; add 'backend perf' "
-		 "(or replay, or sim for invented demo counters)\n",
+		 "config: no 'backend' line in %s%s%s%s%s; add one: 'backend "
+		 "BACKEND', BACKEND one of %s (sim serves invented demo "
+		 "counters)\n",
 		 only ? "" : AGENT_NAME ".conf in ",
 		 only ? "" : get_configuration_directory(),
 		 !only && opt ? " or " : "", opt ? opt : "",
-		 only && !opt ? "(no file)" : "");
+		 only && !opt ? "(no file)" : "",
+		 backend_names(names, sizeof(names)));
 }
 
 /*

@@ -197,7 +197,7 @@ static int start(struct agent *a, const struct options *opt, int *failed)
 	if (!opt->foreground &&
 	    (ready = daemon_detach(snmp_stderrlog_status())) < 0)
 		return -1;
-	a->priv.keep_perfmon = strcmp(a->cfg.backend, "perf") == 0;
+	a->priv.keep_perfmon = backend_needs_perfmon(a->cfg.backend);
 	if ((opt->pidfile &&
 	     pidfile_write(opt->pidfile,
 			   a->priv.user ? a->priv.uid : (uid_t)-1,

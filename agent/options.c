@@ -54,8 +54,10 @@ void options_usage(FILE *out, const char *prog)
 /* -H: the config tokens, generic and each backend's, as snmpd -H does. */
 static void print_tokens(FILE *out)
 {
+	char buf[128];
 	for (const struct config_token *t = config_tokens; t->token; t++)
-		fprintf(out, "%-20s %s\n", t->token, t->usage);
+		fprintf(out, "%-20s %s\n", t->token,
+			config_token_usage(t, buf, sizeof(buf)));
 	for (size_t i = 0; backend_at(i); i++)
 		for (const struct config_token *t = backend_at(i)->tokens;
 		     t && t->token; t++)

@@ -145,12 +145,12 @@ int poll_reconfigure(struct agent *a, struct config *newcfg)
 	 * pollInterval.  Only a new interval restarts it. */
 	bool reschedule = newcfg->poll_interval != a->cfg.poll_interval;
 	if (!keep && a->priv.dropped && !a->priv.keep_perfmon &&
-	    strcmp(newcfg->backend, "perf") == 0) {
+	    backend_needs_perfmon(newcfg->backend)) {
 		snmp_log(LOG_ERR,
-			 "reload: backend perf needs CAP_PERFMON, given up at "
+			 "reload: backend %s needs CAP_PERFMON, given up at "
 			 "start with -u and backend %s; keeping the running "
-			 "config (restart the agent to switch to perf)\n",
-			 a->cfg.backend);
+			 "config (restart the agent to switch to %s)\n",
+			 newcfg->backend, a->cfg.backend, newcfg->backend);
 		alarm_set_free(&na);
 		return -1;
 	}

@@ -12,12 +12,30 @@
 #include "backend.h"
 
 const struct config_token config_tokens[] = {
-    {"backend", "sim|perf|replay"},
+    {"backend", NULL}, /* the backends built in: config_token_usage() */
     {"pollInterval", "SECONDS (1..3600)"},
     {"alarm", "NAME METRIC sum|each|CPU rate|absolute RISING FALLING "
 	      "[rising|falling|both]"},
     {NULL, NULL},
 };
+
+const char *config_token_usage(const struct config_token *t, char *buf,
+			       size_t len)
+{
+	if (t->usage)
+		return t->usage;
+	/* 'backend': the registry's names, as -v lists them */
+	size_t used = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; backend_at(i) && used < len; i++) {
+		int n = snprintf(buf + used, len - used, "%s%s", i ? "|" : "",
+				 backend_at(i)->name);
+		if (n < 0)
+			break;
+		used += (size_t)n;
+	}
+	return buf;
+}
 
 void config_defaults(struct config *c)
 {

@@ -56,6 +56,9 @@ struct config_token {
 };
 /* The generic tokens, NULL-terminated (each backend lists its own). */
 extern const struct config_token config_tokens[];
+/* A token's usage; for 'backend', made from the registry into buf. */
+const char *config_token_usage(const struct config_token *t, char *buf,
+			       size_t len);
 
 /* The settings of backend ops in c: its own, or its defaults. */
 const void *config_settings(const struct config *c,

@@ -91,6 +91,12 @@ uint32_t backend_new_epoch(void)
 	return ++epoch;
 }
 
+bool backend_needs_perfmon(const char *name)
+{
+	const struct backend_ops *ops = backend_find(name);
+	return ops && ops->needs_perfmon;
+}
+
 int backend_open(struct backend *b, const struct config *cfg, char *err,
 		 size_t errlen)
 {

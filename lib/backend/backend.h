@@ -23,6 +23,10 @@ struct backend;
 
 struct backend_ops {
 	const char *name;
+	/* What the agent must keep for this backend when it gives up root
+	 * (-u): CAP_PERFMON, to open events again after the switch (a CPU
+	 * back online, a reload).  The agent asks this, never the name. */
+	bool needs_perfmon;
 	/*
 	 * The backend's own settings, as a libpfm4 PMU owns its event table:
 	 * its config tokens (NULL-terminated), the size and defaults of its
@@ -72,6 +76,8 @@ struct backend {
 };
 
 const struct backend_ops *backend_find(const char *name);
+/* Does the backend called name need CAP_PERFMON (false if unknown)? */
+bool backend_needs_perfmon(const char *name);
 /* The backend whose tokens include token (any case); NULL if none. */
 const struct backend_ops *backend_owning(const char *token);
 /* Registry position of ops (-1 if not built in), and the reverse. */

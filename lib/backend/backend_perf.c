@@ -390,6 +390,7 @@ static void perf_close(struct backend *b)
 
 const struct backend_ops backend_perf = {
     .name = "perf",
+    .needs_perfmon = true,
     .tokens = perf_tokens,
     .settings_size = sizeof(struct perf_settings),
     .defaults = &perf_defaults,

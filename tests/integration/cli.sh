@@ -79,3 +79,13 @@ grep -q "^usage:" "$TMP/out" && { cat "$TMP/out"; fail "the usage follows an unk
 "$AGENT" -Q >"$TMP/out" 2>&1 && fail "-Q was accepted"
 grep -q "^usage:" "$TMP/out" || { cat "$TMP/out"; fail "no usage for an unknown option"; }
 ok "a -Lf or -u value that cannot be used: the reason, no usage; an unknown option: the usage"
+
+# No backend line: refused, every built-in backend named (-H and -v
+# derive from the same registry).
+printf 'pollInterval 1\n' >"$TMP/nobackend.conf"
+"$AGENT" -f -C -c "$TMP/nobackend.conf" -Le >"$TMP/out" 2>&1 && fail "a config without backend was accepted"
+names=$("$AGENT" -v | sed -n 's/^Backends built in: //p')
+[ -n "$names" ] || names=$("$AGENT" -h | sed -n 's/^Backends built in: //p')
+grep -q "no 'backend' line.*BACKEND one of $names" "$TMP/out" || { cat "$TMP/out"; fail "the no-backend message does not list $names"; }
+"$AGENT" -H | grep -q "^backend  *$(echo "$names" | sed 's/, /|/g')\$" || fail "-H does not list $names"
+ok "no backend: refused, naming $names; -H lists the same"
