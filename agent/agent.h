@@ -1,6 +1,9 @@
 /*
- * agent.h - the one agent context: everything the daemon changes at run
- * time lives here, nowhere else.
+ * agent.h - the one agent context: the running config, backend, cache,
+ * alarms and served state live here.  The other file statics of agent/
+ * are net-snmp glue for callbacks that get no context (the AgentX
+ * session's hooks, the config loader's staging area, the pid file), each
+ * commented where it is.
  */
 #ifndef HWR10K_AGENT_H
 #define HWR10K_AGENT_H

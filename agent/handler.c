@@ -1,8 +1,12 @@
 /*
- * handler.c - one net-snmp handler for the whole module: GET and GETNEXT
- * are answered from the cache through mibview.c (GETBULK reaches us as
- * GETNEXTs).  Everything is read-only; net-snmp answers SETs with
- * notWritable because the registration is HANDLER_CAN_RONLY.
+ * handler.c - the module's registration with net-snmp's agent (which
+ * makes the subagent Register the subtree and add it to sysORTable), and
+ * the handler net-snmp calls for a read that reaches its own machinery
+ * instead of agentx_fast.c: a request that arrives while net-snmp waits
+ * synchronously for one of its own AgentX answers (see
+ * doc/architecture.md: the AgentX session).  It answers from the cache
+ * through mibview.c; everything is read-only (HANDLER_CAN_RONLY: SETs get
+ * notWritable).
  */
 #include <net-snmp/net-snmp-config.h>
 #include <net-snmp/net-snmp-includes.h>

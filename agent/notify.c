@@ -13,12 +13,12 @@
 #include <string.h>
 
 #include "agent.h"
+#include "agentx_pdu.h"
 #include "mibview.h"
 #include "varbind.h"
 
 static const oid snmptrap_oid[] = {1, 3, 6, 1, 6, 3, 1, 1, 4, 1, 0};
 static const oid sysuptime_oid[] = {1, 3, 6, 1, 2, 1, 1, 3, 0};
-#define AGENTX_NOTIFY_PDU 12 /* RFC 2741, 6.1: the Notify PDU's type */
 
 /*
  * The AgentX session to the master, as net-snmp announces it when it
@@ -70,7 +70,7 @@ static int send_to_master(netsnmp_variable_list *vars, const char *name)
 		return -1;
 	}
 	pdu->variables->next_variable = vars; /* lent for the call */
-	pdu->command = AGENTX_NOTIFY_PDU;
+	pdu->command = AX_PDU_NOTIFY;
 	send_trap_to_sess(master, pdu); /* sends a copy */
 	pdu->variables->next_variable = NULL;
 	snmp_free_pdu(pdu);

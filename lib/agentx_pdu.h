@@ -20,6 +20,7 @@ enum ax_pdu_type {
 	AX_PDU_COMMITSET = 9,
 	AX_PDU_UNDOSET = 10,
 	AX_PDU_CLEANUPSET = 11,
+	AX_PDU_NOTIFY = 12,
 	AX_PDU_RESPONSE = 18,
 };
 

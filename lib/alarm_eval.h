@@ -10,7 +10,7 @@ typedef void (*alarm_emit_fn)(void *ctx, const struct alarm *a, size_t index,
 			      enum alarm_event_kind kind);
 
 /*
- * Evaluate every alarm of c->alarms on the cache's last poll; returns the
+ * Evaluate every alarm of the set on the cache's last poll; returns the
  * number of notifications emitted.  Samples across a discontinuity are
  * dropped (and logged); they never raise an alarm.
  */

@@ -34,7 +34,8 @@ enum obj_table {
 
 /*
  * Which value an object serves: one tag per row of mib/objects.def (and
- * the metrics' state and cpurev); lib/mibview.c has a value for each.
+ * the metrics' state and cpurev); lib/values.c has a value function for
+ * each (test_mibview checks).
  */
 enum obj_tag {
 	TAG_STATE,

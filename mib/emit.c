@@ -14,6 +14,15 @@
 static const struct {
 	const char *date, *text;
 } revisions[] = {
+    {"202612040000Z", "The 64-bit gauges (rates, alarm thresholds and\n"
+		      "values, successful store-conditionals) are\n"
+		      "CounterBasedGauge64 of HCNUM-TC.  hwR10kEvCtrCpuStatus\n"
+		      "has ended(3).  UNITS name the rendered value's unit;\n"
+		      "the statistics say what they compute, quote hw.help\n"
+		      "exactly, and the primary data miss ratio is not\n"
+		      "served for an R10000 revision 2.x.  State, rates and\n"
+		      "CPU rows say what an outage or a recording's end\n"
+		      "serves."},
     {"202612030000Z", "Added hwR10kEvCtrDiscontinuityReason to\n"
 		      "hwR10kEvCtrCounterDiscontinuity.  DESCRIPTIONs say\n"
 		      "what each backend serves for state and cpurev, how\n"

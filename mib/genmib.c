@@ -1,6 +1,8 @@
 /*
  * genmib - generates HW-R10KEVCTR-MIB.txt and the agent's object table
- * (objects.c) from mib/hw.help and mib/metrics.def.
+ * (lib/objects.c) from mib/objects.def, mib/metrics.def, mib/stats.def,
+ * mib/root.def and mib/hw.help (the tables are compiled in; the help file
+ * is read at run time).
  *
  * usage: genmib HW.HELP MIB-OUT C-OUT
  * Any error in the help file is reported as FILE:LINE and exits 1 without

@@ -13,6 +13,8 @@
  *   .1.5        hwR10kEvCtrRates       rate scalars, arc = metrics.def ARC
  *   .1.6        hwR10kEvCtrCpuRateTable (AUGMENTS), column = ARC
  *   .1.7        hwR10kEvCtrAlarmTable  threshold alarms of the config
+ *   .1.8        hwR10kEvCtrStats       derived statistics, arc = stats.def
+ *   .1.9        hwR10kEvCtrCpuStatTable (AUGMENTS), column = stats.def
  *   .2        hwR10kEvCtrConformance
  */
 #include "mibmodel.h"

@@ -29,4 +29,14 @@ for t in $tokens agentXSocket agentxPingInterval; do
     grep -q "^| \`$t\`" "$S/README.md" || fail "token $t not in the README's token table"
 done
 [ "$bad" = 0 ] && echo "ok: $(echo $tokens | wc -w) + 2 config tokens in the man page, the config file and the README"
+# doc/architecture.md's "where a change goes": every path it names exists.
+paths=$(sed -n '/^## Where a change goes/,/^## /p' "$S/doc/architecture.md" |
+    grep -o '`[A-Za-z0-9_./-]*`' | tr -d '`' | grep '/' | grep -v NAME | sort -u)
+[ "$(echo "$paths" | wc -l)" -ge 12 ] || fail "the change table names only: $paths"
+for p in $paths; do
+    [ -e "$S/$p" ] || fail "doc/architecture.md names $p, which does not exist"
+done
+[ "$bad" = 0 ] && echo "ok: the change table's $(echo "$paths" | wc -l) paths exist"
+
 exit $bad
+
