@@ -39,18 +39,16 @@ struct agent {
 int poll_start(struct agent *a, char *err, size_t errlen);
 void poll_now(struct agent *a);
 void poll_stop(struct agent *a);
-/* Reset the TimeStamps whenever the AgentX session (re)connects. */
-void poll_watch_master(struct agent *a);
+/* The AgentX session (re)connected: reset the TimeStamps. */
+void poll_master_connected(struct agent *a);
 /* Apply a new validated config (SIGHUP); keeps the old one on failure. */
 int poll_reconfigure(struct agent *a, struct config *newcfg);
 
-/* handler.c */
-int handler_register(struct agent *a);
-void handler_unregister(void);
+/* main.c: answer the master and run due timers without waiting (a long
+ * backend open calls it now and then). */
+void agent_serve_pending(void);
 
-/* notify.c */
-/* Track the AgentX session (call before init_snmp, which connects). */
-void notify_watch_master(void);
+/* notify.c (through session.c) */
 void notify_discontinuity(const struct mib_view *v);
 void notify_alarm(const struct mib_view *v, size_t index, bool rising);
 

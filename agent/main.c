@@ -4,7 +4,6 @@
  */
 #include <net-snmp/net-snmp-config.h>
 #include <net-snmp/net-snmp-includes.h>
-#include <net-snmp/agent/net-snmp-agent-includes.h>
 
 #include <errno.h>
 #include <getopt.h>
@@ -16,9 +15,8 @@
 #include <unistd.h>
 
 #include "agent.h"
-#include "agentx_fast.h"
-#include "agentx_transport.h"
 #include "options.h"
+#include "session.h"
 #include "daemon.h"
 #include "dump.h"
 #include "log.h"
@@ -51,22 +49,6 @@ static void install_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
-/* -x wins over agentXSocket in the config: applied right before the
- * subagent connects (POST_READ_CONFIG, ahead of the subagent's own). */
-static int apply_xaddr(int major, int minor, void *server, void *client)
-{
-	/* --dump initialised the agent library as a master (so no AgentX
-	 * session was set up); from here on it is a subagent again, which
-	 * also spares it the master's "no access control" warning. */
-	netsnmp_ds_set_boolean(NETSNMP_DS_APPLICATION_ID, NETSNMP_DS_AGENT_ROLE,
-			       1);
-	if (agent_ctx.xaddr)
-		netsnmp_ds_set_string(NETSNMP_DS_APPLICATION_ID,
-				      NETSNMP_DS_AGENT_X_SOCKET,
-				      agent_ctx.xaddr);
-	return SNMPERR_SUCCESS;
-}
-
 /* -c files, made absolute (a reload after daemonizing runs in /), must
  * exist and be readable: net-snmp would read a missing one as empty. */
 static int use_config_files(const char *list)
@@ -86,6 +68,11 @@ static int use_config_files(const char *list)
 		   : 0;
 }
 
+static void on_master_up(void *ctx)
+{
+	poll_master_connected(ctx);
+}
+
 static void reload(struct agent *a)
 {
 	struct config next;
@@ -99,15 +86,61 @@ static void reload(struct agent *a)
 		config_free(&next);
 		return;
 	}
-	if (poll_reconfigure(a, &next) != 0)
+	char address[AGENTX_SOCKET_MAX];
+	unsigned ping = a->cfg.agentx_ping;
+	snprintf(address, sizeof(address), "%s", a->cfg.agentx_socket);
+	if (poll_reconfigure(a, &next) != 0) {
 		config_free(&next);
+		return;
+	}
+	/* a new agentXSocket (without -x) or agentxPingInterval: a new
+	 * session on it */
+	if ((!a->xaddr && strcmp(address, a->cfg.agentx_socket) != 0) ||
+	    ping != a->cfg.agentx_ping) {
+		const struct session_events ev = {.up = on_master_up, .ctx = a};
+		snmp_log(LOG_INFO, "reload: AgentX settings changed; "
+				   "connecting again\n");
+		session_stop();
+		session_start(a->xaddr ? a->xaddr : a->cfg.agentx_socket,
+			      a->cfg.agentx_ping, &a->view, &ev);
+	}
+}
+
+/*
+ * One turn of the main loop: wait (at most until the next net-snmp
+ * alarm: polls, session timers) for the master's socket or a signal,
+ * then serve what came and run the due alarms.  Nothing in it waits for
+ * the master.
+ */
+static void loop_once(bool block)
+{
+	int nfds = 0, fakeblock = 0;
+	fd_set r, w;
+	struct timeval tv = {1, 0};
+
+	FD_ZERO(&r);
+	FD_ZERO(&w);
+	snmp_select_info(&nfds, &r, &tv, &fakeblock);
+	session_fds(&nfds, &r, &w);
+	if (!block || tv.tv_sec > 1)
+		tv = (struct timeval){block ? 1 : 0, 0};
+	int n = select(nfds, &r, &w, NULL, &tv);
+	if (n > 0)
+		session_io(&r, &w);
+	else if (n < 0)
+		FD_ZERO(&r);
+	run_alarms();
+}
+
+void agent_serve_pending(void)
+{
+	loop_once(false);
 }
 
 static void run(struct agent *a)
 {
 	while (!a->stop_requested) {
-		agent_check_and_process(1);
-		agentx_transport_check();
+		loop_once(true);
 		if (a->reload_requested) {
 			a->reload_requested = 0;
 			/* reopen -Lf files (after logrotate's mv), never
@@ -122,16 +155,23 @@ static void run(struct agent *a)
 	}
 }
 
-/* net-snmp's settings for this agent, before init_agent(). */
-static void setup_netsnmp(const struct options *opt)
+/* net-snmp's library settings for this agent, before init_snmp(): it is
+ * used for the config files, logging and alarms only; the AgentX session
+ * is session.c's. */
+static void setup_netsnmp(void)
 {
 	/* The subagent works with numeric OIDs only: load no MIB modules
 	 * (Debian's default list would only log errors about missing ones). */
 	setenv("MIBS", "", 1);
 	setenv("MIBDIRS", "", 1);
-	/* A subagent; --dump needs no master at all (no AgentX session). */
-	netsnmp_ds_set_boolean(NETSNMP_DS_APPLICATION_ID, NETSNMP_DS_AGENT_ROLE,
-			       !opt->dump);
+	/* the config files are AGENT_NAME.conf (set before the handlers are
+	 * registered, as init_agent() would) */
+	netsnmp_ds_set_string(NETSNMP_DS_LIBRARY_ID, NETSNMP_DS_LIB_APPTYPE,
+			      AGENT_NAME);
+	/* alarms run from the main loop (snmp_select_info, run_alarms),
+	 * never from SIGALRM */
+	netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID,
+			       NETSNMP_DS_LIB_ALARM_DONT_USE_SIG, 1);
 	/* The agent keeps no state between runs: net-snmp's persistent
 	 * store (/var/lib/snmp/hw-r10kevctr.conf, written at exit) would
 	 * only fail for an unprivileged service user. */
@@ -139,51 +179,33 @@ static void setup_netsnmp(const struct options *opt)
 			       NETSNMP_DS_LIB_DISABLE_PERSISTENT_LOAD, 1);
 	netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID,
 			       NETSNMP_DS_LIB_DISABLE_PERSISTENT_SAVE, 1);
-	netsnmp_register_callback(SNMP_CALLBACK_LIBRARY,
-				  SNMP_CALLBACK_POST_READ_CONFIG, apply_xaddr,
-				  NULL, NETSNMP_CALLBACK_HIGHEST_PRIORITY);
 }
 
-/* The agent library, the config (read by init_snmp) and the AgentX
- * session; the number of bad config lines. */
-static int load(struct agent *a, bool dump)
+/* The library and the config (read by init_snmp); the number of bad
+ * config lines. */
+static int load(struct agent *a)
 {
 	cache_init(&a->cache);
 	served_init(&a->served);
 	a->view = (struct mib_view){.cache = &a->cache, .served = &a->served};
-	init_agent(AGENT_NAME);
-	/* Notice a restarted master and reconnect within seconds (keepalived
-	 * does the same).  Set after init_agent(), which sets net-snmp's
-	 * default of 15 s; agentxPingInterval in the config overrides it. */
-	netsnmp_ds_set_int(NETSNMP_DS_APPLICATION_ID,
-			   NETSNMP_DS_AGENT_AGENTX_PING_INTERVAL, 2);
-	/* --dump runs the library as a master, which does not know the
-	 * subagent's agentxPingInterval: a production config must dump as
-	 * it runs, so the token is taken (and checked) the same way. */
-	if (dump)
-		netsnmp_ds_register_config(
-		    ASN_INTEGER,
-		    netsnmp_ds_get_string(NETSNMP_DS_LIBRARY_ID,
-					  NETSNMP_DS_LIB_APPTYPE),
-		    "agentxPingInterval", NETSNMP_DS_APPLICATION_ID,
-		    NETSNMP_DS_AGENT_AGENTX_PING_INTERVAL);
 	confload_register();
-	poll_watch_master(a);
-	notify_watch_master();
-	agentx_fast_init(a);
 	confload_begin(&a->cfg);
 	init_snmp(AGENT_NAME);
 	return confload_end();
 }
 
-/* Register, open the backend, detach, write the pid file, drop root;
- * 0 when serving, else the exit status. */
+/* Connect to the master, open the backend, detach, write the pid file,
+ * drop root; 0 when serving, else the exit status. */
 static int start(struct agent *a, const struct options *opt, int *failed)
 {
 	char err[256] = "";
+	const struct session_events ev = {.up = on_master_up, .ctx = a};
 
 	*failed = 1;
-	if (handler_register(a) != 0 || poll_start(a, err, sizeof(err)) != 0) {
+	if (session_start(a->xaddr ? a->xaddr : a->cfg.agentx_socket,
+			  a->cfg.agentx_ping, &a->view, &ev) != 0)
+		return -1;
+	if (poll_start(a, err, sizeof(err)) != 0) {
 		if (a->stop_requested) {
 			snmp_log(LOG_INFO, "stopped while starting%s%s\n",
 				 err[0] ? ": " : "", err);
@@ -230,15 +252,19 @@ int main(int argc, char **argv)
 		snmp_log(LOG_ERR, "bad config file; not starting\n");
 		return 1;
 	}
-	setup_netsnmp(&opt);
+	setup_netsnmp();
 	install_signals();
 	hwr_log_set(log_to_netsnmp);
-	int bad = load(a, opt.dump);
+	int bad = load(a);
 	if (bad)
 		snmp_log(LOG_ERR, "%d bad config line(s); not starting\n", bad);
 	else if (opt.dump)
 		rc = dump_run(&a->cfg, &a->stop_requested, stdout, stderr);
 	if (bad || opt.dump || start(a, &opt, &rc) != 0) {
+		session_stop();
+		poll_stop(a);
+		cache_free(&a->cache);
+		sample_free(&a->sample);
 		snmp_shutdown(AGENT_NAME);
 		config_free(&a->cfg);
 		return rc;
@@ -248,8 +274,8 @@ int main(int argc, char **argv)
 	run(a);
 
 	snmp_log(LOG_INFO, "%s stopping\n", AGENT_NAME);
+	session_stop();
 	poll_stop(a);
-	handler_unregister();
 	if (opt.pidfile) /* while logging works: it may have to say why not */
 		pidfile_remove(opt.pidfile);
 	snmp_shutdown(AGENT_NAME);

@@ -6,19 +6,18 @@
  */
 #include <net-snmp/net-snmp-config.h>
 #include <net-snmp/net-snmp-includes.h>
-#include <net-snmp/agent/net-snmp-agent-includes.h>
-#include <net-snmp/agent/agent_callbacks.h>
 
 #include <string.h>
 
 #include "agent.h"
 #include "alarm_eval.h"
+#include "session.h"
 
-/* Our TimeStamps are sysUpTime values: net-snmp keeps the subagent's
- * uptime in step with the master's at every AgentX response. */
+/* Our TimeStamps are sysUpTime values: the session keeps its uptime in
+ * step with the master's at every AgentX Response. */
 static uint32_t uptime_ticks(void)
 {
-	return (uint32_t)netsnmp_get_agent_uptime();
+	return session_uptime();
 }
 
 static void on_alarm_event(void *ctx, const struct alarm *al, size_t index,
@@ -99,7 +98,7 @@ static void describe_served(struct agent *a)
  */
 static void serve_pending(void)
 {
-	agent_check_and_process(0);
+	agent_serve_pending();
 }
 
 int poll_start(struct agent *a, char *err, size_t errlen)
@@ -185,31 +184,18 @@ int poll_reconfigure(struct agent *a, struct config *newcfg)
 }
 
 /*
- * A (re)connection to a master: our TimeStamps were taken on another
- * sysUpTime (a restarted master, or our own before the first connection),
- * so they read 0, "before the last re-initialization" (RFC 2579), until
- * the next event.  Without this, a restarted master would serve
- * TimeStamps ahead of its sysUpTime until the next poll.
+ * A (re)connection to a master (session.c's up event): our TimeStamps
+ * were taken on another sysUpTime (a restarted master, or our own before
+ * the first connection), so they read 0, "before the last
+ * re-initialization" (RFC 2579), until the next event.  Without this, a
+ * restarted master would serve TimeStamps ahead of its sysUpTime until
+ * the next poll.
  */
-static struct agent *watched; /* net-snmp frees a callback's client arg */
-
-static int on_master_connected(int major, int minor, void *server, void *client)
+void poll_master_connected(struct agent *a)
 {
-	if (!watched)
-		return SNMPERR_SUCCESS;
-	watched->cache.last_poll_time = 0;
-	watched->cache.discontinuity_time = 0;
-	DEBUGMSGTL(
-	    ("hwr10k/poll", "connected to a master: TimeStamps reset\n"));
-	return SNMPERR_SUCCESS;
-}
-
-void poll_watch_master(struct agent *a)
-{
-	watched = a;
-	snmp_register_callback(SNMP_CALLBACK_APPLICATION,
-			       SNMPD_CALLBACK_INDEX_START, on_master_connected,
-			       NULL);
+	a->cache.last_poll_time = 0;
+	a->cache.discontinuity_time = 0;
+	DEBUGMSGTL(("hwr10k/poll", "connected to a master: TimeStamps reset\n"));
 }
 
 void poll_stop(struct agent *a)

@@ -6,18 +6,6 @@
 
 #include "objects.h"
 
-#define AX_OID_MAX 255 /* n_subid is one octet */
-
-/* RFC 2741 5.4 value types */
-enum {
-	AX_INTEGER = 2,
-	AX_OCTET_STRING = 4,
-	AX_COUNTER32 = 65,
-	AX_GAUGE32 = 66,
-	AX_TIMETICKS = 67,
-	AX_COUNTER64 = 70,
-};
-
 void ax_init(struct ax_buf *b, unsigned char *storage, size_t cap)
 {
 	*b = (struct ax_buf){.p = storage, .cap = cap};
@@ -68,29 +56,43 @@ static void put32(unsigned char *p, uint32_t v)
 	p[3] = (unsigned char)v;
 }
 
-void ax_response(struct ax_buf *b, uint32_t session_id, uint32_t trans_id,
-		 uint32_t packet_id, uint32_t uptime, uint16_t error,
-		 uint16_t index)
+void ax_header(struct ax_buf *b, enum ax_pdu_type type, unsigned flags,
+	       const struct ax_ids *ids)
 {
-	unsigned char *p = room(b, AX_HEADER_LEN + 8);
+	unsigned char *p = room(b, AX_HEADER_LEN);
 	if (!p)
 		return;
 	p[0] = AX_VERSION;
-	p[1] = AX_PDU_RESPONSE;
-	p[2] = AX_FLAG_NETWORK_BYTE_ORDER;
+	p[1] = (unsigned char)type;
+	p[2] = (unsigned char)(flags | AX_FLAG_NETWORK_BYTE_ORDER);
 	p[3] = 0;
-	put32(p + 4, session_id);
-	put32(p + 8, trans_id);
-	put32(p + 12, packet_id);
+	put32(p + 4, ids->session);
+	put32(p + 8, ids->transaction);
+	put32(p + 12, ids->packet);
 	put32(p + 16, 0); /* payload length: ax_finish */
-	put32(p + 20, uptime);
-	put16(p + 24, error);
-	put16(p + 26, index);
+}
+
+void ax_response(struct ax_buf *b, const struct ax_ids *ids, uint32_t uptime,
+		 uint16_t error, uint16_t index)
+{
+	ax_header(b, AX_PDU_RESPONSE, 0, ids);
+	unsigned char *p = room(b, 8);
+	if (!p)
+		return;
+	put32(p, uptime);
+	put16(p + 4, error);
+	put16(p + 6, index);
 }
 
 /* RFC 2741 5.1: an OID, in the 1.3.6.1.X prefix form where it fits. */
 static void put_oid(struct ax_buf *b, const unsigned long *name, size_t len)
 {
+	if (len == 0) { /* the null OID */
+		unsigned char *p = room(b, 4);
+		if (p)
+			memset(p, 0, 4);
+		return;
+	}
 	unsigned prefix = 0;
 
 	if (len >= 5 && name[0] == 1 && name[1] == 3 && name[2] == 6 &&
@@ -127,7 +129,7 @@ static void put_head(struct ax_buf *b, uint16_t type, const unsigned long *name,
 }
 
 void ax_exception(struct ax_buf *b, const unsigned long *name, size_t len,
-		  enum ax_exception type)
+		  enum ax_data_type type)
 {
 	put_head(b, (uint16_t)type, name, len);
 }
@@ -154,33 +156,107 @@ void ax_varbind(struct ax_buf *b, const unsigned long *name, size_t len,
 {
 	unsigned char *p;
 
+	if ((unsigned)v->type >= SYN_COUNT) {
+		b->oom = true;
+		return;
+	}
+	put_head(b, smi_type_wire[v->type], name, len);
 	switch (v->type) {
 	case SYN_INTEGER32:
+		if ((p = room(b, 4)) != NULL)
+			put32(p, (uint32_t)v->v.i32);
+		break;
 	case SYN_UNSIGNED32:
 	case SYN_COUNTER32:
 	case SYN_TIMETICKS:
-		put_head(b,
-			 v->type == SYN_INTEGER32    ? AX_INTEGER
-			 : v->type == SYN_COUNTER32  ? AX_COUNTER32
-			 : v->type == SYN_UNSIGNED32 ? AX_GAUGE32
-						     : AX_TIMETICKS,
-			 name, len);
 		if ((p = room(b, 4)) != NULL)
-			put32(p, v->type == SYN_INTEGER32 ? (uint32_t)v->v.i32
-							  : v->v.u32);
+			put32(p, v->v.u32);
 		break;
 	case SYN_COUNTER64:
-		put_head(b, AX_COUNTER64, name, len);
 		if ((p = room(b, 8)) != NULL) {
 			put32(p, (uint32_t)(v->v.u64 >> 32));
 			put32(p + 4, (uint32_t)v->v.u64);
 		}
 		break;
 	case SYN_OCTETS:
-		put_head(b, AX_OCTET_STRING, name, len);
 		put_octets(b, v->v.str.ptr, v->v.str.len);
 		break;
+	default:
+		break;
 	}
+}
+
+void ax_varbind_oid(struct ax_buf *b, const unsigned long *name, size_t len,
+		    const unsigned long *value, size_t vlen)
+{
+	put_head(b, AX_OBJECT_ID, name, len);
+	put_oid(b, value, vlen);
+}
+
+void ax_varbind_timeticks(struct ax_buf *b, const unsigned long *name,
+			  size_t len, uint32_t ticks)
+{
+	unsigned char *p;
+	put_head(b, AX_TIMETICKS, name, len);
+	if ((p = room(b, 4)) != NULL)
+		put32(p, ticks);
+}
+
+void ax_open(struct ax_buf *b, const struct ax_ids *ids, uint8_t timeout,
+	     const unsigned long *id, size_t idlen, const char *descr)
+{
+	unsigned char *p;
+	ax_header(b, AX_PDU_OPEN, 0, ids);
+	if ((p = room(b, 4)) != NULL) {
+		p[0] = timeout;
+		p[1] = p[2] = p[3] = 0;
+	}
+	put_oid(b, id, idlen);
+	put_octets(b, descr, strlen(descr));
+}
+
+void ax_close(struct ax_buf *b, const struct ax_ids *ids,
+	      enum ax_close_reason reason)
+{
+	unsigned char *p;
+	ax_header(b, AX_PDU_CLOSE, 0, ids);
+	if ((p = room(b, 4)) != NULL) {
+		p[0] = (unsigned char)reason;
+		p[1] = p[2] = p[3] = 0;
+	}
+}
+
+void ax_register(struct ax_buf *b, const struct ax_ids *ids, uint8_t priority,
+		 const unsigned long *subtree, size_t len)
+{
+	unsigned char *p;
+	ax_header(b, AX_PDU_REGISTER, 0, ids);
+	if ((p = room(b, 4)) != NULL) {
+		p[0] = 0; /* timeout: the session's */
+		p[1] = priority;
+		p[2] = 0; /* range_subid: none */
+		p[3] = 0;
+	}
+	put_oid(b, subtree, len);
+}
+
+void ax_add_agent_caps(struct ax_buf *b, const struct ax_ids *ids,
+		       const unsigned long *id, size_t idlen,
+		       const char *descr)
+{
+	ax_header(b, AX_PDU_ADDAGENTCAPS, 0, ids);
+	put_oid(b, id, idlen);
+	put_octets(b, descr, strlen(descr));
+}
+
+void ax_ping(struct ax_buf *b, const struct ax_ids *ids)
+{
+	ax_header(b, AX_PDU_PING, 0, ids);
+}
+
+void ax_notify(struct ax_buf *b, const struct ax_ids *ids)
+{
+	ax_header(b, AX_PDU_NOTIFY, 0, ids);
 }
 
 int ax_finish(struct ax_buf *b)

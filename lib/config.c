@@ -14,6 +14,8 @@
 const struct config_token config_tokens[] = {
     {"backend", NULL}, /* the backends built in: config_token_usage() */
     {"pollInterval", "SECONDS (1..3600)"},
+    {"agentXSocket", "ADDRESS (unix:PATH, PATH or tcp:HOST:PORT; -x wins)"},
+    {"agentxPingInterval", "SECONDS (1..3600)"},
     {"alarm", "NAME METRIC sum|each|CPU rate|absolute RISING FALLING "
 	      "[rising|falling|both]"},
     {NULL, NULL},
@@ -42,6 +44,9 @@ void config_defaults(struct config *c)
 	memset(c, 0, sizeof(*c));
 	snprintf(c->backend, sizeof(c->backend), "sim");
 	c->poll_interval = POLL_INTERVAL_DEFAULT;
+	snprintf(c->agentx_socket, sizeof(c->agentx_socket), "%s",
+		 AGENTX_SOCKET_DEFAULT);
+	c->agentx_ping = AGENTX_PING_DEFAULT;
 }
 
 void config_free(struct config *c)
@@ -111,6 +116,24 @@ static int apply_generic(struct config *c, const char *token, char **w, int n,
 		c->backend_set = true;
 		return 0;
 	}
+	if (strcasecmp(token, "agentXSocket") == 0) {
+		if (n != 1 || strlen(w[0]) >= sizeof(c->agentx_socket) ||
+		    (strncmp(w[0], "unix:", 5) && w[0][0] != '/' &&
+		     strncmp(w[0], "tcp:", 4) && strncmp(w[0], "tcp6:", 5)))
+			return parse_fail(err, len,
+					  "%s: expected one address: unix:PATH, "
+					  "PATH or tcp:HOST:PORT",
+					  token);
+		snprintf(c->agentx_socket, sizeof(c->agentx_socket), "%s",
+			 w[0]);
+		return 0;
+	}
+	if (strcasecmp(token, "agentxPingInterval") == 0) {
+		if (parse_number(token, w, n, 1, AGENTX_PING_MAX, &v, err, len))
+			return -1;
+		c->agentx_ping = (unsigned)v;
+		return 0;
+	}
 	if (parse_number(token, w, n, 1, POLL_INTERVAL_MAX, &v, err, len))
 		return -1;
 	c->poll_interval = (unsigned)v;
@@ -128,9 +151,9 @@ int config_apply(struct config *c, const char *token, const char *args,
 	if (strcasecmp(token, "alarm") == 0)
 		return apply_alarm(c, args, err, len);
 	int n = parse_words_copy(args, buf, sizeof(buf), w, BACKEND_WORDS_MAX);
-	if (strcasecmp(token, "backend") == 0 ||
-	    strcasecmp(token, "pollInterval") == 0)
-		return apply_generic(c, token, w, n, err, len);
+	for (const struct config_token *t = config_tokens; t->token; t++)
+		if (strcasecmp(token, t->token) == 0)
+			return apply_generic(c, token, w, n, err, len);
 	const struct backend_ops *ops = backend_owning(token);
 	if (!ops)
 		return parse_fail(err, len, "unknown token '%s'", token);

@@ -23,6 +23,10 @@
 #define POLL_INTERVAL_DEFAULT 5
 #define POLL_INTERVAL_MAX     3600
 #define ALARMS_MAX	      1024
+#define AGENTX_SOCKET_DEFAULT "unix:/var/agentx/master"
+#define AGENTX_SOCKET_MAX     256
+#define AGENTX_PING_DEFAULT   2
+#define AGENTX_PING_MAX	      3600
 
 struct backend_ops;
 
@@ -30,6 +34,8 @@ struct config {
 	char backend[CONFIG_BACKEND_MAX];
 	bool backend_set; /* a 'backend' line was read (the agent needs one) */
 	unsigned poll_interval;
+	char agentx_socket[AGENTX_SOCKET_MAX]; /* agentXSocket (-x wins) */
+	unsigned agentx_ping;		       /* agentxPingInterval, s */
 	/* each backend's own settings, by registry position; NULL until a
 	 * line of that backend is read (its defaults apply) */
 	void *settings[CONFIG_BACKENDS_MAX];

@@ -13,15 +13,25 @@
 #define OBJ_MAX_ARCS 8 /* arcs below the module root */
 #define MIB_ROOT_MAX 16
 
-/* SMI base types, as the MIB declares them. */
+/*
+ * The SMI base types the agent serves, as the MIB declares them: the one
+ * map of types.  Each row: the enumerator, and the AgentX varbind type of
+ * its values (RFC 2741 5.4, the same number as the SNMP BER tag).
+ * lib/smi_types.c makes the tables below from it; the generator writes
+ * the enumerators' names into objects.c, the encoder the wire types.
+ */
+#define SMI_TYPES(X)                                                           	X(SYN_INTEGER32, 2)   /* Integer32 and enumerated INTEGER */           	X(SYN_UNSIGNED32, 66) /* Unsigned32 / Gauge32 */                       	X(SYN_COUNTER32, 65)                                                   	X(SYN_COUNTER64, 70) /* Counter64 and TCs based on it */               	X(SYN_OCTETS, 4)     /* DisplayString */                               	X(SYN_TIMETICKS, 67) /* TimeStamp */
+
 enum obj_syntax {
-	SYN_INTEGER32,	/* Integer32 and enumerated INTEGER */
-	SYN_UNSIGNED32, /* Unsigned32 / Gauge32 */
-	SYN_COUNTER32,
-	SYN_COUNTER64, /* Counter64 and TCs based on it */
-	SYN_OCTETS,    /* DisplayString */
-	SYN_TIMETICKS, /* TimeStamp */
+#define SMI_ENUM(name, wire) name,
+	SMI_TYPES(SMI_ENUM)
+#undef SMI_ENUM
+	    SYN_COUNT
 };
+
+/* By enum obj_syntax: the enumerator's name, the AgentX varbind type. */
+extern const char *const smi_type_name[SYN_COUNT];
+extern const unsigned char smi_type_wire[SYN_COUNT];
 
 enum obj_access { ACC_READ_ONLY, ACC_FOR_NOTIFY };
 

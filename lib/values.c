@@ -165,6 +165,8 @@ static void typed(enum obj_syntax syn, const struct raw *r, struct mib_value *v)
 		v->v.str.ptr = r->str ? r->str : "";
 		v->v.str.len = strlen(v->v.str.ptr);
 		break;
+	case SYN_COUNT: /* not a type */
+		break;
 	}
 }
 

@@ -235,11 +235,6 @@ void mibmodel_write_mib(const struct mibmodel *mm, FILE *out)
 	fprintf(out, "END\n");
 }
 
-static const char *const syn_names[] = {
-    [SYN_INTEGER32] = "SYN_INTEGER32", [SYN_UNSIGNED32] = "SYN_UNSIGNED32",
-    [SYN_COUNTER32] = "SYN_COUNTER32", [SYN_COUNTER64] = "SYN_COUNTER64",
-    [SYN_OCTETS] = "SYN_OCTETS",       [SYN_TIMETICKS] = "SYN_TIMETICKS",
-};
 
 static const char *const tag_names[TAG_COUNT] = {
     [TAG_STATE] = "TAG_STATE",
@@ -319,7 +314,7 @@ void mibmodel_write_c(const struct mibmodel *mm, FILE *out)
 		for (unsigned k = 0; k < o->len; k++)
 			fprintf(out, "%s%u", k ? ", " : "", o->arcs[k]);
 		fprintf(out, "}, %u, %s, %s, %s, %s, %d, %d},\n", o->len,
-			syn_names[o->csyn],
+			smi_type_name[o->csyn],
 			o->acc == ACC_FOR_NOTIFY ? "ACC_FOR_NOTIFY"
 						 : "ACC_READ_ONLY",
 			o->table == TBL_CPU	? "TBL_CPU"

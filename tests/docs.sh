@@ -2,7 +2,7 @@
 # The README, the man pages and the commented config must not disagree:
 # every option the agent's usage lists is in hw-r10kevctr-agent(8) and in
 # the README's option table; every config token the agent accepts (its -H
-# list: the generic ones and each backend's; plus net-snmp's two AgentX
+# list: the generic ones, the AgentX ones and each backend's; plus the two AgentX
 # tokens) is
 # in hw-r10kevctr.conf(5), in conf/hw-r10kevctr.conf and in the README.
 set -u

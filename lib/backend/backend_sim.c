@@ -1,21 +1,20 @@
 /*
  * backend_sim.c - deterministic simulated counters, for demos and tests.
  *
- * The sim counts by elapsed time, on a clock of whole poll intervals:
- *
- *   value(cpu, counter) = offset(seed, cpu, counter)
- *                         + rate(counter) * ((cpu mod 8) + 1) * T
- *
- * T is the time elapsed since the first read on the backend's clock
- * (b->clock_ns), 0 at that read (the base, as replay's and pcp's first
- * values are: the poll that opens a backend reads it at once), so over any
- * wall time the counts are rate * time, whatever the number of reads (a
- * reload's extra reads add nothing, a reopened sim nothing that did not
- * elapse).  Within a quarter of a pollInterval of a whole number (from
- * one) of pollIntervals, T is that whole number: reads on the poll
- * schedule see exactly one interval more each, whatever the scheduling
- * jitter, so tests and demos are deterministic.  A change of
- * pollInterval on a reload continues T from its value then.
+ * The sim counts by elapsed time, in whole seconds: T is the number of
+ * whole seconds of the sim clock between this sim's first read (its base,
+ * as replay's and pcp's first values are; the poll that opens a backend
+ * reads it at once) and now.  The sim clock counts whole seconds on the
+ * backend's clock (b->clock_ns) from the first read of any sim in the
+ * process, so:
+ *  - reads on the poll schedule (which starts right after that first
+ *    read, and whose timers fire late, never early) see exactly
+ *    pollInterval more seconds each: values are deterministic, and every
+ *    rate is exact (whole seconds of exact per-second rates);
+ *  - extra reads (a reload's) add only the time that passed, and a
+ *    reopened sim starts where the one before ended on the same clock, so
+ *    over any wall time the counts are rate * time, whatever the number
+ *    of reads and reopens.
  *
  * rate is simRate (default: metrics.def SIMRATE); offset is 0 with simSeed
  * 0 (the default) and a splitmix64 value below 2^40 otherwise.  The CPU
@@ -36,10 +35,9 @@
 
 struct sim {
 	struct sim_settings cfg;
-	unsigned interval;
 	uint64_t (*clock_ns)(void);
-	uint64_t origin_ns;	 /* when T was base_ns */
-	uint64_t base_ns, t_ns; /* T at origin_ns, at the last read */
+	uint64_t base_s; /* the sim clock at the first read */
+	uint64_t t_s;	 /* T at the last read */
 	uint64_t reads;
 	uint32_t epoch;
 	counter_mask counted;
@@ -71,9 +69,8 @@ static int sim_open(struct backend *b, const struct config *cfg, char *err,
 	}
 	s->cfg =
 	    *(const struct sim_settings *)config_settings(cfg, &backend_sim);
-	s->interval = cfg->poll_interval;
 	s->clock_ns = b->clock_ns ? b->clock_ns : backend_monotonic_ns;
-	s->base_ns = s->t_ns = 0; /* origin_ns: at the first read */
+	s->base_s = s->t_s = 0; /* base_s: at the first read */
 	s->epoch = backend_new_epoch();
 	for (int i = 0; i < COUNTER_COUNT; i++)
 		if (!(s->cfg.off & COUNTER_BIT(i)) &&
@@ -83,19 +80,27 @@ static int sim_open(struct backend *b, const struct config *cfg, char *err,
 	return 0;
 }
 
-/* T at now, in ns: base plus the time since origin, snapped to a whole
- * number of intervals within a quarter interval of one; never less than
- * at the last read. */
-static uint64_t sim_time(const struct sim *s, uint64_t now)
+/* The sim clock: whole seconds since the first read of any sim in this
+ * process (one clock for all, so that reopened sims continue it). */
+static uint64_t sim_clock_s(uint64_t now)
 {
-	uint64_t step = (uint64_t)s->interval * 1000000000u;
-	uint64_t e = now > s->origin_ns ? now - s->origin_ns : 0;
-	uint64_t k = (e + step / 2) / step;
-	uint64_t whole = k * step;
-	if (k >= 1 && (e > whole ? e - whole : whole - e) <= step / 4)
-		e = whole;
-	uint64_t t = s->base_ns + e;
-	return t > s->t_ns ? t : s->t_ns;
+	static bool started;
+	static uint64_t origin;
+	if (!started || now < origin) { /* a test's clock may start over */
+		origin = now;
+		started = true;
+	}
+	return (now - origin) / 1000000000u;
+}
+
+/* T at now: whole seconds since the first read, never less than before. */
+static uint64_t sim_time(struct sim *s, uint64_t now)
+{
+	uint64_t c = sim_clock_s(now);
+	if (!s->reads++)
+		s->base_s = c;
+	uint64_t t = c > s->base_s ? c - s->base_s : 0;
+	return t > s->t_s ? t : s->t_s;
 }
 
 /*
@@ -110,15 +115,11 @@ static int sim_read(struct backend *b, struct sample *out)
 
 	if (sample_reserve(out, s->cfg.cpus) < 0)
 		return -1;
-	uint64_t now = s->clock_ns();
-	if (!s->reads++)
-		s->origin_ns = now;
-	uint64_t t = s->t_ns = sim_time(s, now);
+	uint64_t t = s->t_s = sim_time(s, s->clock_ns());
 	for (int i = 0; i < COUNTER_COUNT; i++) {
 		if (!(s->counted & COUNTER_BIT(i)))
 			continue;
-		uint64_t step = (uint64_t)((unsigned __int128)sim_rate(&s->cfg, i) *
-					   t / 1000000000u);
+		uint64_t step = sim_rate(&s->cfg, i) * t;
 		for (unsigned f = 0; f < SIM_CPU_FACTORS; f++)
 			row[f][i] = step * (f + 1);
 	}
@@ -127,7 +128,7 @@ static int sim_read(struct backend *b, struct sample *out)
 		cs->cpu = cpu;
 		cs->counting = true;
 		cs->epoch = s->epoch;
-		cs->time_enabled = cs->time_running = t;
+		cs->time_enabled = cs->time_running = t * 1000000000u;
 		memcpy(cs->value, row[cpu % SIM_CPU_FACTORS],
 		       sizeof(cs->value));
 		if (s->cfg.seed)
@@ -137,7 +138,7 @@ static int sim_read(struct backend *b, struct sample *out)
 					    sim_offset(s->cfg.seed, cpu, i);
 	}
 	out->ncpus = s->cfg.cpus;
-	out->time_ns = t; /* the sim's own clock */
+	out->time_ns = t * 1000000000u; /* the sim's own clock */
 	out->counted = s->counted;
 	out->state = __builtin_popcountll(s->counted);
 	snprintf(out->cpurev, sizeof(out->cpurev), "%s", s->cfg.cpurev);
@@ -155,15 +156,6 @@ static bool sim_keep(struct backend *b, const struct config *cfg)
 	for (int i = 0; i < COUNTER_COUNT; i++)
 		if (sim_rate(&s->cfg, i) != sim_rate(n, i))
 			return false;
-	if (s->interval != cfg->poll_interval) {
-		/* T goes on from its value now, in the new step */
-		uint64_t now = s->clock_ns();
-		if (s->reads) {
-			s->base_ns = s->t_ns = sim_time(s, now);
-			s->origin_ns = now;
-		}
-		s->interval = cfg->poll_interval;
-	}
 	return true;
 }
 

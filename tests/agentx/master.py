@@ -21,6 +21,7 @@ CLEANUPSET, NOTIFY, PING, ADDCAPS, REMOVECAPS, RESPONSE = 11, 12, 13, 16, 17, 18
 NBO = 0x10  # NETWORK_BYTE_ORDER
 INTEGER, OCTETS, NULL, COUNTER64 = 2, 4, 5, 70
 NOSUCHOBJECT, NOSUCHINSTANCE, ENDOFMIBVIEW = 128, 129, 130
+NOTOPEN, PARSEERROR, COMMITFAILED, NOTWRITABLE = 257, 266, 14, 17
 
 SOCK, ROOT = sys.argv[1], tuple(int(x) for x in sys.argv[2].strip(".").split("."))
 
@@ -92,6 +93,8 @@ class Master:
         self.session = 0
         self.packet = 100
         self.registered = False
+        self.held_pings = []
+        self.before_register = None  # a request to send before answering Register
 
     def accept(self, timeout=30):
         self.srv.settimeout(timeout)
@@ -121,11 +124,11 @@ class Master:
         sid, tid, pid, plen = struct.unpack_from(bo + "IIII", h, 4)
         return typ, flags, sid, tid, pid, self.recv_exact(plen), bo
 
-    def send(self, typ, payload, tid=0, pid=None, flags=NBO, sid=None):
+    def send(self, typ, payload, tid=0, pid=None, flags=NBO, sid=None, version=1):
         if pid is None:
             self.packet += 1
             pid = self.packet
-        h = struct.pack("!BBBBIIII", 1, typ, flags, 0,
+        h = struct.pack("!BBBBIIII", version, typ, flags, 0,
                         self.session if sid is None else sid, tid, pid, len(payload))
         self.conn.sendall(h + payload)
         return pid
@@ -137,22 +140,42 @@ class Master:
         typ, flags, sid, tid, pid, body, bo = self.read_pdu()
         if typ == REGISTER:
             self.registered = True
+            if self.before_register:
+                # a request that arrives right after Register, before its
+                # answer: the subagent answers it as any other
+                self.before_register_answer = self.request(*self.before_register)
+                self.before_register = None
         if typ in (OPEN, REGISTER, UNREGISTER, PING, NOTIFY, ADDCAPS, REMOVECAPS):
             self.respond(tid, pid)
         elif typ == CLOSE:
             raise EOFError
         return typ, body, bo
 
-    def request(self, typ, payload):
-        """Send a request, answer what the subagent sends meanwhile, return
-        (error, index, varbinds) of its Response."""
-        pid = self.send(typ, payload, tid=7)
+    def request(self, typ, payload, sid=None, answer_pings=True):
+        """Send a request, answer what the subagent sends meanwhile (its
+        Pings only if answer_pings), return (error, index, varbinds) of its
+        Response."""
+        pid = self.send(typ, payload, tid=7, sid=sid)
+        return self.response_to(pid, answer_pings)
+
+    def response_to(self, pid, answer_pings=True):
         while True:
             t, flags, sid, tid, rpid, body, bo = self.read_pdu()
             if t == RESPONSE and rpid == pid:
                 _, err, idx = struct.unpack_from(bo + "IHH", body)
                 return err, idx, dec_varbinds(body, 8, bo)
-            if t in (PING, NOTIFY, ADDCAPS):
+            if t == PING and not answer_pings:
+                self.held_pings.append((tid, rpid))
+            elif t in (PING, NOTIFY, ADDCAPS):
+                self.respond(tid, rpid)
+
+    def wait_ping(self):
+        """Read until the subagent's next Ping, and hold it unanswered."""
+        while True:
+            t, flags, sid, tid, rpid, body, bo = self.read_pdu()
+            if t == PING:
+                return tid, rpid
+            if t in (NOTIFY, ADDCAPS):
                 self.respond(tid, rpid)
 
 
@@ -250,7 +273,7 @@ def expect_reconnect(m, what):
     try:
         while True:
             m.serve_one()  # drain until it closes
-    except (EOFError, socket.timeout, ConnectionResetError):
+    except (EOFError, socket.timeout, ConnectionResetError, BrokenPipeError):
         pass
     m.conn.close()
     m.accept(timeout=30)
@@ -264,16 +287,17 @@ def malformed(m):
     m.conn.sendall(struct.pack("!BBBB", 1, GET, NBO, 0) + b"\0\0\0")
     m.conn.shutdown(socket.SHUT_WR)
     expect_reconnect(m, "truncated header")
-    # an OID that claims more sub-identifiers than its PDU holds: net-snmp's
-    # AgentX parser drops that PDU (no answer; RFC 2741 lets the master
-    # time it out), the agent logs it (packet ID 4242, agentx.sh checks),
-    # and the session goes on
+    # an OID that claims more sub-identifiers than its PDU holds: answered
+    # parseError (it was dropped without a word), logged with its packet
+    # ID (agentx.sh checks), and the session goes on
     bad = bytearray(rng(ROOT + (1, 1, 1, 0)))
     bad[0] = 100
     m.send(GET, bytes(bad), pid=4242)
+    err, _, vb = m.response_to(4242)
+    check(err == PARSEERROR and vb == [], "an unparseable Get answered parseError", (err, vb))
     err, _, vb = m.request(GET, rng(ROOT + (1, 1, 1, 0)))
     check(err == 0 and vb[0][0] == INTEGER, "reads after a malformed PDU", vb)
-    ok("an OID longer than its PDU: dropped, the session answers on")
+    ok("an OID longer than its PDU: answered parseError, the session answers on")
     # an oversized payload length: the header says 2 GiB
     h = struct.pack("!BBBBIIII", 1, GET, NBO, 0, m.session, 0, 999, 0x7FFFFFF0)
     m.conn.sendall(h + b"\0" * 64)
@@ -287,7 +311,7 @@ def malformed(m):
     try:
         while True:
             m.serve_one()  # until the subagent drops the session
-    except (EOFError, socket.timeout, ConnectionResetError):
+    except (EOFError, socket.timeout, ConnectionResetError, BrokenPipeError):
         pass
     dropped = time.time() - t0
     check(dropped < 1.0, "the session was reset at once", dropped)
@@ -295,11 +319,75 @@ def malformed(m):
     ok("a payload length of 0xFFFFFFF0 on an open stream: dropped in %.2f s" % dropped)
 
 
+def session(m):
+    """The session's own cases: one read path whatever the moment, a
+    CommitSet, another session's request, a Close from the master, a
+    header of another version, an end OID of 0.0."""
+    state = ROOT + (1, 1, 1, 0)
+    time.sleep(2.5)  # the second poll: every rate and statistic is there
+    walk = struct.pack("!HH", 0, 355) + rng(ROOT)
+    _, _, before = m.request(GETBULK, walk)
+    many = struct.pack("!HH", 0, 6) + b"".join(rng(state) for _ in range(300))
+    _, _, many_before = m.request(GETBULK, many)
+    check(len(many_before) == 1800, "GetBulk of 300 repeaters x 6", len(many_before))
+    # while the subagent waits for its own Ping's answer: the same answers
+    m.wait_ping()
+    _, _, during = m.request(GETBULK, walk, answer_pings=False)
+    _, _, many_during = m.request(GETBULK, many, answer_pings=False)
+    err, _, _ = m.request(9, b"", answer_pings=False)  # CommitSet
+    end_payload = rng(state, ROOT + (1, 1, 2))
+    _, _, ranged = m.request(GETNEXT, rng(ROOT + (1, 1), ROOT + (1, 1, 2)),
+                             answer_pings=False)
+    names = lambda vbs: [(v[0], v[1]) for v in vbs]
+    check(names(during) == names(before) and len(during) > 300,
+          "a GetBulk during the Ping wait answers as outside it", (len(during), len(before)))
+    check(names(many_during) == names(many_before), "300 repeaters during the Ping wait",
+          len(many_during))
+    check(err == COMMITFAILED, "a CommitSet during the Ping wait fails", err)
+    check(ranged[0][1] == state, "the SearchRange end holds during the Ping wait", ranged)
+    ok("during an unanswered Ping: a GetBulk walk of %d varbinds, 300 repeaters 1800, the end OID, CommitSet commitFailed, as outside it" % len(during))
+    for tid, pid in m.held_pings:
+        m.respond(tid, pid)
+    m.held_pings = []
+    # an end OID of 0.0 is an OID (everything is past it); the null OID
+    # is no bound
+    _, _, vb = m.request(GETNEXT, enc_oid(ROOT + (1, 1)) + enc_oid((0, 0)))
+    check(vb[0][0] == ENDOFMIBVIEW, "GetNext bounded by 0.0", vb)
+    _, _, vb = m.request(GETNEXT, enc_oid(ROOT + (1, 1)) + enc_oid(()))
+    check(vb[0][1] == state, "GetNext with a null end OID", vb)
+    ok("an end OID of 0.0 bounds (endOfMibView); the null OID does not")
+    # a request for another session: notOpen, not an answer
+    err, _, vb = m.request(GET, rng(state), sid=m.session + 1000)
+    check(err == NOTOPEN and vb == [], "a request of another session", (err, vb))
+    ok("a request for another session: answered notOpen, no data")
+    # a header of version 2: the stream cannot be trusted, the session resets
+    m.send(GET, rng(state), version=2)
+    expect_reconnect(m, "a header of version 2")
+    # the master closes the session: the subagent opens a new one at once
+    t0 = time.time()
+    m.send(CLOSE, struct.pack("!BBBB", 5, 0, 0, 0))
+    try:
+        while True:
+            m.serve_one()
+    except (EOFError, socket.timeout, ConnectionResetError, BrokenPipeError):
+        pass
+    m.conn.close()
+    m.accept(timeout=30)
+    took = time.time() - t0
+    check(took < 2.5, "a new session soon after a Close", took)
+    ok("a Close from the master: a new session %.1f s later" % took)
+
+
 def main():
     m = Master()
+    m.before_register = (GET, rng(ROOT + (1, 1, 1, 0)))
     m.accept()
-    ok("the subagent opened a session and registered")
+    err, _, vb = m.before_register_answer
+    check(err == 0 and vb[0][0] == INTEGER and vb[0][1] == ROOT + (1, 1, 1, 0),
+          "a Get right after Register, before its answer", vb)
+    ok("the subagent opened a session and registered; a Get before the Register's answer was answered")
     read_path(m)
+    session(m)
     malformed(m)
     read_path(m)
     ok("all AgentX checks passed")

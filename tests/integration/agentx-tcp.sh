@@ -1,8 +1,7 @@
 #!/bin/sh
-# The AgentX session over TCP on loopback (agentXSocket tcp:...), where
-# the agent keeps net-snmp's own receive (agentx_transport.c replaces it
-# on unix sockets only): a walk is served in full, single GETs too, and
-# no request is left unanswered.
+# The AgentX session over TCP on loopback (agentXSocket tcp:...), with
+# the non-blocking connect of session.c: a walk is served in full, single
+# GETs too, and every request parses.
 . "$(dirname "$0")/lib.sh"
 
 XPORT=$((20000 + ($$ * 17 + 389) % 30000))

@@ -3,11 +3,14 @@
 # on a unix socket (tests/agentx/master.py): search ranges with end OIDs
 # and include flags, GetBulk non-repeaters and max-repetitions, a refused
 # TestSet, and malformed PDUs (truncated header, an OID longer than its
-# PDU, an oversized payload length, 0xFFFFFFF0 on an open stream), a
-# GetBulk from a 40-sub-identifier OID, 1000 pipelined GetNext: the agent
-# logs each malformed PDU, drops the session at once and reconnects where
-# the stream cannot go on, answers again, and never crashes.
-EXPECT_UNANSWERED=1 # the Get that does not parse
+# PDU, an oversized payload length, 0xFFFFFFF0 on an open stream, a
+# header of version 2, another session's ID), a GetBulk from a
+# 40-sub-identifier OID, 1000 pipelined GetNext, requests right after
+# Register and during an unanswered Ping (one read path), a Close from
+# the master: the agent answers parseError or notOpen where it can, drops
+# the session at once where the stream cannot go on, logs each, opens a
+# new session, and never crashes.
+EXPECT_PROTOCOL_ERRORS=1 # the malformed PDUs
 . "$(dirname "$0")/lib.sh"
 
 command -v python3 >/dev/null || { echo "SKIP: python3 not installed"; exit 77; }
@@ -23,12 +26,14 @@ cat "$TMP/master.out"
 [ "$rc" = 0 ] || fail "the AgentX checks failed"
 kill -0 "$AGENT_PID" 2>/dev/null || fail "the agent died"
 ok "the agent is still running after the malformed PDUs"
-grep -q "AgentX: a Get PDU from the master (packet ID 4242, [0-9]* bytes of payload) got no answer" \
+grep -q "AgentX: a Get from the master (packet ID 4242, [0-9]* bytes of payload) does not parse: .*; answered parseError" \
     "$TMP/agent.log" || fail "the unparseable Get (packet ID 4242) was not logged"
-[ "$(grep -c "got no answer" "$TMP/agent.log")" = 1 ] ||
-    fail "a PDU that was answered was logged as unanswered"
 for len in 2147483632 4294967280; do
-    grep -q "AgentX: the master sent a Get PDU header (packet ID 99[89]) announcing $len bytes of payload.*resetting the session" \
+    grep -q "AgentX: the master sent a Get PDU header (packet ID 99[89]) of version 1 announcing $len bytes of payload.*resetting the session" \
         "$TMP/agent.log" || fail "the payload length $len was not logged"
 done
-ok "logged: the Get that does not parse (by packet ID), the unframeable lengths; 1000 pipelined requests not called unanswered"
+grep -q "PDU header (packet ID [0-9]*) of version 2 announcing" "$TMP/agent.log" || fail "the version 2 header was not logged"
+grep -q "a Get for session [0-9]* (ours is [0-9]*), packet ID [0-9]*: answered notOpen" "$TMP/agent.log" ||
+    fail "the other session's request was not logged"
+grep -q "the master at .* closed the session (reason 5)" "$TMP/agent.log" || fail "the master's Close was not logged"
+ok "logged: the Get that does not parse (by packet ID), the unframeable headers, another session's request, the Close"

@@ -28,7 +28,7 @@ static void header_and_counter64(void **state)
 			      .v.u64 = UINT64_C(0x0102030405060708)};
 
 	ax_init(&b, st, sizeof(st));
-	ax_response(&b, 7, 0x11223344, 0xa0b0c0d0, 123456, 0, 0);
+	ax_response(&b, &(struct ax_ids){7, 0x11223344, 0xa0b0c0d0}, 123456, 0, 0);
 	ax_varbind(&b, cell, CELL_LEN, &v);
 	assert_int_equal(ax_finish(&b), 0);
 	const unsigned char *p = b.p;
@@ -78,7 +78,7 @@ static void scalars_strings_and_exceptions(void **state)
 			      .v.str = {.ptr = "3.4x5", .len = 5}};
 
 	ax_init(&b, st, sizeof(st));
-	ax_response(&b, 1, 2, 3, 4, 17, 2);
+	ax_response(&b, &(struct ax_ids){1, 2, 3}, 4, 17, 2);
 	ax_varbind(&b, other, 5, &i);
 	ax_varbind(&b, other, 5, &g);
 	ax_varbind(&b, other, 5, &t);
@@ -124,8 +124,8 @@ static void grows_onto_the_heap(void **state)
 
 	ax_init(&a, small, sizeof(small));
 	ax_init(&b, big, sizeof(big));
-	ax_response(&a, 1, 2, 3, 4, 0, 0);
-	ax_response(&b, 1, 2, 3, 4, 0, 0);
+	ax_response(&a, &(struct ax_ids){1, 2, 3}, 4, 0, 0);
+	ax_response(&b, &(struct ax_ids){1, 2, 3}, 4, 0, 0);
 	for (int k = 0; k < 500; k++) {
 		v.v.u64 = (uint64_t)k * 1000003;
 		ax_varbind(&a, cell, CELL_LEN, &v);
@@ -152,12 +152,12 @@ static void name_too_long(void **state)
 	for (int k = 0; k < 300; k++)
 		name[k] = 2;
 	ax_init(&b, st, sizeof(st));
-	ax_response(&b, 1, 2, 3, 4, 0, 0);
+	ax_response(&b, &(struct ax_ids){1, 2, 3}, 4, 0, 0);
 	ax_exception(&b, name, 256, AX_NO_SUCH_OBJECT);
 	assert_int_equal(ax_finish(&b), -1);
 	ax_free(&b);
 	ax_init(&b, st, sizeof(st));
-	ax_response(&b, 1, 2, 3, 4, 0, 0);
+	ax_response(&b, &(struct ax_ids){1, 2, 3}, 4, 0, 0);
 	ax_exception(&b, name, 255, AX_NO_SUCH_OBJECT);
 	assert_int_equal(ax_finish(&b), 0);
 	assert_int_equal(b.len, 28 + 4 + 4 + 255 * 4);

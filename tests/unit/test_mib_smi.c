@@ -56,6 +56,8 @@ static SmiBasetype expected_base(enum obj_syntax s)
 		return SMI_BASETYPE_OCTETSTRING;
 	case SYN_TIMETICKS:
 		return SMI_BASETYPE_UNSIGNED32;
+	case SYN_COUNT:
+		break;
 	}
 	return SMI_BASETYPE_UNKNOWN;
 }

@@ -1,0 +1,158 @@
+/*
+ * fuzz_agentx.c - the bytes a master sends, through the agent's AgentX
+ * path: framed into PDUs as agent/session.c frames them (a header that
+ * cannot be framed ends the stream), each request decoded
+ * (lib/agentx_decode.c), answered from a populated cache
+ * (lib/agentx_read.c) and encoded (lib/agentx_encode.c).  All PDU types,
+ * both byte orders, odd lengths, long OIDs and GetBulk counts come from
+ * the input.  Properties: every request that parses gets one Response
+ * (CleanupSet none) whose header echoes its IDs, whose length is its
+ * payload's, and which parses back; a Get or GetNext answer has one
+ * varbind per range (unless genErr); each GetNext answer is at or after
+ * its start (at it only with include) and before its end, or
+ * endOfMibView naming the start; a GetBulk answer is at most
+ * non-repeaters + repeaters x max-repetitions varbinds.
+ */
+#include <string.h>
+
+#include "agentx_decode.h"
+#include "agentx_read.h"
+#include "fuzz.h"
+#include "populated.h"
+
+/* A Response's varbind at *at (network byte order, as the encoder writes):
+ * its type and name; false past the end. */
+static bool next_varbind(const unsigned char *p, size_t len, size_t *at,
+			 unsigned *type, unsigned long *name, size_t *nlen)
+{
+	if (len - *at < 8)
+		return false;
+	*type = (unsigned)p[*at] << 8 | p[*at + 1];
+	size_t n = p[*at + 4], prefix = p[*at + 5];
+	*at += 8;
+	FUZZ_ASSERT(len - *at >= 4 * n);
+	size_t k = 0;
+	if (prefix) {
+		static const unsigned long internet[] = {1, 3, 6, 1};
+		memcpy(name, internet, sizeof(internet));
+		name[4] = prefix;
+		k = 5;
+	}
+	for (size_t i = 0; i < n; i++, *at += 4)
+		name[k++] = (unsigned long)p[*at] << 24 | p[*at + 1] << 16 |
+			    p[*at + 2] << 8 | p[*at + 3];
+	*nlen = k;
+	size_t skip = 0;
+	switch (*type) {
+	case AX_INTEGER:
+	case AX_COUNTER32:
+	case AX_GAUGE32:
+	case AX_TIMETICKS:
+		skip = 4;
+		break;
+	case AX_COUNTER64:
+		skip = 8;
+		break;
+	case AX_OCTET_STRING:
+		FUZZ_ASSERT(len - *at >= 4);
+		skip = 4 + ((((size_t)p[*at] << 24 | p[*at + 1] << 16 |
+			      p[*at + 2] << 8 | p[*at + 3]) +
+			     3) &
+			    ~(size_t)3);
+		break;
+	default:
+		FUZZ_ASSERT(*type >= AX_NO_SUCH_OBJECT &&
+			    *type <= AX_END_OF_MIB_VIEW);
+	}
+	FUZZ_ASSERT(len - *at >= skip);
+	*at += skip;
+	return true;
+}
+
+static void check_answer(const struct ax_request *r, const struct ax_buf *b)
+{
+	struct ax_header_in h;
+	struct ax_response_in resp;
+
+	FUZZ_ASSERT(!b->oom && b->len >= AX_HEADER_LEN + 8);
+	ax_parse_header(b->p, &h);
+	FUZZ_ASSERT(h.version == AX_VERSION && h.type == AX_PDU_RESPONSE);
+	FUZZ_ASSERT(h.length == b->len - AX_HEADER_LEN);
+	FUZZ_ASSERT(h.ids.session == r->h.ids.session &&
+		    h.ids.transaction == r->h.ids.transaction &&
+		    h.ids.packet == r->h.ids.packet);
+	FUZZ_ASSERT(ax_parse_response(&h, b->p + AX_HEADER_LEN, &resp) == 0);
+
+	size_t at = AX_HEADER_LEN + 8, count = 0, nlen;
+	unsigned type;
+	unsigned long name[AX_OID_MAX + 5];
+	size_t nr = r->h.type != AX_PDU_GETBULK	     ? r->nranges
+		    : r->non_repeaters < r->nranges ? r->non_repeaters
+						    : r->nranges;
+	while (next_varbind(b->p, b->len, &at, &type, name, &nlen)) {
+		/* the range this varbind answers */
+		size_t i = count < nr ? count
+			   : nr + (count - nr) % (r->nranges - nr ? r->nranges - nr : 1);
+		const struct ax_range *g = i < r->nranges ? &r->ranges[i] : NULL;
+		if (g && r->h.type == AX_PDU_GETNEXT) {
+			if (type == AX_END_OF_MIB_VIEW) {
+				FUZZ_ASSERT(mibview_oid_cmp(name, nlen,
+							    g->start.sub,
+							    g->start.len) == 0);
+			} else {
+				int c = mibview_oid_cmp(name, nlen, g->start.sub,
+							g->start.len);
+				FUZZ_ASSERT(c > 0 || (c == 0 && g->start.include));
+				FUZZ_ASSERT(!g->end.len ||
+					    mibview_oid_cmp(name, nlen,
+							    g->end.sub,
+							    g->end.len) < 0);
+			}
+		}
+		count++;
+	}
+	FUZZ_ASSERT(at == b->len);
+	if (resp.error == AX_ERR_GENERR || r->has_context)
+		FUZZ_ASSERT(count == 0);
+	else if (r->h.type == AX_PDU_GET || r->h.type == AX_PDU_GETNEXT)
+		FUZZ_ASSERT(count == r->nranges);
+	else if (r->h.type == AX_PDU_GETBULK)
+		FUZZ_ASSERT(count <= nr + (r->nranges - nr) *
+						   (size_t)r->max_repetitions);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const struct mib_view *v = populated_view();
+	static struct ax_request req; /* reused, as the session does */
+	size_t at = 0;
+
+	while (size - at >= AX_HEADER_LEN) {
+		struct ax_header_in h;
+		ax_parse_header(data + at, &h);
+		if (h.version != AX_VERSION || h.length > (1u << 20) ||
+		    h.length % 4 || size - at - AX_HEADER_LEN < h.length)
+			break; /* the session drops such a stream */
+		const uint8_t *payload = data + at + AX_HEADER_LEN;
+		at += AX_HEADER_LEN + h.length;
+		if (h.type < AX_PDU_GET || h.type > AX_PDU_CLEANUPSET)
+			continue;
+		unsigned char st[2048];
+		char why[160];
+		struct ax_buf b;
+		ax_init(&b, st, sizeof(st));
+		if (ax_parse_request(&h, payload, &req, why, sizeof(why)) != 0) {
+			FUZZ_ASSERT(why[0] != '\0');
+			ax_free(&b);
+			continue;
+		}
+		bool answered = ax_answer(v, &req, 4242, &b);
+		FUZZ_ASSERT(answered == (h.type != AX_PDU_CLEANUPSET));
+		if (answered) {
+			FUZZ_ASSERT(ax_finish(&b) == 0);
+			check_answer(&req, &b);
+		}
+		ax_free(&b);
+	}
+	return 0;
+}

@@ -1,0 +1,69 @@
+/*
+ * agentx_decode.h - the AgentX PDUs a subagent reads (RFC 2741 6): the
+ * header, the master's requests (Get, GetNext, GetBulk, the set phases),
+ * its Responses and Close.  Every length is checked against the bytes
+ * there are: a payload that does not parse is refused with the reason,
+ * never read past (fuzz/fuzz_agentx.c).
+ */
+#ifndef HWR10K_AGENTX_DECODE_H
+#define HWR10K_AGENTX_DECODE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "agentx_encode.h"
+#include "agentx_pdu.h"
+
+struct ax_header_in {
+	uint8_t version, type, flags;
+	struct ax_ids ids;
+	uint32_t length; /* of the payload */
+};
+
+/* The 20 header bytes at p. */
+void ax_parse_header(const unsigned char *p, struct ax_header_in *h);
+
+/* An OID of a request, its sub-identifiers in the request's storage;
+ * len 0 is the null OID. */
+struct ax_oid {
+	const unsigned long *sub;
+	size_t len;
+	bool include;
+};
+
+/* A SearchRange (RFC 2741 5.2), or a Get's name (end: null). */
+struct ax_range {
+	struct ax_oid start, end;
+};
+
+struct ax_request {
+	struct ax_header_in h;
+	bool has_context; /* a non-default context */
+	uint16_t non_repeaters, max_repetitions;
+	size_t nranges;		 /* Get/GetNext/GetBulk */
+	size_t nvarbinds;	 /* TestSet */
+	struct ax_range *ranges; /* heap, nranges */
+	unsigned long *subids;	 /* heap: every OID's sub-identifiers */
+	size_t cap_ranges, cap_subids; /* kept for the next request */
+};
+
+/* The payload of a Get, GetNext, GetBulk or a set phase into r, whose
+ * storage is reused from request to request (zero it once; free it with
+ * ax_request_free); -1 when it does not parse, with the reason in why. */
+int ax_parse_request(const struct ax_header_in *h, const unsigned char *p,
+		     struct ax_request *r, char *why, size_t len);
+void ax_request_free(struct ax_request *r);
+
+/* A Response's fields (its varbinds are not needed); -1 if too short. */
+struct ax_response_in {
+	uint32_t uptime;
+	uint16_t error, index;
+};
+int ax_parse_response(const struct ax_header_in *h, const unsigned char *p,
+		      struct ax_response_in *r);
+/* A Close's reason; -1 if too short. */
+int ax_parse_close(const struct ax_header_in *h, const unsigned char *p,
+		   uint8_t *reason);
+
+#endif

@@ -1,0 +1,37 @@
+/*
+ * agentx_read.h - the one read path: the Response to a master's request,
+ * answered from the cache through mibview.c (RFC 2741 7.2.3).
+ *
+ * A Get varbind gets its value, noSuchObject or noSuchInstance; a
+ * GetNext SearchRange (start, include, end) gets the first instance at
+ * (include) or after start and before end (the null OID is no bound; any
+ * other end, 0.0 included, bounds), else endOfMibView naming the start
+ * OID whole; a GetBulk answers its non-repeaters as GetNext, then up to
+ * max-repetitions rows of its repeaters, each continuing from its
+ * previous answer, and stops early once every repeater is at
+ * endOfMibView.  The set phases of this read-only module are refused:
+ * TestSet with notWritable at its first varbind, CommitSet and UndoSet
+ * fail (nothing was set); CleanupSet has no Response.  The module is
+ * registered in the default context only: a request for another gets
+ * unsupportedContext.
+ */
+#ifndef HWR10K_AGENTX_READ_H
+#define HWR10K_AGENTX_READ_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "agentx_decode.h"
+#include "agentx_encode.h"
+#include "mibview.h"
+
+/* The most varbinds a Response carries (a GetBulk is cut there). */
+#define AX_ANSWER_MAX_VARBINDS 2048
+
+/* The Response to r into b (sysUpTime uptime); false when r needs none
+ * (CleanupSet).  A Response that cannot be built (out of memory) is a
+ * genErr without varbinds. */
+bool ax_answer(const struct mib_view *v, const struct ax_request *r,
+	       uint32_t uptime, struct ax_buf *b);
+
+#endif
