@@ -138,7 +138,7 @@ int poll_reconfigure(struct agent *a, struct config *newcfg)
 				  "config\n");
 		return -1;
 	}
-	bool keep = backend_keep(&a->backend, newcfg);
+	bool keep = backend_keep(&a->backend, &a->cfg, newcfg);
 	/* The schedule goes on through a reopen: restarting it at every
 	 * SIGHUP would starve the polls when reloads come faster than
 	 * pollInterval.  Only a new interval restarts it. */

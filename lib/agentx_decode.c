@@ -159,6 +159,19 @@ static bool is_read(uint8_t type)
 	       type == AX_PDU_GETBULK;
 }
 
+/* Room for n elements of size in *p (capacity *cap); -1 if none. */
+static int grow(void **p, size_t *cap, size_t n, size_t size)
+{
+	if (n <= *cap)
+		return 0;
+	void *q = realloc(*p, n * size);
+	if (!q)
+		return -1;
+	*p = q;
+	*cap = n;
+	return 0;
+}
+
 /* The SearchRanges of a read request: counted and sized first, then
  * read into one allocation of ranges and one of sub-identifiers. */
 static int read_ranges(struct rd *r, struct ax_request *q)
@@ -177,20 +190,10 @@ static int read_ranges(struct rd *r, struct ax_request *q)
 	}
 	if (n == 0)
 		return 0;
-	if (n > q->cap_ranges) {
-		struct ax_range *g = realloc(q->ranges, n * sizeof(*g));
-		if (!g)
-			return bad(r, "out of memory");
-		q->ranges = g;
-		q->cap_ranges = n;
-	}
-	if (subs > q->cap_subids) {
-		unsigned long *u = realloc(q->subids, subs * sizeof(*u));
-		if (!u)
-			return bad(r, "out of memory");
-		q->subids = u;
-		q->cap_subids = subs;
-	}
+	if (grow((void **)&q->ranges, &q->cap_ranges, n, sizeof(*q->ranges)) ||
+	    grow((void **)&q->subids, &q->cap_subids, subs,
+		 sizeof(*q->subids)))
+		return bad(r, "out of memory");
 	unsigned long *sub = q->subids;
 	for (size_t i = 0; i < n; i++) {
 		struct ax_range *g = &q->ranges[i];

@@ -11,16 +11,6 @@
 
 #include "backend.h"
 
-const struct config_token config_tokens[] = {
-    {"backend", NULL}, /* the backends built in: config_token_usage() */
-    {"pollInterval", "SECONDS (1..3600)"},
-    {"agentXSocket", "ADDRESS (unix:PATH, PATH or tcp:HOST:PORT; -x wins)"},
-    {"agentxPingInterval", "SECONDS (1..3600)"},
-    {"alarm", "NAME METRIC sum|each|CPU rate|absolute RISING FALLING "
-	      "[rising|falling|both]"},
-    {NULL, NULL},
-};
-
 const char *config_token_usage(const struct config_token *t, char *buf,
 			       size_t len)
 {
@@ -53,11 +43,11 @@ void config_free(struct config *c)
 {
 	for (size_t i = 0; i < CONFIG_BACKENDS_MAX; i++) {
 		const struct backend_ops *ops = backend_at(i);
-		if (c->settings[i] && ops && ops->settings_free)
-			ops->settings_free(c->settings[i]);
+		if (c->settings[i] && ops)
+			token_table_release(ops->tokens, c->settings[i]);
 		free(c->settings[i]);
 	}
-	free(c->alarms);
+	token_table_release(config_tokens, c);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -79,10 +69,19 @@ static void *settings_for(struct config *c, const struct backend_ops *ops)
 	return c->settings[i];
 }
 
-static int apply_alarm(struct config *c, const char *args, char *err,
-		       size_t len)
+/* alarm NAME METRIC ...: the words joined again for the alarm parser. */
+static int parse_alarm(void *settings, const char *token, char **w, int n,
+		       char *err, size_t len)
 {
+	struct config *c = settings;
+	char args[PARSE_LINE_MAX] = "";
 	struct alarm_config a;
+
+	for (int i = 0; i < n; i++) {
+		size_t used = strlen(args);
+		snprintf(args + used, sizeof(args) - used, "%s%s", i ? " " : "",
+			 w[i]);
+	}
 	if (alarm_config_parse(args, &a, err, len))
 		return -1;
 	for (size_t i = 0; i < c->nalarms; i++)
@@ -101,66 +100,89 @@ static int apply_alarm(struct config *c, const char *args, char *err,
 	return 0;
 }
 
-static int apply_generic(struct config *c, const char *token, char **w, int n,
+static void release_alarms(void *settings)
+{
+	struct config *c = settings;
+	free(c->alarms);
+	c->alarms = NULL;
+	c->nalarms = 0;
+}
+
+static int parse_backend(void *settings, const char *token, char **w, int n,
 			 char *err, size_t len)
 {
-	uint64_t v;
-
-	if (strcasecmp(token, "backend") == 0) {
-		char names[128];
-		if (n != 1 || !backend_find(w[0]))
-			return parse_fail(
-			    err, len, "backend: expected one of %s, got '%s'",
-			    backend_names(names, sizeof(names)), n ? w[0] : "");
-		snprintf(c->backend, sizeof(c->backend), "%s", w[0]);
-		c->backend_set = true;
-		return 0;
-	}
-	if (strcasecmp(token, "agentXSocket") == 0) {
-		if (n != 1 || strlen(w[0]) >= sizeof(c->agentx_socket) ||
-		    (strncmp(w[0], "unix:", 5) && w[0][0] != '/' &&
-		     strncmp(w[0], "tcp:", 4) && strncmp(w[0], "tcp6:", 5)))
-			return parse_fail(err, len,
-					  "%s: expected one address: unix:PATH, "
-					  "PATH or tcp:HOST:PORT",
-					  token);
-		snprintf(c->agentx_socket, sizeof(c->agentx_socket), "%s",
-			 w[0]);
-		return 0;
-	}
-	if (strcasecmp(token, "agentxPingInterval") == 0) {
-		if (parse_number(token, w, n, 1, AGENTX_PING_MAX, &v, err, len))
-			return -1;
-		c->agentx_ping = (unsigned)v;
-		return 0;
-	}
-	if (parse_number(token, w, n, 1, POLL_INTERVAL_MAX, &v, err, len))
-		return -1;
-	c->poll_interval = (unsigned)v;
+	struct config *c = settings;
+	char names[128];
+	if (n != 1 || !backend_find(w[0]))
+		return parse_fail(err, len,
+				  "%s: expected one of %s, got '%s'", token,
+				  backend_names(names, sizeof(names)),
+				  n ? w[0] : "");
+	snprintf(c->backend, sizeof(c->backend), "%s", w[0]);
+	c->backend_set = true;
 	return 0;
 }
+
+static int parse_agentx_socket(void *settings, const char *token, char **w,
+			       int n, char *err, size_t len)
+{
+	struct config *c = settings;
+	if (n != 1 || strlen(w[0]) >= sizeof(c->agentx_socket) ||
+	    (strncmp(w[0], "unix:", 5) && w[0][0] != '/' &&
+	     strncmp(w[0], "tcp:", 4) && strncmp(w[0], "tcp6:", 5)))
+		return parse_fail(err, len,
+				  "%s: expected one address: unix:PATH, PATH "
+				  "or tcp:HOST:PORT",
+				  token);
+	snprintf(c->agentx_socket, sizeof(c->agentx_socket), "%s", w[0]);
+	return 0;
+}
+
+/* The generic tokens over struct config (what a change does is the
+ * agent's business: poll.c and main.c apply each). */
+const struct config_token config_tokens[] = {
+    TOKEN_CUSTOM("backend", NULL, struct config, backend, true,
+		 parse_backend, NULL, NULL),
+    TOKEN_UINT("pollInterval", "SECONDS (1..3600)", struct config,
+	       poll_interval, 1, POLL_INTERVAL_MAX, false),
+    TOKEN_CUSTOM("agentXSocket",
+		 "ADDRESS (unix:PATH, PATH or tcp:HOST:PORT; -x wins)",
+		 struct config, agentx_socket, false, parse_agentx_socket,
+		 NULL, NULL),
+    TOKEN_UINT("agentxPingInterval", "SECONDS (1..3600)", struct config,
+	       agentx_ping, 1, AGENTX_PING_MAX, false),
+    TOKEN_CUSTOM("alarm",
+		 "NAME METRIC sum|each|CPU rate|absolute RISING FALLING "
+		 "[rising|falling|both]",
+		 struct config, alarms, false, parse_alarm, NULL,
+		 release_alarms),
+    TOKEN_END,
+};
 
 int config_apply(struct config *c, const char *token, const char *args,
 		 char *err, size_t len)
 {
 	char buf[PARSE_LINE_MAX];
 	char *w[BACKEND_WORDS_MAX + 1];
+	const struct config_token *t = token_find(config_tokens, token);
+	void *settings = c;
 
 	if (strlen(args ? args : "") >= PARSE_LINE_MAX)
 		return parse_fail(err, len, "%s: line too long", token);
-	if (strcasecmp(token, "alarm") == 0)
-		return apply_alarm(c, args, err, len);
 	int n = parse_words_copy(args, buf, sizeof(buf), w, BACKEND_WORDS_MAX);
-	for (const struct config_token *t = config_tokens; t->token; t++)
-		if (strcasecmp(token, t->token) == 0)
-			return apply_generic(c, token, w, n, err, len);
-	const struct backend_ops *ops = backend_owning(token);
-	if (!ops)
-		return parse_fail(err, len, "unknown token '%s'", token);
-	void *s = settings_for(c, ops);
-	if (!s)
-		return parse_fail(err, len, "out of memory");
-	return ops->apply(s, token, w, n, err, len);
+	if (n > BACKEND_WORDS_MAX)
+		return parse_fail(err, len, "%s: more than %d words", token,
+				  BACKEND_WORDS_MAX);
+	if (!t) {
+		const struct backend_ops *ops = backend_owning(token);
+		if (!ops)
+			return parse_fail(err, len, "unknown token '%s'",
+					  token);
+		t = token_find(ops->tokens, token);
+		if (!(settings = settings_for(c, ops)))
+			return parse_fail(err, len, "out of memory");
+	}
+	return token_apply(t, settings, w, n, err, len);
 }
 
 int config_validate(const struct config *c, char *err, size_t len)

@@ -4,9 +4,10 @@
  * Lines come from net-snmp's config machinery (agent/confload.c registers
  * every token); config_apply() checks one line into a staging config, so
  * a bad line never touches the running one.  This file knows the generic
- * tokens (backend, pollInterval, alarm); every other token belongs to a
- * backend, which parses, validates, defaults and frees its own settings
- * (backend.h).  Token reference: hw-r10kevctr.conf(5).
+ * tokens (backend, pollInterval, the AgentX ones, alarm); every other
+ * token belongs to a backend, whose settings it stores (backend.h).
+ * Every token is a row of a table (config_token.h): parsing, -H and the
+ * reload decision come from the rows.  Reference: hw-r10kevctr.conf(5).
  */
 #ifndef HWR10K_CONFIG_H
 #define HWR10K_CONFIG_H
@@ -16,6 +17,7 @@
 #include <stdint.h>
 
 #include "alarm.h"
+#include "config_token.h"
 #include "parse.h"
 
 #define CONFIG_BACKEND_MAX    16
@@ -56,10 +58,6 @@ int config_apply(struct config *c, const char *token, const char *args,
 /* Checks across lines, after the whole file was read. */
 int config_validate(const struct config *c, char *err, size_t errlen);
 
-/* A token and its usage, for registration and help. */
-struct config_token {
-	const char *token, *usage;
-};
 /* The generic tokens, NULL-terminated (each backend lists its own). */
 extern const struct config_token config_tokens[];
 /* A token's usage; for 'backend', made from the registry into buf. */

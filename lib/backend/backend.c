@@ -129,10 +129,15 @@ int backend_read(struct backend *b, struct sample *s)
 	return b->ops->read(b, s);
 }
 
-bool backend_keep(struct backend *b, const struct config *cfg)
+bool backend_keep(struct backend *b, const struct config *running,
+		  const struct config *next)
 {
-	return b->ops && strcmp(b->ops->name, cfg->backend) == 0 &&
-	       b->ops->keep && b->ops->keep(b, cfg);
+	if (!b->ops || strcmp(b->ops->name, next->backend) != 0 ||
+	    strcmp(running->backend, next->backend) != 0 ||
+	    !token_table_same(b->ops->tokens, config_settings(running, b->ops),
+			      config_settings(next, b->ops)))
+		return false;
+	return !b->ops->keep || b->ops->keep(b, next);
 }
 
 void backend_close(struct backend *b)

@@ -18,8 +18,8 @@
 
 struct backend;
 
-/* The most words a backend token takes. */
-#define BACKEND_WORDS_MAX 2
+/* The most words a config line has (alarm takes 8). */
+#define BACKEND_WORDS_MAX 10
 
 struct backend_ops {
 	const char *name;
@@ -29,17 +29,13 @@ struct backend_ops {
 	bool needs_perfmon;
 	/*
 	 * The backend's own settings, as a libpfm4 PMU owns its event table:
-	 * its config tokens (NULL-terminated), the size and defaults of its
-	 * settings struct, the parser of one of its lines (words split by
-	 * config.c; -1 with a message), and what frees what apply allocated
-	 * inside the struct (NULL: nothing).  config.c knows none of them.
+	 * its config tokens (config_token.h rows, over its settings struct,
+	 * NULL-terminated), the size and defaults of that struct.  config.c
+	 * parses, compares and frees them through the rows.
 	 */
 	const struct config_token *tokens;
 	size_t settings_size;
 	const void *defaults;
-	int (*apply)(void *settings, const char *token, char **w, int n,
-		     char *err, size_t errlen);
-	void (*settings_free)(void *settings);
 	/* Check the settings across lines; message in err.  NULL: none. */
 	int (*validate)(const void *settings, char *err, size_t errlen);
 	/* Allocate b->priv and start counting; -1 with a message in err. */
@@ -54,10 +50,10 @@ struct backend_ops {
 	int (*read)(struct backend *b, struct sample *s);
 	void (*close)(struct backend *b);
 	/*
-	 * A reload: true when cfg leaves this backend's own settings as they
-	 * are, after taking what may change without a reopen (the poll
-	 * interval), so counters, epochs and the discontinuity time stay.
-	 * false (or NULL): the agent reopens the backend.
+	 * A reload whose token rows that reopen are all unchanged: false when
+	 * the backend must reopen all the same (replay: the file changed on
+	 * disk), else true after taking what changes live (the poll
+	 * interval).  NULL: keep.
 	 */
 	bool (*keep)(struct backend *b, const struct config *cfg);
 };
@@ -90,8 +86,11 @@ const char *backend_names(char *buf, size_t len);
 int backend_open(struct backend *b, const struct config *cfg, char *err,
 		 size_t errlen);
 int backend_read(struct backend *b, struct sample *s);
-/* Can the open backend b serve cfg without a reopen?  (See ops->keep.) */
-bool backend_keep(struct backend *b, const struct config *cfg);
+/* Can the open backend b, opened with running, serve next without a
+ * reopen?  The same backend, every token row that reopens unchanged, and
+ * ops->keep. */
+bool backend_keep(struct backend *b, const struct config *running,
+		  const struct config *next);
 void backend_close(struct backend *b);
 
 /* The counter index of a METRIC argument of token, or -1 with a message. */

@@ -30,43 +30,14 @@
 
 /* ------------------------------------------------------------ settings */
 
-static const struct config_token pcp_tokens[] = {
-    {"pcpHost", "HOST (a pmcd host spec; default local:)"},
-    {"pcpArchive", "PATH (a pmlogger archive instead of pmcd)"},
-    {"pcpLoop", "yes|no"},
-    {"pcpMetric", "METRIC PCPNAME"},
-    {NULL, NULL},
-};
-
 static const struct pcp_settings pcp_defaults = {.loop = false};
 
-static int set_string(char **to, const char *token, char **w, int n, char *err,
-		      size_t len)
-{
-	if (n != 1)
-		return parse_fail(err, len, "%s: expected one value", token);
-	free(*to);
-	*to = strdup(w[0]);
-	return *to ? 0 : parse_fail(err, len, "out of memory");
-}
-
-static int pcp_apply(void *settings, const char *token, char **w, int n,
-		     char *err, size_t len)
+/* pcpMetric METRIC PCPNAME: one PCP metric feeds one counter. */
+static int parse_metric(void *settings, const char *token, char **w, int n,
+			char *err, size_t len)
 {
 	struct pcp_settings *s = settings;
 
-	if (strcasecmp(token, "pcpHost") == 0)
-		return set_string(&s->host, token, w, n, err, len);
-	if (strcasecmp(token, "pcpArchive") == 0)
-		return set_string(&s->archive, token, w, n, err, len);
-	if (strcasecmp(token, "pcpLoop") == 0) {
-		if (n != 1 || (strcmp(w[0], "yes") && strcmp(w[0], "no")))
-			return parse_fail(err, len, "%s: expected yes or no",
-					  token);
-		s->loop = strcmp(w[0], "yes") == 0;
-		return 0;
-	}
-	/* pcpMetric METRIC PCPNAME */
 	if (n != 2)
 		return parse_fail(err, len, "%s: expected METRIC PCPNAME",
 				  token);
@@ -79,18 +50,45 @@ static int pcp_apply(void *settings, const char *token, char **w, int n,
 					  "%s: PCP metric %s already feeds %s; "
 					  "one PCP metric feeds one counter",
 					  token, w[1], counters[o].fullname);
-	return set_string(&s->metric[c], token, &w[1], 1, err, len);
+	char *name = strdup(w[1]);
+	if (!name)
+		return parse_fail(err, len, "out of memory");
+	free(s->metric[c]);
+	s->metric[c] = name;
+	return 0;
 }
 
-static void pcp_settings_free(void *settings)
+static bool same_metrics(const void *a, const void *b)
+{
+	const struct pcp_settings *x = a, *y = b;
+	for (int c = 0; c < COUNTER_COUNT; c++) {
+		const char *p = x->metric[c], *q = y->metric[c];
+		if (!((!p && !q) || (p && q && strcmp(p, q) == 0)))
+			return false;
+	}
+	return true;
+}
+
+static void release_metrics(void *settings)
 {
 	struct pcp_settings *s = settings;
-
-	free(s->host);
-	free(s->archive);
-	for (int c = 0; c < COUNTER_COUNT; c++)
+	for (int c = 0; c < COUNTER_COUNT; c++) {
 		free(s->metric[c]);
+		s->metric[c] = NULL;
+	}
 }
+
+/* Every pcp token reopens the source. */
+static const struct config_token pcp_tokens[] = {
+    TOKEN_STRING("pcpHost", "HOST (a pmcd host spec; default local:)",
+		 struct pcp_settings, host, true),
+    TOKEN_STRING("pcpArchive", "PATH (a pmlogger archive instead of pmcd)",
+		 struct pcp_settings, archive, true),
+    TOKEN_YESNO("pcpLoop", "yes|no", struct pcp_settings, loop, true),
+    TOKEN_CUSTOM("pcpMetric", "METRIC PCPNAME", struct pcp_settings, metric,
+		 true, parse_metric, same_metrics, release_metrics),
+    TOKEN_END,
+};
 
 static int pcp_validate(const void *settings, char *err, size_t len)
 {
@@ -114,10 +112,6 @@ static void free_pcp(struct pcp *p)
 		free(p->metric[i].name);
 		free(p->metric[i].inst);
 	}
-	for (int c = 0; c < COUNTER_COUNT; c++)
-		free(p->source[c]);
-	free(p->host);
-	free(p->archive);
 	free(p->cpus);
 	free(p);
 }
@@ -273,18 +267,6 @@ static void map_state(struct pcp *p)
 	}
 }
 
-/* Copy what keep compares. */
-static int remember(struct pcp *p, const struct pcp_settings *ps)
-{
-	if ((ps->host && !(p->host = strdup(ps->host))) ||
-	    (ps->archive && !(p->archive = strdup(ps->archive))))
-		return -1;
-	for (int c = 0; c < COUNTER_COUNT; c++)
-		if (ps->metric[c] && !(p->source[c] = strdup(ps->metric[c])))
-			return -1;
-	return 0;
-}
-
 /* One line for the counters the source does not have. */
 static void log_unmapped(const struct pcp *p)
 {
@@ -310,7 +292,7 @@ static int pcp_open(struct backend *b, const struct config *cfg, char *err,
 	const struct pcp_settings *ps = config_settings(cfg, &backend_pcp);
 	struct pcp *p = calloc(1, sizeof(*p));
 
-	if (!p || remember(p, ps) != 0) {
+	if (!p) {
 		free_pcp(p);
 		return parse_fail(err, len, "pcp: out of memory");
 	}
@@ -343,23 +325,11 @@ fail:
 	return -1;
 }
 
-static bool same(const char *a, const char *b)
-{
-	return (!a && !b) || (a && b && strcmp(a, b) == 0);
-}
-
+/* The same settings (the token rows say so): the source stays open; an
+ * archive that holds its end steps by the new interval. */
 static bool pcp_keep(struct backend *b, const struct config *cfg)
 {
-	struct pcp *p = b->priv;
-	const struct pcp_settings *ps = config_settings(cfg, &backend_pcp);
-
-	if (!same(p->host, ps->host) || !same(p->archive, ps->archive) ||
-	    p->loop != ps->loop)
-		return false;
-	for (int c = 0; c < COUNTER_COUNT; c++)
-		if (!same(p->source[c], ps->metric[c]))
-			return false;
-	p->interval = cfg->poll_interval; /* holding: time step */
+	((struct pcp *)b->priv)->interval = cfg->poll_interval;
 	return true;
 }
 
@@ -373,8 +343,6 @@ const struct backend_ops backend_pcp = {
     .tokens = pcp_tokens,
     .settings_size = sizeof(struct pcp_settings),
     .defaults = &pcp_defaults,
-    .apply = pcp_apply,
-    .settings_free = pcp_settings_free,
     .validate = pcp_validate,
     .open = pcp_open,
     .read = pcp_read,

@@ -32,7 +32,6 @@
 
 struct perf {
 	struct perfspec spec[COUNTER_COUNT];
-	char *source[COUNTER_COUNT]; /* the specs as configured, for keep */
 	counter_mask counted;
 	unsigned group_size;
 	char sysfs[256];
@@ -122,8 +121,6 @@ static void free_perf(struct perf *pf)
 		return;
 	for (size_t i = 0; i < pf->ncpus; i++)
 		perf_cpu_close(&pf->cpus[i]);
-	for (int c = 0; c < COUNTER_COUNT; c++)
-		free(pf->source[c]);
 	free(pf->cpus);
 	free(pf);
 }
@@ -194,13 +191,6 @@ static void probe_all(struct perf *pf, int cpu, bool quiet)
 
 /* ------------------------------------------------------------ settings */
 
-static const struct config_token perf_tokens[] = {
-    {"perfEvent", "METRIC SPEC|off"},
-    {"perfGroupSize", "N (1..64)"},
-    {"perfSysfs", "PATH"},
-    {NULL, NULL},
-};
-
 static const struct perf_settings perf_defaults = {
     .group_size = PERF_GROUP_SIZE_DEFAULT,
 };
@@ -215,49 +205,54 @@ static const char *spec_of(const struct perf_settings *s, int c)
 	return s->event[c] ? s->event[c] : counters[c].perf;
 }
 
-static int perf_apply(void *settings, const char *token, char **w, int n,
-		      char *err, size_t len)
+/* perfEvent METRIC SPEC|off (checked against perfSysfs as read so far) */
+static int parse_event(void *settings, const char *token, char **w, int n,
+		       char *err, size_t len)
 {
 	struct perf_settings *s = settings;
-	uint64_t v;
+	struct perfspec sp;
+	char why[200];
 
-	if (strcasecmp(token, "perfEvent") == 0) {
-		struct perfspec sp;
-		char why[200];
-		if (n != 2)
-			return parse_fail(
-			    err, len, "%s: expected METRIC SPEC|off", token);
-		int k = backend_counter_arg(w[0], token, err, len);
-		if (k < 0)
-			return -1;
-		if (perfspec_parse(w[1], sysfs_of(s), &sp, why, sizeof(why)))
-			return parse_fail(err, len, "%s: %s", token, why);
-		free(s->event[k]);
-		s->event[k] = strdup(w[1]);
-		return s->event[k] ? 0 : parse_fail(err, len, "out of memory");
-	}
-	if (strcasecmp(token, "perfSysfs") == 0) {
-		if (n != 1)
-			return parse_fail(err, len, "%s: expected one PATH",
-					  token);
-		free(s->sysfs);
-		s->sysfs = strdup(w[0]);
-		return s->sysfs ? 0 : parse_fail(err, len, "out of memory");
-	}
-	/* perfGroupSize */
-	if (parse_number(token, w, n, 1, PERF_GROUP_MAX, &v, err, len))
+	if (n != 2)
+		return parse_fail(err, len, "%s: expected METRIC SPEC|off",
+				  token);
+	int k = backend_counter_arg(w[0], token, err, len);
+	if (k < 0)
 		return -1;
-	s->group_size = (unsigned)v;
-	return 0;
+	if (perfspec_parse(w[1], sysfs_of(s), &sp, why, sizeof(why)))
+		return parse_fail(err, len, "%s: %s", token, why);
+	free(s->event[k]);
+	s->event[k] = strdup(w[1]);
+	return s->event[k] ? 0 : parse_fail(err, len, "out of memory");
 }
 
-static void perf_settings_free(void *settings)
+/* The event specs in effect, whatever lines gave them. */
+static bool same_events(const void *a, const void *b)
+{
+	for (int c = 0; c < COUNTER_COUNT; c++)
+		if (strcmp(spec_of(a, c), spec_of(b, c)) != 0)
+			return false;
+	return true;
+}
+
+static void release_events(void *settings)
 {
 	struct perf_settings *s = settings;
-	for (int c = 0; c < COUNTER_COUNT; c++)
+	for (int c = 0; c < COUNTER_COUNT; c++) {
 		free(s->event[c]);
-	free(s->sysfs);
+		s->event[c] = NULL;
+	}
 }
+
+/* Every perf token reopens the events. */
+static const struct config_token perf_tokens[] = {
+    TOKEN_CUSTOM("perfEvent", "METRIC SPEC|off", struct perf_settings, event,
+		 true, parse_event, same_events, release_events),
+    TOKEN_UINT("perfGroupSize", "N (1..64)", struct perf_settings,
+	       group_size, 1, PERF_GROUP_MAX, true),
+    TOKEN_STRING("perfSysfs", "PATH", struct perf_settings, sysfs, true),
+    TOKEN_END,
+};
 
 static int perf_open(struct backend *b, const struct config *cfg, char *err,
 		     size_t errlen)
@@ -273,11 +268,6 @@ static int perf_open(struct backend *b, const struct config *cfg, char *err,
 	for (int c = 0; c < COUNTER_COUNT; c++) {
 		const char *s = spec_of(ps, c);
 		if (perfspec_parse(s, pf->sysfs, &pf->spec[c], err, errlen)) {
-			free_perf(pf);
-			return -1;
-		}
-		if (!(pf->source[c] = strdup(s))) {
-			snprintf(err, errlen, "perf: out of memory");
 			free_perf(pf);
 			return -1;
 		}
@@ -369,20 +359,6 @@ static int perf_read(struct backend *b, struct sample *s)
 	return 0;
 }
 
-static bool perf_keep(struct backend *b, const struct config *cfg)
-{
-	const struct perf *pf = b->priv;
-	const struct perf_settings *ps = config_settings(cfg, &backend_perf);
-
-	if (strcmp(pf->sysfs, sysfs_of(ps)) != 0 ||
-	    pf->group_size != ps->group_size)
-		return false;
-	for (int c = 0; c < COUNTER_COUNT; c++)
-		if (strcmp(spec_of(ps, c), pf->source[c]) != 0)
-			return false;
-	return true;
-}
-
 static void perf_close(struct backend *b)
 {
 	free_perf(b->priv);
@@ -394,11 +370,8 @@ const struct backend_ops backend_perf = {
     .tokens = perf_tokens,
     .settings_size = sizeof(struct perf_settings),
     .defaults = &perf_defaults,
-    .apply = perf_apply,
-    .settings_free = perf_settings_free,
     .validate = NULL, /* perfEvent lines are checked as they are read */
     .open = perf_open,
     .read = perf_read,
     .close = perf_close,
-    .keep = perf_keep,
 };

@@ -52,48 +52,27 @@ static void free_replay(struct replay *r)
 
 /* ------------------------------------------------------------ settings */
 
-static const struct config_token replay_tokens[] = {
-    {"replayFile", "PATH"},
-    {"replayLoop", "yes|no"},
-    {"replayCounterWidth", "BITS (32, 48 or 64)"},
-    {NULL, NULL},
-};
-
 static const struct replay_settings replay_defaults = {.width = 64};
 
-static int replay_apply(void *settings, const char *token, char **w, int n,
-			char *err, size_t len)
+static int parse_width(void *settings, const char *token, char **w, int n,
+		       char *err, size_t len)
 {
-	struct replay_settings *s = settings;
 	uint64_t v;
-
-	if (strcasecmp(token, "replayFile") == 0) {
-		if (n != 1)
-			return parse_fail(err, len, "%s: expected one PATH",
-					  token);
-		free(s->file);
-		s->file = strdup(w[0]);
-		return s->file ? 0 : parse_fail(err, len, "out of memory");
-	}
-	if (strcasecmp(token, "replayLoop") == 0) {
-		if (n != 1 || (strcmp(w[0], "yes") && strcmp(w[0], "no")))
-			return parse_fail(err, len, "%s: expected yes or no",
-					  token);
-		s->loop = strcmp(w[0], "yes") == 0;
-		return 0;
-	}
-	/* replayCounterWidth */
 	if (parse_number(token, w, n, 1, 64, &v, err, len) ||
 	    (v != 32 && v != 48 && v != 64))
 		return parse_fail(err, len, "%s: expected 32, 48 or 64", token);
-	s->width = (unsigned)v;
+	((struct replay_settings *)settings)->width = (unsigned)v;
 	return 0;
 }
 
-static void replay_settings_free(void *settings)
-{
-	free(((struct replay_settings *)settings)->file);
-}
+/* Every replay token reopens the recording. */
+static const struct config_token replay_tokens[] = {
+    TOKEN_STRING("replayFile", "PATH", struct replay_settings, file, true),
+    TOKEN_YESNO("replayLoop", "yes|no", struct replay_settings, loop, true),
+    TOKEN_CUSTOM("replayCounterWidth", "BITS (32, 48 or 64)",
+		 struct replay_settings, width, true, parse_width, NULL, NULL),
+    TOKEN_END,
+};
 
 static int replay_validate(const void *settings, char *err, size_t errlen)
 {
@@ -243,7 +222,8 @@ static int replay_read(struct backend *b, struct sample *out)
 	return 0;
 }
 
-/* Same file (not replaced or changed since it was loaded) and settings. */
+/* The same settings (the token rows say so): reopened all the same when
+ * the file was replaced or changed since it was loaded. */
 static bool replay_keep(struct backend *b, const struct config *cfg)
 {
 	struct replay *r = b->priv;
@@ -253,9 +233,7 @@ static bool replay_keep(struct backend *b, const struct config *cfg)
 	int fd =
 	    rs->file ? open(rs->file, O_RDONLY | O_NONBLOCK | O_CLOEXEC) : -1;
 	bool same = fd >= 0 && replay_file_id(fd, &now) == 0 &&
-		    replay_file_id_equal(&now, &r->id) &&
-		    strcmp(rs->file, r->file) == 0 && rs->loop == r->loop &&
-		    rs->width == r->width;
+		    replay_file_id_equal(&now, &r->id);
 
 	if (fd >= 0)
 		close(fd);
@@ -274,8 +252,6 @@ const struct backend_ops backend_replay = {
     .tokens = replay_tokens,
     .settings_size = sizeof(struct replay_settings),
     .defaults = &replay_defaults,
-    .apply = replay_apply,
-    .settings_free = replay_settings_free,
     .validate = replay_validate,
     .open = replay_open,
     .read = replay_read,

@@ -145,20 +145,6 @@ static int sim_read(struct backend *b, struct sample *out)
 	return 0;
 }
 
-static bool sim_keep(struct backend *b, const struct config *cfg)
-{
-	struct sim *s = b->priv;
-	const struct sim_settings *n = config_settings(cfg, &backend_sim);
-
-	if (s->cfg.cpus != n->cpus || s->cfg.off != n->off ||
-	    s->cfg.seed != n->seed || strcmp(s->cfg.cpurev, n->cpurev) != 0)
-		return false;
-	for (int i = 0; i < COUNTER_COUNT; i++)
-		if (sim_rate(&s->cfg, i) != sim_rate(n, i))
-			return false;
-	return true;
-}
-
 static void sim_close(struct backend *b)
 {
 	free(b->priv);
@@ -171,22 +157,16 @@ uint64_t sim_rate(const struct sim_settings *s, int k)
 	return s->rate_set & COUNTER_BIT(k) ? s->rate[k] : counters[k].sim_rate;
 }
 
-static const struct config_token sim_tokens[] = {
-    {"simCpus", "N (1..4096)"},
-    {"simRate", "METRIC PER_SECOND|off"},
-    {"simSeed", "N"},
-    {"simCpurev", "MAJOR.MINOR"},
-    {NULL, NULL},
-};
-
 static const struct sim_settings sim_defaults = {
     .cpus = SIM_CPUS_DEFAULT,
     .cpurev = SIM_CPUREV_DEFAULT,
 };
 
-static int apply_rate(struct sim_settings *s, const char *token, char **w,
-		      int n, char *err, size_t len)
+/* simRate METRIC PER_SECOND|off */
+static int parse_rate(void *settings, const char *token, char **w, int n,
+		      char *err, size_t len)
 {
+	struct sim_settings *s = settings;
 	uint64_t v;
 
 	if (n != 2)
@@ -217,49 +197,59 @@ static int apply_rate(struct sim_settings *s, const char *token, char **w,
 	return 0;
 }
 
-static int sim_apply(void *settings, const char *token, char **w, int n,
-		     char *err, size_t len)
+/* The rates in effect and the counters off, whatever lines gave them. */
+static bool same_rates(const void *a, const void *b)
+{
+	const struct sim_settings *x = a, *y = b;
+	if (x->off != y->off)
+		return false;
+	for (int k = 0; k < COUNTER_COUNT; k++)
+		if (sim_rate(x, k) != sim_rate(y, k))
+			return false;
+	return true;
+}
+
+static int parse_cpurev(void *settings, const char *token, char **w, int n,
+			char *err, size_t len)
 {
 	struct sim_settings *s = settings;
 	unsigned a, b;
-	uint64_t v;
-
-	if (strcasecmp(token, "simRate") == 0)
-		return apply_rate(s, token, w, n, err, len);
-	if (strcasecmp(token, "simCpurev") == 0) {
-		if (n != 1 || strlen(w[0]) > CPUREV_MAX ||
-		    cpurev_parse(w[0], &a, &b) != 0)
-			return parse_fail(
-			    err, len,
-			    "%s: expected a revision like 3.4 (MAJOR.MINOR, "
-			    "each 0..%d)",
-			    token, CPUREV_PART_MAX);
-		snprintf(s->cpurev, sizeof(s->cpurev), "%s", w[0]);
-		return 0;
-	}
-	if (strcasecmp(token, "simCpus") == 0) {
-		if (parse_number(token, w, n, 1, SIM_CPUS_MAX, &v, err, len))
-			return -1;
-		s->cpus = (unsigned)v;
-		return 0;
-	}
-	/* simSeed */
-	if (parse_number(token, w, n, 0, UINT64_MAX, &v, err, len))
-		return -1;
-	s->seed = v;
+	if (n != 1 || strlen(w[0]) > CPUREV_MAX ||
+	    cpurev_parse(w[0], &a, &b) != 0)
+		return parse_fail(err, len,
+				  "%s: expected a revision like 3.4 "
+				  "(MAJOR.MINOR, each 0..%d)",
+				  token, CPUREV_PART_MAX);
+	snprintf(s->cpurev, sizeof(s->cpurev), "%s", w[0]);
 	return 0;
 }
+
+static bool same_cpurev(const void *a, const void *b)
+{
+	return strcmp(((const struct sim_settings *)a)->cpurev,
+		      ((const struct sim_settings *)b)->cpurev) == 0;
+}
+
+/* Every sim token reopens the sim: its counters change with them. */
+static const struct config_token sim_tokens[] = {
+    TOKEN_UINT("simCpus", "N (1..4096)", struct sim_settings, cpus, 1,
+	       SIM_CPUS_MAX, true),
+    TOKEN_CUSTOM("simRate", "METRIC PER_SECOND|off", struct sim_settings,
+		 rate, true, parse_rate, same_rates, NULL),
+    TOKEN_U64("simSeed", "N", struct sim_settings, seed, 0, UINT64_MAX,
+	      true),
+    TOKEN_CUSTOM("simCpurev", "MAJOR.MINOR", struct sim_settings, cpurev,
+		 true, parse_cpurev, same_cpurev, NULL),
+    TOKEN_END,
+};
 
 const struct backend_ops backend_sim = {
     .name = "sim",
     .tokens = sim_tokens,
     .settings_size = sizeof(struct sim_settings),
     .defaults = &sim_defaults,
-    .apply = sim_apply,
-    .settings_free = NULL,
     .validate = NULL,
     .open = sim_open,
     .read = sim_read,
     .close = sim_close,
-    .keep = sim_keep,
 };

@@ -67,8 +67,6 @@ struct pcp {
 	int32_t state;
 	char cpurev[CPUREV_MAX + 1];
 	unsigned errors; /* not yet reported in a sample */
-	/* the settings opened, for keep */
-	char *host, *archive, *source[COUNTER_COUNT];
 };
 
 /* Start a new counting epoch: every cell takes its next reading as its

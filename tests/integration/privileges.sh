@@ -65,6 +65,7 @@ sleep 1.2
 [ "$(snmpq snmpget hwR10kEvCtrBackend.0)" = '"sim"' ] ||
     [ "$(snmpq snmpget hwR10kEvCtrBackend.0)" = sim ] || fail "the running config was not kept"
 ok "sim as nobody keeps no capability; a reload to perf is refused, sim goes on"
+stop_pid "$AGENT_PID" || fail "the sim agent exited badly"; AGENT_PID=
 
 if "$AGENT" -f -C -c "$TMP/agent.conf" -u no-such-user-hwr 2>"$TMP/out"; then
     fail "an unknown user was accepted"
@@ -78,6 +79,7 @@ ok "an unknown -u user: named, exit 1"
 start_priv "backend sim
 pollInterval 1" -p "$TMP/run/agent.pid"
 wait_until 20 agent_serving || fail "the agent (-p in a new directory) never answered"
+wait_until 20 test -s "$TMP/run/agent.pid" || fail "no pid file in a new directory"
 [ "$(stat -c %U "$TMP/run")" = nobody ] || fail "the pid directory is owned by $(stat -c %U "$TMP/run")"
 [ "$(cat "$TMP/run/agent.pid")" = "$AGENT_PID" ] || fail "pid file: $(cat "$TMP/run/agent.pid")"
 stop_pid "$AGENT_PID" || fail "the agent exited badly"; AGENT_PID=
@@ -86,6 +88,7 @@ mkdir "$TMP/rootdir" && chmod 755 "$TMP/rootdir"
 start_priv "backend sim
 pollInterval 1" -p "$TMP/rootdir/agent.pid"
 wait_until 20 agent_serving || fail "the agent (-p in a root directory) never answered"
+wait_until 20 test -s "$TMP/rootdir/agent.pid" || fail "no pid file in root's directory"
 stop_pid "$AGENT_PID" || fail "the agent exited badly"; AGENT_PID=
 [ ! -s "$TMP/rootdir/agent.pid" ] || fail "a stale pid stayed: $(cat "$TMP/rootdir/agent.pid")"
 grep -q "cannot remove the pid file (Permission denied); emptied it" "$TMP/agent.log" ||

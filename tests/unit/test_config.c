@@ -133,6 +133,62 @@ static void bad_lines(void **state)
 	bad("alarm", huge, "alarm: line too long");
 }
 
+/*
+ * Every token row of every backend: its field lies inside the settings,
+ * and for the kinds whose values the test can make up (numbers, yes/no,
+ * strings), two lines with different values give settings that compare
+ * different exactly when the row says a change reopens the backend: the
+ * reload decision covers every such field by construction.
+ */
+static void token_rows_decide_reloads(void **state)
+{
+	char err[256];
+	unsigned checked = 0;
+
+	for (size_t i = 0; backend_at(i); i++) {
+		const struct backend_ops *ops = backend_at(i);
+		for (const struct config_token *t = ops->tokens; t && t->token;
+		     t++) {
+			assert_non_null(t->usage);
+			assert_true(t->offset + t->size <= ops->settings_size);
+			if (t->kind == TK_CUSTOM)
+				continue;
+			char v[2][32], *w[1];
+			if (t->kind == TK_YESNO) {
+				strcpy(v[0], "yes");
+				strcpy(v[1], "no");
+			} else if (t->kind == TK_STRING) {
+				strcpy(v[0], "/a");
+				strcpy(v[1], "/b");
+			} else {
+				snprintf(v[0], sizeof(v[0]), "%llu",
+					 (unsigned long long)t->min);
+				snprintf(v[1], sizeof(v[1]), "%llu",
+					 (unsigned long long)t->max);
+			}
+			void *s[2];
+			for (int k = 0; k < 2; k++) {
+				s[k] = calloc(1, ops->settings_size);
+				memcpy(s[k], ops->defaults, ops->settings_size);
+				w[0] = v[k];
+				if (token_apply(t, s[k], w, 1, err, sizeof(err)))
+					fail_msg("%s %s: %s", t->token, v[k], err);
+			}
+			if (token_table_same(ops->tokens, s[0], s[1]) == t->reopens)
+				fail_msg("%s: a change %s the backend, the table "
+					 "says otherwise",
+					 t->token,
+					 t->reopens ? "does not reopen" : "reopens");
+			for (int k = 0; k < 2; k++) {
+				token_table_release(ops->tokens, s[k]);
+				free(s[k]);
+			}
+			checked++;
+		}
+	}
+	assert_true(checked >= 8);
+}
+
 static void parse_numbers(void **state)
 {
 	uint64_t v;
@@ -153,6 +209,7 @@ int main(void)
 	    cmocka_unit_test(good_lines),
 	    cmocka_unit_test(bad_lines),
 	    cmocka_unit_test(parse_numbers),
+	    cmocka_unit_test(token_rows_decide_reloads),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

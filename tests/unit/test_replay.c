@@ -358,29 +358,36 @@ static void bad_lines_log_capped(void **state)
 static void keep_on_reload(void **state)
 {
 	struct backend b = {0};
-	struct config cfg;
+	struct config cfg, run; /* the next config, the one opened */
 	char err[256];
 	write_file("1 0 hw.r10kevctr.tlb 1\n2 0 hw.r10kevctr.tlb 2\n");
-	assert_int_equal(open_replay(&b, 64, false, err), 0);
+	config_defaults(&run);
+	snprintf(run.backend, sizeof(run.backend), "replay");
+	CONF(&run, "replayFile", "%s", path);
+	CONF(&run, "replayCounterWidth", "64");
+	CONF(&run, "replayLoop", "no");
+	log_capture_start();
+	assert_int_equal(backend_open(&b, &run, err, sizeof(err)), 0);
 	config_defaults(&cfg);
 	snprintf(cfg.backend, sizeof(cfg.backend), "replay");
 	CONF(&cfg, "replayFile", "%s", path);
 	cfg.poll_interval = 17;
-	assert_true(backend_keep(&b, &cfg));
+	assert_true(backend_keep(&b, &run, &cfg));
 	CONF(&cfg, "replayLoop", "yes");
-	assert_false(backend_keep(&b, &cfg));
+	assert_false(backend_keep(&b, &run, &cfg));
 	CONF(&cfg, "replayLoop", "no");
 	snprintf(cfg.backend, sizeof(cfg.backend), "sim");
-	assert_false(backend_keep(&b, &cfg));
+	assert_false(backend_keep(&b, &run, &cfg));
 	snprintf(cfg.backend, sizeof(cfg.backend), "replay");
 	FILE *f = fopen(path, "a"); /* the recording changed */
 	assert_non_null(f);
 	fputs("3 0 hw.r10kevctr.tlb 3\n", f);
 	fclose(f);
-	assert_false(backend_keep(&b, &cfg));
+	assert_false(backend_keep(&b, &run, &cfg));
 	unlink(path);
-	assert_false(backend_keep(&b, &cfg)); /* gone */
+	assert_false(backend_keep(&b, &run, &cfg)); /* gone */
 	config_free(&cfg);
+	config_free(&run);
 	backend_close(&b);
 }
 

@@ -170,38 +170,40 @@ static void counts_by_elapsed_time(void **state)
  * step). */
 static void keep_on_reload(void **state)
 {
-	struct config cfg;
+	struct config cfg, run; /* the next config, the one opened */
 	struct backend b = {.clock_ns = test_clock};
 	struct sample s = {0};
 	char err[256];
 
 	config_defaults(&cfg);
-	cfg.poll_interval = 5;
+	config_defaults(&run);
+	cfg.poll_interval = run.poll_interval = 5;
 	now_ns = 0;
-	assert_int_equal(backend_open(&b, &cfg, err, sizeof(err)), 0);
+	assert_int_equal(backend_open(&b, &run, err, sizeof(err)), 0);
 	read_once(&b, &s);
 	now_ns += 5 * SEC;
 	poll_once(&b, &s, 5); /* 5 s */
 	assert_int_equal(s.cpus[0].value[0], 195000000ull * 5);
 	cfg.poll_interval = 1; /* the reload, 5 s after the read */
-	assert_true(backend_keep(&b, &cfg));
+	assert_true(backend_keep(&b, &run, &cfg));
 	now_ns += 1 * SEC;
 	read_once(&b, &s); /* 10 s, then 1 s of the new step */
 	assert_int_equal(s.cpus[0].value[0], 195000000ull * 11);
 	CONF(&cfg, "simCpus", "%d", SIM_CPUS_DEFAULT + 1);
-	assert_false(backend_keep(&b, &cfg));
+	assert_false(backend_keep(&b, &run, &cfg));
 	CONF(&cfg, "simCpus", "%d", SIM_CPUS_DEFAULT);
-	assert_true(backend_keep(&b, &cfg));
+	assert_true(backend_keep(&b, &run, &cfg));
 	CONF(&cfg, "simRate", "%s 7", counters[3].fullname);
-	assert_false(backend_keep(&b, &cfg));
+	assert_false(backend_keep(&b, &run, &cfg));
 	CONF(&cfg, "simRate", "%s %llu", counters[3].fullname,
 	     (unsigned long long)counters[3].sim_rate);
-	assert_true(backend_keep(&b, &cfg));
+	assert_true(backend_keep(&b, &run, &cfg));
 	CONF(&cfg, "simCpurev", "2.6");
-	assert_false(backend_keep(&b, &cfg));
+	assert_false(backend_keep(&b, &run, &cfg));
 	backend_close(&b);
 	sample_free(&s);
 	config_free(&cfg);
+	config_free(&run);
 }
 
 int main(void)
