@@ -218,17 +218,24 @@ static void connected(void)
 	session_send_admin(AX_PDU_OPEN);
 }
 
+/* No connection (errno err): said once per outage, tried again after
+ * agentxPingInterval. */
+static void connect_failed(int err)
+{
+	if (!s.outage_logged)
+		snmp_log(LOG_WARNING,
+			 "AgentX: cannot connect to the master at %s: %s; "
+			 "trying every %u s (logged once)\n",
+			 s.address, strerror(err), s.ping_s);
+	s.outage_logged = true;
+	s.retry_ms = session_now_ms() + (uint64_t)s.ping_s * 1000u;
+}
+
 static void try_connect(void)
 {
 	s.fd = dial();
 	if (s.fd < 0) {
-		if (!s.outage_logged)
-			snmp_log(LOG_WARNING,
-				 "AgentX: cannot connect to the master at %s: "
-				 "%s; trying every %u s (logged once)\n",
-				 s.address, strerror(errno), s.ping_s);
-		s.outage_logged = true;
-		s.retry_ms = session_now_ms() + (uint64_t)s.ping_s * 1000u;
+		connect_failed(errno);
 		return;
 	}
 	if (strncmp(s.address, "tcp", 3) == 0) {
@@ -350,15 +357,7 @@ void session_io(const fd_set *r, const fd_set *w)
 			close(s.fd);
 			s.fd = -1;
 			s.state = S_IDLE;
-			errno = err;
-			if (!s.outage_logged)
-				snmp_log(LOG_WARNING,
-					 "AgentX: cannot connect to the master "
-					 "at %s: %s; trying every %u s (logged "
-					 "once)\n",
-					 s.address, strerror(err), s.ping_s);
-			s.outage_logged = true;
-			s.retry_ms = session_now_ms() + (uint64_t)s.ping_s * 1000u;
+			connect_failed(err);
 			return;
 		}
 		connected();
