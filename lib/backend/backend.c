@@ -8,6 +8,16 @@
 
 #include "metrics.h"
 
+/* The backends, each defined in its own file: adding one is a line here
+ * (and its files in lib/Makefile.inc); the rest reach it by name. */
+extern const struct backend_ops backend_sim, backend_replay;
+#ifdef HAVE_PERF_BACKEND
+extern const struct backend_ops backend_perf;
+#endif
+#ifdef HAVE_PCP_BACKEND
+extern const struct backend_ops backend_pcp;
+#endif
+
 static const struct backend_ops *const registry[] = {
     &backend_sim,
 #ifdef HAVE_PERF_BACKEND

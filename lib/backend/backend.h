@@ -101,14 +101,5 @@ int backend_counter_arg(const char *name, const char *token, char *err,
 uint32_t backend_new_epoch(void);
 uint64_t backend_monotonic_ns(void);
 
-/* The backends (each in its own file). */
-extern const struct backend_ops backend_sim;
-extern const struct backend_ops backend_replay;
-#ifdef HAVE_PERF_BACKEND
-extern const struct backend_ops backend_perf;
-#endif
-#ifdef HAVE_PCP_BACKEND
-extern const struct backend_ops backend_pcp;
-#endif
 
 #endif

@@ -13,4 +13,8 @@ struct pcp_settings {
 	char *metric[COUNTER_COUNT]; /* pcpMetric; NULL = the same name */
 };
 
+/* Its ops, listed in backend.c's registry; others find it by name. */
+struct backend_ops;
+extern const struct backend_ops backend_pcp;
+
 #endif

@@ -12,4 +12,8 @@ struct perf_settings {
 	unsigned group_size;	    /* CPU PMU events read in one group */
 };
 
+/* Its ops, listed in backend.c's registry; others find it by name. */
+struct backend_ops;
+extern const struct backend_ops backend_perf;
+
 #endif

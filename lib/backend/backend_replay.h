@@ -10,4 +10,8 @@ struct replay_settings {
 	unsigned width; /* counter width in bits; 64 = no wrap */
 };
 
+/* Its ops, listed in backend.c's registry; others find it by name. */
+struct backend_ops;
+extern const struct backend_ops backend_replay;
+
 #endif

@@ -32,4 +32,8 @@ struct sim_settings {
 /* The rate of counter k on CPU 0 with these settings. */
 uint64_t sim_rate(const struct sim_settings *s, int k);
 
+/* Its ops, listed in backend.c's registry; others find it by name. */
+struct backend_ops;
+extern const struct backend_ops backend_sim;
+
 #endif

@@ -10,9 +10,9 @@
 #endif
 
 #define SIM(c)                                                                 \
-	((const struct sim_settings *)config_settings(&(c), &backend_sim))
+	((const struct sim_settings *)config_settings(&(c), backend_find("sim")))
 #define REPLAY(c)                                                              \
-	((const struct replay_settings *)config_settings(&(c), &backend_replay))
+	((const struct replay_settings *)config_settings(&(c), backend_find("replay")))
 
 static int apply(struct config *c, const char *tok, const char *args, char *err)
 {
@@ -66,7 +66,7 @@ static void good_lines(void **state)
 			       "hw.r10kevctr.cycles software:cpu-clock", err),
 			 0);
 	assert_string_equal(
-	    ((const struct perf_settings *)config_settings(&c, &backend_perf))
+	    ((const struct perf_settings *)config_settings(&c, backend_find("perf")))
 		->event[0],
 	    "software:cpu-clock");
 #endif
