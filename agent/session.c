@@ -240,9 +240,8 @@ static void try_connect(void)
 	}
 	if (strncmp(s.address, "tcp", 3) == 0) {
 		s.state = S_CONNECTING; /* until writable */
-		s.pend[0] = (struct pending){0, 0,
-					     session_now_ms() + SESSION_TIMEOUT_S * 1000u};
-		s.npend = 1;
+		s.connect_deadline_ms =
+		    session_now_ms() + SESSION_TIMEOUT_S * 1000u;
 		return;
 	}
 	connected();
@@ -259,22 +258,23 @@ static void tick(unsigned int reg, void *arg)
 			try_connect();
 		return;
 	}
-	for (size_t i = 0; i < s.npend; i++)
-		if (now >= s.pend[i].deadline_ms) {
-			if (!s.outage_logged)
-				snmp_log(LOG_WARNING,
-					 "AgentX: the master at %s did not "
-					 "answer a %s within %d s; connecting "
-					 "again every %u s (logged once)\n",
-					 s.address,
-					 s.state == S_CONNECTING
-					     ? "connection"
-					     : session_type_name(s.pend[i].type),
-					 SESSION_TIMEOUT_S, s.ping_s);
-			s.outage_logged = true;
-			session_drop();
-			return;
-		}
+	const char *late = NULL;
+	if (s.state == S_CONNECTING && now >= s.connect_deadline_ms)
+		late = "connection";
+	for (size_t i = 0; !late && i < s.npend; i++)
+		if (now >= s.pend[i].deadline_ms)
+			late = session_type_name(s.pend[i].type);
+	if (late) {
+		if (!s.outage_logged)
+			snmp_log(LOG_WARNING,
+				 "AgentX: the master at %s did not answer a %s "
+				 "within %d s; connecting again every %u s "
+				 "(logged once)\n",
+				 s.address, late, SESSION_TIMEOUT_S, s.ping_s);
+		s.outage_logged = true;
+		session_drop();
+		return;
+	}
 	if (s.state == S_UP && now >= s.next_ping_ms) {
 		s.next_ping_ms = now + (uint64_t)s.ping_s * 1000u;
 		session_send_ping();
@@ -300,7 +300,7 @@ int session_start(const char *address, unsigned ping_s,
 	s.view = view;
 	if (ev)
 		s.ev = *ev;
-	s.start_ms = s.uptime_ms = session_now_ms();
+	s.uptime_ms = session_now_ms();
 	s.uptime_base = 0;
 	s.state = S_IDLE;
 	s.retry_ms = 0;
@@ -352,7 +352,6 @@ void session_io(const fd_set *r, const fd_set *w)
 		int err = 0;
 		socklen_t len = sizeof(err);
 		getsockopt(s.fd, SOL_SOCKET, SO_ERROR, &err, &len);
-		s.npend = 0;
 		if (err) {
 			close(s.fd);
 			s.fd = -1;

@@ -38,11 +38,12 @@ struct session_state {
 	int fd;
 	uint32_t id, next_packet;
 	uint64_t retry_ms, next_ping_ms;
+	uint64_t connect_deadline_ms; /* S_CONNECTING: tcp connect's end */
 	bool outage_logged; /* "cannot connect" said for this outage */
 	unsigned timer;	    /* snmp_alarm: deadlines and pings */
 	/* sysUpTime: base at base_ms (the master's, or ours from start) */
 	uint32_t uptime_base;
-	uint64_t uptime_ms, start_ms;
+	uint64_t uptime_ms;
 	unsigned char *in;
 	size_t in_len, in_cap;
 	unsigned char *out;
