@@ -9,13 +9,20 @@
 # tests (pcp's postinst calls systemctl, which fails where PID 1 is not
 # systemd: SYSTEMD_OFFLINE=1 makes it skip that); python3 runs the AgentX
 # test master and the benchmark's pass_persist reference, taskset
-# (util-linux) pins the benchmark.
+# (util-linux) pins the benchmark.  The NMS engines the tests drive end
+# to end: prometheus and prometheus-snmp-exporter (its generator and
+# promtool), Zabbix 6.0's server and frontend on a private PostgreSQL
+# with php-cli serving the API, snmptt (with libnet-ip-perl, which its
+# package needs but does not declare); curl and jq query their APIs.
 set -eu
 pkgs="build-essential autoconf automake libtool pkg-config
       libsnmp-dev snmpd snmp snmptrapd libsmi2-dev smitools libcmocka-dev
       libpfm4-dev erlang-snmp valgrind clang libclang-rt-14-dev
       mrtg collectd-core monitoring-plugins-standard man-db groff-base systemd
-      pcp libpcp3-dev libpcp-import1-dev python3 util-linux"
+      pcp libpcp3-dev libpcp-import1-dev python3 util-linux
+      prometheus prometheus-snmp-exporter snmptt libnet-ip-perl curl jq
+      postgresql zabbix-server-pgsql zabbix-frontend-php php-cli php-pgsql
+      php-bcmath php-mbstring php-gd php-xml"
 missing=
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
@@ -24,8 +31,21 @@ done
 SUDO=; [ "$(id -u)" -eq 0 ] || SUDO=sudo
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -q
+# Packages start their daemons on install (snmpd, prometheus, postgresql,
+# zabbix-server...) where no policy says otherwise.  The tests run private
+# ones only, so none is started: policy-rc.d's "101" (action forbidden)
+# for this install, unless the machine has its own policy.
+policy=/usr/sbin/policy-rc.d
+own_policy=
+if [ ! -e "$policy" ]; then
+    printf '#!/bin/sh\n# tools/install-deps.sh: no daemon starts during its install\nexit 101\n' |
+        $SUDO tee "$policy" >/dev/null
+    $SUDO chmod 755 "$policy"
+    own_policy=yes
+fi
+rc=0
 # shellcheck disable=SC2086
 $SUDO env DEBIAN_FRONTEND=noninteractive SYSTEMD_OFFLINE=1 \
-    apt-get install -y -q --no-install-recommends $missing
-# Debian starts the system snmpd and snmptrapd on install; this project
-# never uses them (tests run private ones), so leave them as they are.
+    apt-get install -y -q --no-install-recommends $missing || rc=$?
+[ -z "$own_policy" ] || $SUDO rm -f "$policy"
+exit "$rc"

@@ -29,6 +29,7 @@ AGENT_PID=
 SNMPD_PID=
 TRAPD_PID=
 PMCD_PID=
+EXTRA_PIDS= # a test's other servers (exporter, Prometheus, ...), stopped first
 mkdir -p "$TMP/mibs"
 cp "$HWR_SRCDIR/HW-R10KEVCTR-MIB.txt" "$HWR_SRCDIR/mib/ietf/HCNUM-TC.txt" "$TMP/mibs/"
 if [ -z "${BASE_MIBDIR:-}" ]; then
@@ -71,6 +72,7 @@ cleanup() {
     fi
     stop_pid "$TRAPD_PID"
     stop_pid "$PMCD_PID"
+    for pid in $EXTRA_PIDS; do stop_pid "$pid"; done
     stop_pid "$SNMPD_PID"
     # every request the master sent parsed and was for our session
     # (session.c logs each that was not), unless the test sent such ones
@@ -166,14 +168,18 @@ start_trapd() {
     [ -x "$SNMPTRAPD" ] || { echo "SKIP: snmptrapd not installed"; exit 77; }
     # The shipped example, with its handler replaced by one that appends
     # what it is given to handler.log.
-    printf '#!/bin/sh\n{ echo "== $*"; cat; } >>"%s/handler.log"\n' "$TMP" >"$TMP/handler.sh"
-    chmod +x "$TMP/handler.sh"
-    sed "s|/usr/local/sbin/hwr10k-notify|$TMP/handler.sh|" \
-        "$HWR_SRCDIR/conf/snmptrapd.conf.example" >"$TMP/snmptrapd.conf"
+    # A test that hands them elsewhere writes $TMP/snmptrapd.conf first.
+    if [ ! -f "$TMP/snmptrapd.conf" ]; then
+        printf '#!/bin/sh\n{ echo "== $*"; cat; } >>"%s/handler.log"\n' "$TMP" >"$TMP/handler.sh"
+        chmod +x "$TMP/handler.sh"
+        sed "s|/usr/local/sbin/hwr10k-notify|$TMP/handler.sh|" \
+            "$HWR_SRCDIR/conf/snmptrapd.conf.example" >"$TMP/snmptrapd.conf"
+    fi
     for try in 1 2 3 4 5 6 7 8; do
         TPORT=$((20000 + ($$ * 13 + try * 277) % 30000))
+        # shellcheck disable=SC2086
         "$SNMPTRAPD" -f -C -c "$TMP/snmptrapd.conf" -Lf "$TMP/trapd.log" \
-            -M "$MIBPATH" -m HW-R10KEVCTR-MIB \
+            -M "$MIBPATH" -m HW-R10KEVCTR-MIB ${TRAPD_OPTS:-} \
             "udp:127.0.0.1:$TPORT" &
         TRAPD_PID=$!
         sleep 0.5

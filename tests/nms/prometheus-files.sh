@@ -1,0 +1,48 @@
+#!/bin/sh
+# The shipped Prometheus files: snmp.yml is what Debian's
+# prometheus-snmp-generator makes of generator.yml and the project's MIB
+# (regenerated here, compared byte for byte); promtool accepts the scrape
+# job and the rules, and the rules' unit tests pass.
+set -u
+: "${HWR_SRCDIR:?run me from make check}"
+P=$HWR_SRCDIR/conf/prometheus
+GENERATOR=${GENERATOR:-$(command -v prometheus-snmp-generator || true)}
+PROMTOOL=${PROMTOOL:-$(command -v promtool || true)}
+[ -n "$GENERATOR" ] && [ -n "$PROMTOOL" ] ||
+    { echo "SKIP: prometheus-snmp-generator or promtool not installed"; exit 77; }
+fail() { echo "FAIL: $*"; exit 1; }
+TMP=$(mktemp -d /tmp/hwr-prom.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+
+# The modules the MIB imports, and nothing else, so that the output
+# depends on them only: ours, HCNUM-TC, NET-SNMP-MIB (netSnmpPlaypen) and
+# the SNMPv2 base modules (net-snmp reads them by module name, whatever
+# the file is called; erlang-snmp's end in .mib).
+mkdir "$TMP/mibs"
+cp "$HWR_SRCDIR/HW-R10KEVCTR-MIB.txt" "$HWR_SRCDIR/mib/ietf/HCNUM-TC.txt" "$TMP/mibs/"
+for d in $(echo "${NETSNMP_MIBDIRS:-/usr/share/snmp/mibs}" | tr ':' ' '); do
+    [ -f "$d/NET-SNMP-MIB.txt" ] && { cp "$d/NET-SNMP-MIB.txt" "$TMP/mibs/"; break; }
+done
+[ -f "$TMP/mibs/NET-SNMP-MIB.txt" ] || fail "NET-SNMP-MIB.txt not in ${NETSNMP_MIBDIRS:-/usr/share/snmp/mibs}"
+for m in SNMPv2-SMI SNMPv2-TC SNMPv2-CONF; do
+    for f in "${BASE_MIBDIR:-}/$m" "${BASE_MIBDIR:-}/$m.txt" "${BASE_MIBDIR:-}/$m.mib"; do
+        [ -f "$f" ] && { cp "$f" "$TMP/mibs/$m.txt"; break; }
+    done
+    [ -f "$TMP/mibs/$m.txt" ] || fail "$m not in BASE_MIBDIR (${BASE_MIBDIR:-unset})"
+done
+cp "$P/generator.yml" "$TMP/"
+(cd "$TMP" && MIBDIRS="$TMP/mibs" "$GENERATOR" generate) >"$TMP/generator.log" 2>&1 ||
+    { cat "$TMP/generator.log"; fail "the generator failed"; }
+grep -q 'level=warn msg="Could not find node' "$TMP/generator.log" &&
+    { cat "$TMP/generator.log"; fail "generator.yml names an object the MIB does not have"; }
+if ! diff -u "$P/snmp.yml" "$TMP/snmp.yml" >"$TMP/diff"; then
+    head -n 40 "$TMP/diff"
+    fail "conf/prometheus/snmp.yml differs from what the generator makes (copy $TMP/snmp.yml there after checking)"
+fi
+n=$(grep -c '^  - name:' "$P/snmp.yml")
+echo "ok: snmp.yml is the generator's output ($n metrics)"
+
+"$PROMTOOL" check config "$P/prometheus.yml" || fail "promtool check config"
+"$PROMTOOL" check rules "$P/hw-r10kevctr.rules.yml" || fail "promtool check rules"
+"$PROMTOOL" test rules "$P/hw-r10kevctr.rules.test.yml" || fail "promtool test rules"
+echo "ok: promtool accepts the scrape job and the rules; the rules' tests pass"
