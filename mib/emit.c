@@ -22,7 +22,8 @@ static const struct {
 		      "exactly, and the primary data miss ratio is not\n"
 		      "served for an R10000 revision 2.x.  State, rates and\n"
 		      "CPU rows say what an outage or a recording's end\n"
-		      "serves."},
+		      "serves.  Each notification's DESCRIPTION begins\n"
+		      "with a one-line summary naming its objects."},
     {"202612030000Z", "Added hwR10kEvCtrDiscontinuityReason to\n"
 		      "hwR10kEvCtrCounterDiscontinuity.  DESCRIPTIONs say\n"
 		      "what each backend serves for state and cpurev, how\n"
@@ -36,6 +37,11 @@ static const struct {
      "rates, threshold alarms, the agent's objects and\n"
      "notifications."},
 };
+
+const char *mibmodel_revision(void)
+{
+	return revisions[0].date;
+}
 
 static const unsigned root_parent_oid[] = {MIB_ROOT_PARENT_OID};
 

@@ -62,5 +62,9 @@ void mibmodel_free(struct mibmodel *mm);
 /* Writers. */
 void mibmodel_write_mib(const struct mibmodel *mm, FILE *out);
 void mibmodel_write_c(const struct mibmodel *mm, FILE *out);
+void mibmodel_write_zabbix(const struct mibmodel *mm, FILE *out);
+
+/* The newest REVISION's date ("YYYYMMDDhhmmZ"). */
+const char *mibmodel_revision(void);
 
 #endif
