@@ -28,3 +28,34 @@ within "$2" 6000000 || fail "MRTG logged $2 cycles/s for all CPUs, not 6000000"
 within "$3" 1000000 || fail "MRTG logged $3 cycles/s for CPU 0, not 1000000"
 [ -s "$TMP/mrtg/hwr10k-cycles-day.png" ] || fail "no graph"
 ok "MRTG (shipped example, 3 runs): all CPUs $2/s, CPU 0 $3/s, as configured"
+
+# Names instead of numbers: LoadMIBs as the example's comment says (the
+# MIB's root is in NET-SNMP-MIB, so MRTG needs that module too).
+netsnmp_mib=
+for d in $(echo "${NETSNMP_MIBDIRS:-/usr/share/snmp/mibs}" | tr ':' ' '); do
+    [ -f "$d/NET-SNMP-MIB.txt" ] && { netsnmp_mib=$d/NET-SNMP-MIB.txt; break; }
+done
+[ -n "$netsnmp_mib" ] || fail "no NET-SNMP-MIB.txt"
+cp "$netsnmp_mib" "$TMP/mibs/"
+loadmibs=$(sed -n 's/^#   LoadMIBs: //p' "$HWR_SRCDIR/conf/mrtg.cfg.example" |
+    sed -e "s|/usr/share/snmp/mibs/|$TMP/mibs/|g")
+[ -n "$loadmibs" ] || fail "the example's LoadMIBs comment is gone"
+mkdir -p "$TMP/mrtg-named"
+cat >"$TMP/mrtg-named.cfg" <<CFG
+WorkDir: $TMP/mrtg-named
+Interval: 5
+LoadMIBs: $loadmibs
+Options[_]: gauge, growright, nopercent, noinfo
+Target[named]: hwR10kEvCtrRateCycles.0&hwR10kEvCtrCpuRateCycles.0:public@127.0.0.1:$PORT::::2
+MaxBytes[named]: 100000000000
+Title[named]: named
+PageTop[named]: named
+CFG
+for run in 1 2; do
+    LANG=C mrtg --logging "$TMP/mrtg-named.log" "$TMP/mrtg-named.cfg" ||
+        { cat "$TMP/mrtg-named.log"; fail "mrtg with the example's LoadMIBs failed (run $run)"; }
+    sleep 1
+done
+set -- $(head -n 1 "$TMP/mrtg-named/named.log")
+within "$2" 6000000 || fail "MRTG (names) logged $2 cycles/s for all CPUs, not 6000000"
+ok "MRTG with the example's LoadMIBs and names: all CPUs $2/s"
