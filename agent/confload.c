@@ -43,25 +43,76 @@ static void on_line(const char *token, char *line)
 /*
  * net-snmp's agent library accepts agentuser/agentgroup for every agent,
  * but only snmpd acts on them: here they would be read and ignored while
- * the agent keeps its privileges.  Refuse them rather than pretend.
+ * the agent keeps its privileges.  Refuse them rather than pretend: the
+ * agent drops privileges with -u/-g (privilege.c).
  */
 static void on_privilege_token(const char *token, char *line)
 {
 	char msg[200];
 	snprintf(msg, sizeof(msg),
-		 "%s: not supported by this agent: it does not change its "
-		 "user or group; start it as the account it should run as",
+		 "%s: not supported: the agent takes its user and group "
+		 "from the command line (-u USER, -g GROUP), not from "
+		 "a config file",
 		 token);
 	config_perror(msg);
+}
+
+/*
+ * net-snmp words an unknown token as a warning ("FILE: line N: Warning:
+ * Unknown token: X."), but this agent refuses the file: confload_end()
+ * says so, as an error with the same file and line.  (Not from on_log:
+ * net-snmp holds its callback lock there, so logging would deadlock.)
+ */
+#define UNKNOWN_SAID_MAX 8
+static char unknown_said[UNKNOWN_SAID_MAX][320];
+static unsigned unknown_count;
+static bool replaying; /* our own error lines are not counted again */
+
+static void note_unknown_token(const char *msg)
+{
+	static regex_t re;
+	static bool compiled;
+	regmatch_t m[4];
+
+	if (!compiled)
+		compiled = regcomp(&re,
+				   "^(.*): line ([0-9]+): Warning: Unknown "
+				   "token: ([^ \n]*)\\.",
+				   REG_EXTENDED) == 0;
+	if (!compiled || regexec(&re, msg, 4, m, 0) != 0)
+		return;
+	if (unknown_count < UNKNOWN_SAID_MAX)
+		snprintf(unknown_said[unknown_count],
+			 sizeof(unknown_said[0]),
+			 "%.*s: line %.*s: Error: '%.*s' is not a token of "
+			 AGENT_NAME ".conf (hw-r10kevctr-agent -H lists them)",
+			 (int)(m[1].rm_eo - m[1].rm_so), msg + m[1].rm_so,
+			 (int)(m[2].rm_eo - m[2].rm_so), msg + m[2].rm_so,
+			 (int)(m[3].rm_eo - m[3].rm_so), msg + m[3].rm_so);
+	unknown_count++;
+}
+
+static void say_unknown_tokens(void)
+{
+	replaying = true;
+	for (unsigned i = 0; i < unknown_count && i < UNKNOWN_SAID_MAX; i++)
+		snmp_log(LOG_ERR, "%s\n", unknown_said[i]);
+	if (unknown_count > UNKNOWN_SAID_MAX)
+		snmp_log(LOG_ERR, "config: %u more unknown tokens\n",
+			 unknown_count - UNKNOWN_SAID_MAX);
+	replaying = false;
+	unknown_count = 0;
 }
 
 static int on_log(int major, int minor, void *server, void *client)
 {
 	const struct snmp_log_message *m = server;
 
-	if (staging && m->priority <= LOG_WARNING &&
-	    regexec(&config_diag, m->msg, 0, NULL, 0) == 0)
-		bad_lines++;
+	if (replaying || !staging || m->priority > LOG_WARNING ||
+	    regexec(&config_diag, m->msg, 0, NULL, 0) != 0)
+		return SNMPERR_SUCCESS;
+	bad_lines++;
+	note_unknown_token(m->msg);
 	return SNMPERR_SUCCESS;
 }
 
@@ -96,6 +147,7 @@ void confload_begin(struct config *cfg)
 	config_defaults(cfg);
 	staging = cfg;
 	bad_lines = 0;
+	unknown_count = 0;
 }
 
 /*
@@ -179,6 +231,7 @@ int confload_end(void)
 {
 	char err[256];
 
+	say_unknown_tokens();
 	/* Logged as FILE: line N: Error, so on_log() counts each. */
 	if (staging) {
 		nul_lines_in_files(netsnmp_ds_get_string(

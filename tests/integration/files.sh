@@ -67,7 +67,20 @@ if "$AGENT" -f -C -c "$TMP/priv.conf" -x "unix:$SOCK" -Le 2>"$TMP/out"; then
 fi
 grep -q "priv.conf: line 2: Error: agentuser: not supported" "$TMP/out" || { cat "$TMP/out"; fail "agentuser"; }
 grep -q "priv.conf: line 3: Error: agentgroup: not supported" "$TMP/out" || { cat "$TMP/out"; fail "agentgroup"; }
-ok "agentuser/agentgroup: refused with FILE: line N"
+grep -q "agentuser: not supported: the agent takes its user and group from the command line (-u USER, -g GROUP)" "$TMP/out" ||
+    { cat "$TMP/out"; fail "the agentuser error does not point at -u/-g"; }
+ok "agentuser/agentgroup: refused with FILE: line N, pointing at -u/-g"
+
+# An unknown token: net-snmp's warning, then the agent's error; exit 1.
+printf 'backend sim
+pollIntervall 5
+' >"$TMP/typo.conf"
+if "$AGENT" -f -C -c "$TMP/typo.conf" -x "unix:$SOCK" -Le 2>"$TMP/out"; then
+    fail "an unknown token was accepted"
+fi
+grep -q "typo.conf: line 2: Error: 'pollIntervall' is not a token of hw-r10kevctr.conf" "$TMP/out" ||
+    { cat "$TMP/out"; fail "no Error line for the unknown token"; }
+ok "unknown token: an Error with FILE: line N, exit 1"
 
 # A FIFO as the recording is refused at once (it would block the loop).
 mkfifo "$TMP/rec.fifo"
