@@ -6,6 +6,7 @@
 #include <net-snmp/net-snmp-includes.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -137,18 +138,43 @@ void agent_serve_pending(void)
 	loop_once(false);
 }
 
+/*
+ * SIGHUP reopens the -Lf file (after logrotate's mv), never truncating
+ * one that was not rotated.  net-snmp closes the old file first and goes
+ * silent if the new one cannot be made, which is what happens under -u in
+ * a directory the user cannot write: try first, and when it fails keep
+ * writing to the old file and say so there.
+ */
+static void reopen_log(const char *path)
+{
+	if (path) {
+		int fd = open(path,
+			      O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW |
+				  O_CLOEXEC,
+			      0640);
+		if (fd < 0) {
+			snmp_log(LOG_ERR,
+				 "SIGHUP: cannot reopen the log file %s: %s; "
+				 "logging on to the file as it was (rotate "
+				 "with logrotate's 'create' for this user, "
+				 "or copytruncate)\n",
+				 path, strerror(errno));
+			return;
+		}
+		close(fd);
+	}
+	netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID,
+			       NETSNMP_DS_LIB_APPEND_LOGFILES, 1);
+	netsnmp_logging_restart();
+}
+
 static void run(struct agent *a)
 {
 	while (!a->stop_requested) {
 		loop_once(true);
 		if (a->reload_requested) {
 			a->reload_requested = 0;
-			/* reopen -Lf files (after logrotate's mv), never
-			 * truncating one that was not rotated */
-			netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID,
-					       NETSNMP_DS_LIB_APPEND_LOGFILES,
-					       1);
-			netsnmp_logging_restart();
+			reopen_log(a->priv.logfile);
 			snmp_log(LOG_INFO, "SIGHUP: reloading the config\n");
 			reload(a);
 		}

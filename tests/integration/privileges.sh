@@ -6,7 +6,8 @@
 # The bounding set holds only what is kept and no_new_privs is set.  A
 # pid file in a missing directory gets the directory, owned by the user,
 # and is removed at exit; in a root-owned one it is emptied, and the
-# warning reaches the log.
+# warning reaches the log.  After logrotate's mv a SIGHUP that cannot make
+# a new log file (a root-owned directory) says so in the old one and logs on.
 . "$(dirname "$0")/lib.sh"
 
 [ "$(id -u)" = 0 ] || { echo "SKIP: needs root to drop privileges"; exit 77; }
@@ -94,3 +95,24 @@ stop_pid "$AGENT_PID" || fail "the agent exited badly"; AGENT_PID=
 grep -q "cannot remove the pid file (Permission denied); emptied it" "$TMP/agent.log" ||
     fail "the pid file that could not go was not logged"
 ok "-p: a new directory is the user's and the file goes at exit; in root's, emptied and logged"
+
+# logrotate under -u: the log's directory is root's, so after 'mv' the
+# agent cannot make a new file.  SIGHUP must not go silent: the old file
+# says why and goes on; with logrotate's 'create' (a new file owned by
+# the user), the next SIGHUP writes there.
+rm -f "$TMP/agent.log"
+start_priv "backend sim
+pollInterval 1"
+wait_until 20 agent_serving || fail "the agent (-Lf, -u nobody) never answered"
+mv "$TMP/agent.log" "$TMP/agent.log.1"
+kill -HUP "$AGENT_PID"
+wait_until 10 grep -q "SIGHUP: cannot reopen the log file $TMP/agent.log: Permission denied; logging on" "$TMP/agent.log.1" ||
+    fail "a failed reopen was not said in the old file"
+wait_until 10 grep -q "SIGHUP: reloading the config" "$TMP/agent.log.1" || fail "logging stopped after the failed reopen"
+[ ! -e "$TMP/agent.log" ] || fail "a log file appeared where the user cannot write"
+install -o nobody -g nogroup -m 0640 /dev/null "$TMP/agent.log" # logrotate's 'create'
+kill -HUP "$AGENT_PID"
+wait_until 10 grep -q "SIGHUP: reloading the config" "$TMP/agent.log" ||
+    fail "the new file (logrotate's create) got nothing after SIGHUP"
+stop_pid "$AGENT_PID" || fail "the agent exited badly"; AGENT_PID=
+ok "-Lf under -u: a reopen that cannot be made is said and logging goes on; with 'create' it moves to the new file"
