@@ -28,7 +28,20 @@ for f in hw-r10kevctr.conf snmpd.conf.example snmptrapd.conf.example mrtg.cfg.ex
     has "/doc/hw-r10kevctr/examples/$f"
 done
 grep -q "/etc/" "$TMP/tree" && fail "something was installed into an etc directory"
-ok "binary, MIB, man pages and examples installed; nothing in etc"
+has /hw-r10kevctr/hwr10k-notify
+ok "binary, MIB, man pages, examples and the trap handler installed; nothing in etc"
+
+# Every installed path an example names is where this build installs it.
+ex=$D$(dirname "$(grep '/examples/mrtg.cfg.example$' "$TMP/tree")")
+for p in $(grep -ho '/[A-Za-z0-9_./-]*\(HW-R10KEVCTR-MIB\|HCNUM-TC\)\.txt\|/[A-Za-z0-9_./-]*/hwr10k-notify' \
+        "$ex/mrtg.cfg.example" "$ex/snmptrapd.conf.example" | sort -u); do
+    [ -e "$D$p" ] || fail "an example names $p, which this build does not install"
+done
+n=0
+for p in $(grep -ho '/[A-Za-z0-9_./-]*\(HW-R10KEVCTR-MIB\|HCNUM-TC\)\.txt\|/[A-Za-z0-9_./-]*/hwr10k-notify' \
+        "$ex/mrtg.cfg.example" "$ex/snmptrapd.conf.example" | sort -u); do n=$((n + 1)); done
+[ "$n" -ge 3 ] || fail "the examples name only $n installed files (the handler and two MIB files expected)"
+ok "the examples name the MIB and the handler where this prefix installs them"
 
 for page in man8/hw-r10kevctr-agent.8 man5/hw-r10kevctr.conf.5; do
     f=$(grep "/man/$page\$" "$TMP/tree")
@@ -44,6 +57,7 @@ if [ "$unitdir" != no ]; then
     unit="$D$unitdir/hw-r10kevctr.service"
     [ -f "$unit" ] || fail "no unit in $unitdir"
     [ -f "$D$(var sysusersdir)/hw-r10kevctr.conf" ] || fail "no sysusers.d file"
+    [ -f "$D$(var tmpfilesdir)/hw-r10kevctr.conf" ] || fail "no tmpfiles.d file"
     command -v systemd-analyze >/dev/null || fail "systemd-analyze is missing"
     # verify wants ExecStart's program and Documentation='s man pages to
     # exist: check a copy whose ExecStart names the DESTDIR binary, with

@@ -166,15 +166,15 @@ agent_serving() {
 # master (started after this) sends its notifications there.
 start_trapd() {
     [ -x "$SNMPTRAPD" ] || { echo "SKIP: snmptrapd not installed"; exit 77; }
-    # The shipped example, with its handler replaced by one that appends
-    # what it is given to handler.log.
+    # The shipped example (as built for this prefix) with the shipped
+    # handler from the source tree, writing its lines to handler.log.
     # A test that hands them elsewhere writes $TMP/snmptrapd.conf first.
     if [ ! -f "$TMP/snmptrapd.conf" ]; then
-        printf '#!/bin/sh\n{ echo "== $*"; cat; } >>"%s/handler.log"\n' "$TMP" >"$TMP/handler.sh"
-        chmod +x "$TMP/handler.sh"
-        sed "s|/usr/local/sbin/hwr10k-notify|$TMP/handler.sh|" \
-            "$HWR_SRCDIR/conf/snmptrapd.conf.example" >"$TMP/snmptrapd.conf"
+        sed "s|[^ ]*/hwr10k-notify|$HWR_SRCDIR/conf/hwr10k-notify|" \
+            "$HWR_BUILDDIR/conf/snmptrapd.conf.example" >"$TMP/snmptrapd.conf"
     fi
+    HWR10K_NOTIFY_LOG=$TMP/handler.log
+    export HWR10K_NOTIFY_LOG
     for try in 1 2 3 4 5 6 7 8; do
         TPORT=$((20000 + ($$ * 13 + try * 277) % 30000))
         # shellcheck disable=SC2086

@@ -15,7 +15,7 @@ sleep 2.5 # two polls: the rates exist
 mkdir -p "$TMP/mrtg"
 sed -e "s|^WorkDir: .*|WorkDir: $TMP/mrtg|" \
     -e "s|public@localhost:161|public@127.0.0.1:$PORT|" \
-    "$HWR_SRCDIR/conf/mrtg.cfg.example" >"$TMP/mrtg.cfg"
+    "$HWR_BUILDDIR/conf/mrtg.cfg.example" >"$TMP/mrtg.cfg"
 for run in 1 2 3; do
     LANG=C mrtg --logging "$TMP/mrtg.log" "$TMP/mrtg.cfg" || fail "mrtg run $run failed"
     sleep 1
@@ -37,8 +37,8 @@ for d in $(echo "${NETSNMP_MIBDIRS:-/usr/share/snmp/mibs}" | tr ':' ' '); do
 done
 [ -n "$netsnmp_mib" ] || fail "no NET-SNMP-MIB.txt"
 cp "$netsnmp_mib" "$TMP/mibs/"
-loadmibs=$(sed -n 's/^#   LoadMIBs: //p' "$HWR_SRCDIR/conf/mrtg.cfg.example" |
-    sed -e "s|/usr/share/snmp/mibs/|$TMP/mibs/|g")
+loadmibs=$(sed -n 's/^#   LoadMIBs: //p' "$HWR_BUILDDIR/conf/mrtg.cfg.example" |
+    sed -e "s|[^,]*/\([^/,]*\.txt\)|$TMP/mibs/\1|g")
 [ -n "$loadmibs" ] || fail "the example's LoadMIBs comment is gone"
 mkdir -p "$TMP/mrtg-named"
 cat >"$TMP/mrtg-named.cfg" <<CFG
