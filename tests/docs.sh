@@ -38,5 +38,13 @@ for p in $paths; do
 done
 [ "$bad" = 0 ] && echo "ok: the change table's $(echo "$paths" | wc -l) paths exist"
 
+# The Debian package's version is configure.ac's (debian/changelog's top
+# entry, upstream part), and the README's package file name says it.
+ac=$(sed -n 's/^AC_INIT(\[hw-r10kevctr\], \[\([^]]*\)\].*/\1/p' "$S/configure.ac")
+deb=$(sed -n '1s/^hw-r10kevctr (\([^)-]*\)-[^)]*).*/\1/p' "$S/debian/changelog")
+[ -n "$ac" ] && [ "$ac" = "$deb" ] || fail "debian/changelog's version '$deb' is not configure.ac's '$ac'"
+grep -q "hw-r10kevctr_$ac-" "$S/README.md" || fail "the README's package file name is not version $ac"
+[ "$bad" = 0 ] && echo "ok: debian/changelog and the README follow configure.ac's version $ac"
+
 exit $bad
 

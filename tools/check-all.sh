@@ -5,7 +5,9 @@
 #  2. build without sanitizers (and without libpfm4, so both builds are
 #     covered) and run 'make check-valgrind' (unit tests
 #     and the daemon of the integration tests under valgrind);
-#  3. 'make distcheck' (the tarball builds and passes its tests).
+#  3. the Debian package: built, lintian-clean, and installed, run,
+#     upgraded and purged in a throwaway root (debootstrap);
+#  4. 'make distcheck' (the tarball builds and passes its tests).
 # Between 1 and 2, 'make fuzz' runs each libFuzzer target (clang, ASan and
 # UBSan) for FUZZ_SECONDS (30).
 # Prints the logs of failed tests and ends with "N passed, N failed".
@@ -70,6 +72,22 @@ if HWR_BENCH_BUILDDIR="$top/build-bench-smoke" bench/compare.sh --smoke \
     passed=$((passed + 1)); echo "bench smoke: ok"
 else
     failed=$((failed + 1)); echo "==== FAILED: bench smoke"; tail -n 30 "$top/bench-smoke.out"
+fi
+# The Debian package: built from the tree and checked by lintian
+# (tools/deb.sh), then installed, run as production runs it, upgraded and
+# purged in a throwaway Debian 12 root (tests/deb/install-root.sh).
+echo "==== Debian package: tools/deb.sh, then tests/deb/install-root.sh"
+debdir="$top/build-deb"
+if tools/deb.sh "$debdir" >"$top/deb.out" 2>&1; then
+    passed=$((passed + 1)); grep '^deb.sh:' "$top/deb.out"
+    if sh tests/deb/install-root.sh "$debdir"/hw-r10kevctr_*_*.deb >"$top/deb-root.out" 2>&1; then
+        passed=$((passed + 1)); grep '^ok:' "$top/deb-root.out"
+    else
+        failed=$((failed + 1)); echo "==== FAILED: tests/deb/install-root.sh"
+        grep -v '^Connection from' "$top/deb-root.out" | tail -n 60
+    fi
+else
+    failed=$((failed + 1)); echo "==== FAILED: tools/deb.sh"; tail -n 60 "$top/deb.out"
 fi
 echo "==== make distcheck"
 dc="$top/build-dist"

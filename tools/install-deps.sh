@@ -14,6 +14,9 @@
 # promtool), Zabbix 6.0's server and frontend on a private PostgreSQL
 # with php-cli serving the API, snmptt (with libnet-ip-perl, which its
 # package needs but does not declare); curl and jq query their APIs.
+# The Debian package: debhelper, dpkg-dev and pkgconf build it (its
+# debian/control lists the rest above), lintian checks it, debootstrap
+# makes the throwaway root its install test runs in.
 set -eu
 pkgs="build-essential autoconf automake libtool pkg-config
       libsnmp-dev snmpd snmp snmptrapd libsmi2-dev smitools libcmocka-dev
@@ -22,7 +25,8 @@ pkgs="build-essential autoconf automake libtool pkg-config
       pcp libpcp3-dev libpcp-import1-dev python3 util-linux
       prometheus prometheus-snmp-exporter snmptt libnet-ip-perl curl jq
       postgresql zabbix-server-pgsql zabbix-frontend-php php-cli php-pgsql
-      php-bcmath php-mbstring php-gd php-xml"
+      php-bcmath php-mbstring php-gd php-xml
+      debhelper dpkg-dev pkgconf lintian debootstrap"
 missing=
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"

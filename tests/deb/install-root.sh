@@ -1,0 +1,190 @@
+#!/bin/sh
+# The Debian package in a throwaway Debian 12 root (debootstrap minbase,
+# from the host's Debian mirror), never on the host:
+#  - install with apt (its dependencies, snmpd beside it), reinstall over
+#    itself, remove, purge: afterwards none of its files, conffiles, user
+#    or group is left;
+#  - run as production runs it: Debian's snmpd as its package starts it
+#    (user Debian-snmp, its stock snmpd.conf plus the installed drop-in,
+#    on a private loopback port), the agent as the installed unit starts
+#    it (its ExecStart, user, supplementary group, umask, CAP_PERFMON,
+#    no_new_privs); a walk through the master shows the subtree, and a
+#    master restart is followed by a reconnect;
+#  - the man page's init-script form (-u, -Lf, -p) with the shipped
+#    logrotate example: logging goes on after the rotation, the pid file
+#    goes at exit;
+#  - --dump on the sim backend as the service user.
+#   tests/deb/install-root.sh PACKAGE.deb
+# Needs root, debootstrap and a reachable Debian mirror.
+set -u
+DEB=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+[ -f "$DEB" ] || { echo "FAIL: no package $1"; exit 1; }
+[ "$(id -u)" = 0 ] || { echo "FAIL: needs root (debootstrap, chroot)"; exit 1; }
+command -v debootstrap >/dev/null || { echo "FAIL: debootstrap not installed"; exit 1; }
+MIRROR=${MIRROR:-$(awk '/^URIs:/ { print $2; exit }' /etc/apt/sources.list.d/debian.sources 2>/dev/null)}
+MIRROR=${MIRROR:-http://deb.debian.org/debian}
+T0=$(date +%s)
+TMP=$(mktemp -d /tmp/hwr-root.XXXXXX)
+R=$TMP/root
+PIDS=
+ok() { echo "ok: $*"; }
+in_root() { chroot "$R" "$@"; }
+cleanup() {
+    rc=$?
+    for p in $PIDS; do kill -TERM "$p" 2>/dev/null; done
+    sleep 1
+    for p in $PIDS; do kill -KILL "$p" 2>/dev/null; done
+    # every process still running in the root
+    for p in /proc/[0-9]*; do
+        [ "$(readlink "$p/root" 2>/dev/null)" = "$R" ] && kill -KILL "${p#/proc/}" 2>/dev/null
+    done
+    mountpoint -q "$R/proc" && umount "$R/proc"
+    mountpoint -q "$R/sys" && umount "$R/sys"
+    if [ "$rc" -ne 0 ]; then
+        for f in "$R"/var/log/hwr-test-*.log "$R"/var/log/hw-r10kevctr/*; do
+            [ -s "$f" ] && { echo "---- $f"; grep -v '^Connection from' "$f" | tail -n 30; }
+        done
+    fi
+    rm -rf "$TMP"
+    exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+fail() { echo "FAIL: $*"; exit 1; }
+wait_until() { # wait_until SECONDS CMD...
+    n=$(( $1 * 5 )); shift
+    for _ in $(seq "$n"); do "$@" >/dev/null 2>&1 && return 0; sleep 0.2; done
+    return 1
+}
+
+echo "== debootstrap --variant=minbase bookworm ($MIRROR)"
+debootstrap --variant=minbase bookworm "$R" "$MIRROR" >"$TMP/debootstrap.log" 2>&1 ||
+    { tail -n 20 "$TMP/debootstrap.log"; fail "debootstrap"; }
+ok "a Debian 12 root in $(($(date +%s) - T0)) s"
+mount -t proc proc "$R/proc"
+mount -t sysfs sysfs "$R/sys" # the perf backend reads the online CPUs there
+cp /etc/resolv.conf "$R/etc/resolv.conf" 2>/dev/null || true
+# Nothing starts by itself in the root (snmpd's postinst would): the test
+# starts each daemon as its package or unit would.
+printf '#!/bin/sh\nexit 101\n' >"$R/usr/sbin/policy-rc.d"
+chmod 755 "$R/usr/sbin/policy-rc.d"
+cp "$DEB" "$R/tmp/"
+debname=$(basename "$DEB")
+apt_() { in_root env DEBIAN_FRONTEND=noninteractive apt-get -q -y -o Dpkg::Use-Pty=0 "$@"; }
+
+# ---------------------------------------------------------------- install
+t=$(date +%s)
+apt_ update >"$TMP/apt.log" 2>&1 || { tail "$TMP/apt.log"; fail "apt-get update in the root"; }
+apt_ install --no-install-recommends snmpd snmp logrotate "/tmp/$debname" >>"$TMP/apt.log" 2>&1 ||
+    { tail -n 30 "$TMP/apt.log"; fail "apt-get install of the package"; }
+ok "installed with its dependencies and snmpd in $(($(date +%s) - t)) s"
+in_root dpkg -L hw-r10kevctr >"$TMP/files" || fail "dpkg -L"
+in_root sh -c 'for f in $(dpkg -L hw-r10kevctr); do [ -d "$f" ] || echo "$f"; done' >"$TMP/plain"
+in_root getent passwd hw-r10kevctr >/dev/null || fail "no user hw-r10kevctr after install"
+in_root test -f /etc/snmp/hw-r10kevctr.conf || fail "no /etc/snmp/hw-r10kevctr.conf"
+grep -qx /etc/snmp/hw-r10kevctr.conf "$R/var/lib/dpkg/info/hw-r10kevctr.conffiles" ||
+    fail "/etc/snmp/hw-r10kevctr.conf is not a conffile"
+grep -qx /etc/snmp/snmpd.conf.d/hw-r10kevctr.conf "$R/var/lib/dpkg/info/hw-r10kevctr.conffiles" ||
+    fail "the snmpd drop-in is not a conffile"
+[ "$(in_root stat -c %a /var/agentx)" = 755 ] || fail "/var/agentx is $(in_root stat -c %a /var/agentx) after install (tmpfiles.d)"
+ok "user hw-r10kevctr, conffiles in /etc/snmp, /var/agentx 0755"
+
+# ---------------------------------------------------------------- snmpd
+PORT=$((20000 + $$ % 20000))
+# As Debian's snmpd.service starts it, on a private port (the command
+# line's address replaces the stock config's agentaddress), logging to a
+# file.  The stock snmpd.conf is not touched: it reads the drop-in.
+start_snmpd() {
+    rm -f "$R/var/agentx/master"
+    chroot "$R" /usr/sbin/snmpd -Lf /var/log/hwr-test-snmpd.log -u Debian-snmp -g Debian-snmp \
+        -I -smux,mteTrigger,mteTriggerConf -f -p /run/snmpd.pid "udp:127.0.0.1:$PORT" &
+    SNMPD_PID=$!
+    PIDS="$PIDS $SNMPD_PID"
+    wait_until 10 test -S "$R/var/agentx/master" || fail "snmpd made no AgentX socket"
+}
+start_snmpd
+[ "$(in_root stat -c "%a %G" /var/agentx/master)" = "660 Debian-snmp" ] ||
+    fail "the AgentX socket is $(in_root stat -c "%a %G" /var/agentx/master)"
+walk() { in_root snmpwalk -v2c -c public -On -t 1 -r 1 "127.0.0.1:$PORT" "$@" 2>&1; }
+backend_served() { walk .1.3.6.1.4.1.8072.9999.9999.59.1.4.3 | grep -q 'STRING: "\{0,1\}perf'; }
+
+# ---------------------------------------------------------------- the unit
+unit=$R/lib/systemd/system/hw-r10kevctr.service
+key() { sed -n "s/^$1=//p" "$unit"; }
+exec_start=$(key ExecStart)
+[ "$(key User)" = hw-r10kevctr ] && [ "$(key SupplementaryGroups)" = Debian-snmp ] &&
+    [ "$(key AmbientCapabilities)" = CAP_PERFMON ] && [ "$(key NoNewPrivileges)" = yes ] ||
+    fail "the unit is not the one this test emulates"
+start_unit_agent() {
+    # shellcheck disable=SC2086
+    chroot "$R" setpriv --reuid="$(key User)" --regid="$(key Group)" --groups="$(key SupplementaryGroups)" \
+        --inh-caps=+perfmon --ambient-caps=+perfmon --bounding-set=-all,+perfmon --no-new-privs \
+        sh -c "umask $(key UMask); exec $exec_start" 2>>"$R/var/log/hwr-test-agent.log" &
+    AGENT_PID=$!
+    PIDS="$PIDS $AGENT_PID"
+}
+start_unit_agent
+wait_until 20 backend_served || { walk .1.3.6.1.4.1.8072.9999.9999.59.1.4; fail "the subtree is not served through Debian's snmpd"; }
+n=$(walk .1.3.6.1.4.1.8072.9999.9999.59 | grep -c '^\.1\.3\.6\.1\.4\.1\.8072\.9999\.9999\.59\.')
+[ "$(awk '/^Uid:/ { print $2 }' "/proc/$AGENT_PID/status")" = "$(in_root id -u hw-r10kevctr)" ] ||
+    fail "the agent does not run as hw-r10kevctr"
+ok "snmpd as Debian-snmp (stock config + drop-in), agent as the unit runs it: $n objects walked"
+
+# The master restarts: the agent connects again by itself.
+kill -TERM "$SNMPD_PID"; wait "$SNMPD_PID" 2>/dev/null
+start_snmpd
+wait_until 20 backend_served || fail "no reconnect after the master restarted"
+grep -q "AgentX subagent connected" "$R/var/log/hwr-test-agent.log" || fail "no connect logged"
+ok "master restarted: the agent reconnected"
+kill -TERM "$AGENT_PID"; wait "$AGENT_PID" 2>/dev/null
+
+# --dump on the sim backend, as the service user.
+printf 'backend sim\nsimCpus 2\n' >"$R/tmp/sim.conf"
+chmod 644 "$R/tmp/sim.conf"
+in_root setpriv --reuid=hw-r10kevctr --regid=hw-r10kevctr --clear-groups --no-new-privs \
+    /usr/sbin/hw-r10kevctr-agent -C -c /tmp/sim.conf --dump >"$TMP/dump" 2>&1 ||
+    { cat "$TMP/dump"; fail "--dump as hw-r10kevctr"; }
+grep -q '^cpus 2$' "$TMP/dump" && grep -q '^hw.r10kevctr.cycles 1 ' "$TMP/dump" || { head "$TMP/dump"; fail "--dump does not show the sim's 2 CPUs"; }
+ok "--dump on sim as hw-r10kevctr: $(wc -l <"$TMP/dump") lines"
+
+# ---------------------------------------------------------------- init style
+# hw-r10kevctr-agent(8)'s production line, group Debian-snmp for the
+# socket, and the shipped logrotate example.
+mkdir -p "$R/var/log/hw-r10kevctr"
+chroot "$R" /usr/sbin/hw-r10kevctr-agent -A -Lf /var/log/hw-r10kevctr/agent.log \
+    -p /run/hw-r10kevctr/agent.pid -u hw-r10kevctr -g Debian-snmp &
+PIDS="$PIDS $!"
+wait_until 20 test -s "$R/run/hw-r10kevctr/agent.pid" || fail "no pid file (-p /run/hw-r10kevctr/agent.pid)"
+wait_until 20 backend_served || fail "the init-style agent (-u) is not served"
+cp "$R/usr/share/doc/hw-r10kevctr/examples/logrotate.example" "$R/etc/logrotate.d/hw-r10kevctr"
+in_root logrotate -f -s /var/lib/logrotate/hwr-test.status /etc/logrotate.d/hw-r10kevctr ||
+    fail "logrotate with the shipped example"
+wait_until 10 grep -q "SIGHUP: reloading the config" "$R/var/log/hw-r10kevctr/agent.log" ||
+    fail "nothing logged in the new file after logrotate"
+[ "$(in_root stat -c %U /var/log/hw-r10kevctr/agent.log)" = hw-r10kevctr ] || fail "the new log is not the agent's"
+ls "$R"/var/log/hw-r10kevctr/agent.log.1* >/dev/null 2>&1 || fail "logrotate did not rotate"
+pid=$(cat "$R/run/hw-r10kevctr/agent.pid")
+kill -TERM "$pid"
+wait_until 10 sh -c "! kill -0 $pid" || fail "the agent did not stop"
+[ ! -e "$R/run/hw-r10kevctr/agent.pid" ] || fail "the pid file stayed after exit"
+ok "init style (-u -g Debian-snmp -Lf -p): served, logrotate's mv + SIGHUP keeps logging, pid file gone at exit"
+kill -TERM "$SNMPD_PID"; wait "$SNMPD_PID" 2>/dev/null
+
+# ---------------------------------------------------------------- lifecycle
+echo "# local change" >>"$R/etc/snmp/hw-r10kevctr.conf"
+in_root dpkg -i "/tmp/$debname" >>"$TMP/apt.log" 2>&1 || fail "reinstall over itself"
+grep -q "# local change" "$R/etc/snmp/hw-r10kevctr.conf" || fail "the reinstall lost a local change to the conffile"
+in_root getent passwd hw-r10kevctr >/dev/null || fail "the user went at reinstall"
+ok "reinstalled over itself: conffile kept, user kept"
+apt_ remove hw-r10kevctr >>"$TMP/apt.log" 2>&1 || fail "remove"
+in_root test ! -e /usr/sbin/hw-r10kevctr-agent || fail "remove left the binary"
+in_root test -e /etc/snmp/hw-r10kevctr.conf || fail "remove took the conffile (purge's job)"
+apt_ purge hw-r10kevctr >>"$TMP/apt.log" 2>&1 || fail "purge"
+left=
+while read -r f; do in_root test -e "$f" && left="$left $f"; done <"$TMP/plain"
+[ -z "$left" ] || fail "left after purge:$left"
+in_root getent passwd hw-r10kevctr >/dev/null && fail "the user stayed after purge"
+in_root getent group hw-r10kevctr >/dev/null && fail "the group stayed after purge"
+in_root dpkg -s hw-r10kevctr >/dev/null 2>&1 && fail "dpkg still knows the package"
+ok "removed, then purged: none of its $(wc -l <"$TMP/plain") files, no user, no group"
+ok "package root test: $(($(date +%s) - T0)) s; installed size $(dpkg-deb -f "$DEB" Installed-Size) KiB"
