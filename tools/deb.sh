@@ -28,7 +28,7 @@ start=$(date +%s)
     { tail -n 60 "$out/build.log"; echo "deb.sh: dpkg-buildpackage failed (log: $out/build.log)" >&2; exit 1; }
 rm -f "$out"/hw-r10kevctr*.deb "$out"/hw-r10kevctr*.changes "$out"/hw-r10kevctr*.buildinfo
 mv "$work"/hw-r10kevctr*.deb "$work"/hw-r10kevctr*.changes "$work"/hw-r10kevctr*.buildinfo "$out/"
-echo "deb.sh: built in $(($(date +%s) - start)) s: $(cd "$out" && ls hw-r10kevctr*.deb)"
+echo "deb.sh: built in $(($(date +%s) - start)) s: $(cd "$out" && ls hw-r10kevctr*.deb | tr "\n" " ")"
 changes=$(ls "$out"/hw-r10kevctr_*.changes)
 rc=0
 lintian --fail-on error,warning --info "$changes" >"$out/lintian.txt" 2>&1 || rc=$?
