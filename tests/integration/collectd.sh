@@ -15,6 +15,9 @@ wait_until 20 agent_serving || fail "the subagent never answered"
 sleep 2.5
 mkdir -p "$TMP/collectd"
 {
+    # A host name of its own: no lookup of the machine's (a machine whose
+    # /etc/hosts lacks its name would stall collectd's FQDN lookup).
+    printf 'Hostname "hwr-test"\nFQDNLookup false\n'
     printf 'BaseDir "%s"\nPIDFile "%s"\nTypesDB "/usr/share/collectd/types.db"\n' \
         "$TMP/collectd" "$TMP/collectd/collectd.pid"
     printf 'Interval 1\nLoadPlugin csv\n<Plugin csv>\n  DataDir "%s"\n  StoreRates false\n</Plugin>\n' \
