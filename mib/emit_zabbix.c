@@ -78,13 +78,19 @@ static void put_first_line(FILE *out, const struct node *n)
 	put_q(out, line);
 }
 
-static void put_oid(FILE *out, const struct node *n, const char *instance)
+/* A node's numeric OID, no leading dot. */
+static void put_arcs(FILE *out, const struct node *n)
 {
-	fputc('\'', out);
 	for (size_t i = 0; i < sizeof(root_oid) / sizeof(root_oid[0]); i++)
 		fprintf(out, "%s%u", i ? "." : "", root_oid[i]);
 	for (unsigned i = 0; i < n->len; i++)
 		fprintf(out, ".%u", n->arcs[i]);
+}
+
+static void put_oid(FILE *out, const struct node *n, const char *instance)
+{
+	fputc('\'', out);
+	put_arcs(out, n);
 	fprintf(out, ".%s'\n", instance);
 }
 
@@ -96,7 +102,7 @@ struct item {
 	const char *key, *name, *units, *valuemap, *delay;
 	enum vtype vt;
 	enum prep prep;
-	const char *param; /* P_MULTIPLY's factor */
+	char param[24]; /* P_MULTIPLY's factor */
 };
 
 /* An item (or item prototype) at indent `in` (the "-" column). */
@@ -205,6 +211,29 @@ static const struct trigger cpu_duty_triggers[] = {
      "the PMU has the counters."},
 };
 
+/*
+ * 1/scale as Zabbix's custom multiplier wants it, "0.001" for 1000: the
+ * scales of stats.def are powers of ten, and genmib stops on any other.
+ */
+static void put_inverse(char *buf, size_t len, const struct stat_def *s)
+{
+	int zeros = 0;
+	uint64_t v = s->scale;
+
+	while (v % 10 == 0) {
+		v /= 10;
+		zeros++;
+	}
+	if (v != 1 || zeros == 0) {
+		fprintf(stderr,
+			"genmib: mib/stats.def: %s: scale %llu is not a power "
+			"of ten, which the Zabbix template's multiplier needs\n",
+			s->name, (unsigned long long)s->scale);
+		exit(2);
+	}
+	snprintf(buf, len, "0.%0*d", zeros, 1);
+}
+
 /* The item for a node, or false for objects the template leaves out. */
 static bool item_for(const struct node *n, struct item *it, char *key,
 		     char *name, size_t len)
@@ -250,18 +279,18 @@ static bool item_for(const struct node *n, struct item *it, char *key,
 		it->vt = V_UNSIGNED;
 		return true;
 	case TAG_TOTAL:
-		snprintf(key, len, "hwr10k.events[%s]", c->name);
-		snprintf(name, len, "Events per second: %s (all CPUs)",
-			 c->name);
-		it->vt = V_FLOAT;
-		it->units = "events/s";
-		it->prep = P_PER_SECOND;
-		return true;
 	case TAG_CPU_COUNTER:
-		snprintf(key, len, "hwr10k.cpu.events[{#SNMPINDEX},%s]",
-			 c->name);
-		snprintf(name, len, "CPU {#SNMPINDEX}: events per second: %s",
-			 c->name);
+		if (n->tag == TAG_TOTAL) {
+			snprintf(key, len, "hwr10k.events[%s]", c->name);
+			snprintf(name, len, "Events per second: %s (all CPUs)",
+				 c->name);
+		} else {
+			snprintf(key, len,
+				 "hwr10k.cpu.events[{#SNMPINDEX},%s]", c->name);
+			snprintf(name, len,
+				 "CPU {#SNMPINDEX}: events per second: %s",
+				 c->name);
+		}
 		it->vt = V_FLOAT;
 		it->units = "events/s";
 		it->prep = P_PER_SECOND;
@@ -288,12 +317,12 @@ static bool item_for(const struct node *n, struct item *it, char *key,
 				 s->name);
 			snprintf(name, len, "CPU {#SNMPINDEX}: %s", s->summary);
 		}
-		/* ppm and thousandths to plain ratios */
+		/* a ratio in 1/scale (ppm, thousandths) to a plain one */
 		it->vt = s->scale ? V_FLOAT : V_UNSIGNED;
-		it->prep = s->scale == 1000000 ? P_MULTIPLY
-			   : s->scale == 1000  ? P_MULTIPLY
-					       : P_NONE;
-		it->param = s->scale == 1000000 ? "0.000001" : "0.001";
+		if (s->scale) {
+			it->prep = P_MULTIPLY;
+			put_inverse(it->param, sizeof(it->param), s);
+		}
 		return true;
 	default:
 		return false;
@@ -392,10 +421,7 @@ void mibmodel_write_zabbix(const struct mibmodel *mm, FILE *out)
 	fprintf(out, "          name: 'CPUs with event counters'\n"
 		     "          type: SNMP_AGENT\n"
 		     "          snmp_oid: 'discovery[{#CPU.STATUS},");
-	for (size_t i = 0; i < sizeof(root_oid) / sizeof(root_oid[0]); i++)
-		fprintf(out, "%s%u", i ? "." : "", root_oid[i]);
-	for (unsigned i = 0; i < status->len; i++)
-		fprintf(out, ".%u", status->arcs[i]);
+	put_arcs(out, status);
 	fprintf(out, "]'\n          key: hwr10k.cpu.discovery\n"
 		     "          delay: '{$HWR10K.LLD.INTERVAL}'\n"
 		     "          description: 'One set of items per row of "
