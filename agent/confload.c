@@ -28,6 +28,7 @@
 static struct config *staging;
 static int bad_lines;
 static regex_t config_diag;
+static regex_t unknown_token; /* net-snmp's wording of an unknown token */
 static bool registered;
 
 static void on_line(const char *token, char *line)
@@ -70,16 +71,9 @@ static bool replaying; /* our own error lines are not counted again */
 
 static void note_unknown_token(const char *msg)
 {
-	static regex_t re;
-	static bool compiled;
 	regmatch_t m[4];
 
-	if (!compiled)
-		compiled = regcomp(&re,
-				   "^(.*): line ([0-9]+): Warning: Unknown "
-				   "token: ([^ \n]*)\\.",
-				   REG_EXTENDED) == 0;
-	if (!compiled || regexec(&re, msg, 4, m, 0) != 0)
+	if (regexec(&unknown_token, msg, 4, m, 0) != 0)
 		return;
 	if (unknown_count < UNKNOWN_SAID_MAX)
 		snprintf(unknown_said[unknown_count],
@@ -122,6 +116,9 @@ void confload_register(void)
 		return;
 	regcomp(&config_diag,
 		": line [0-9]+: (Error|Warning):", REG_EXTENDED | REG_NOSUB);
+	regcomp(&unknown_token,
+		"^(.*): line ([0-9]+): Warning: Unknown token: ([^ \n]*)\\.",
+		REG_EXTENDED);
 	static char backends[128]; /* net-snmp keeps the pointer */
 	for (const struct config_token *t = config_tokens; t->token; t++)
 		register_app_config_handler(
