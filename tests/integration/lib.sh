@@ -152,6 +152,25 @@ snmpq() { # value only: snmpq TOOL OID...
     snmp "$tool" -OUqvt "$@"
 }
 
+# free_port: a free loopback TCP port in 10000..31999 (Zabbix takes none
+# above 32767), for a test's other servers.
+free_port() {
+    python3 -c '
+import random, socket
+for _ in range(200):
+    p = random.randrange(10000, 32000)
+    s = socket.socket()
+    try:
+        s.bind(("127.0.0.1", p)); print(p); break
+    except OSError:
+        pass
+    finally:
+        s.close()'
+}
+
+# within PERCENT GOT WANT: |GOT - WANT| <= WANT * PERCENT / 100.
+within() { awk -v p="$1" -v a="$2" -v b="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= b * p / 100) }'; }
+
 # wait_until SECONDS CMD...: retry CMD every 0.2 s until it succeeds.
 wait_until() {
     limit=$(( $1 * 5 )); shift

@@ -16,10 +16,6 @@ command -v curl >/dev/null && command -v jq >/dev/null ||
     { echo "SKIP: curl or jq not installed"; exit 77; }
 P=$HWR_SRCDIR/conf/prometheus
 
-free_port() {
-    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-
 start_master
 # CPU n counts rate * (n + 1) per second (backend_sim.c).
 start_agent "backend sim
@@ -64,12 +60,11 @@ q() { # q PROMQL: the result vector as "labels<TAB>value" lines
     curl -sf "http://127.0.0.1:$PPORT/api/v1/query" --data-urlencode "query=$1" |
         jq -r '.data.result[] | "\(.metric | del(.job, .instance, .__name__) | to_entries | map("\(.key)=\(.value)") | join(","))\t\(.value[1])"'
 }
-within2() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= b * 0.02) }'; }
 # expect WHAT PROMQL LABELS VALUE: one series with exactly these labels, within 2 %
 expect() {
     got=$(q "$2" | awk -F '\t' -v l="$3" '$1 == l { print $2 }')
     [ -n "$got" ] || { q "$2"; fail "$1: no series {$3} from $2"; }
-    within2 "$got" "$4" || fail "$1: $2 {$3} = $got, the sim's is $4"
+    within 2 "$got" "$4" || fail "$1: $2 {$3} = $got, the sim's is $4"
     echo "ok: $1 {$3} = $got (sim $4)"
 }
 
