@@ -46,8 +46,8 @@ static unsigned sample_one(const struct cache *c, struct alarm *a, size_t index,
 	    : a->cfg.type == TYPE_RATE
 		? cache_rate(c, a->cfg.counter, cpu, &v)
 		: cache_value(c, a->cfg.counter, cpu, &v);
-	if (st == SAMPLE_NONE)
-		return 0;
+	if (st == SAMPLE_NONE || st == SAMPLE_UNREAD)
+		return 0; /* nothing to sample now; nothing was lost */
 	char who[16] = "sum";
 	if (cpu >= 0)
 		snprintf(who, sizeof(who), "CPU %d", cpu);

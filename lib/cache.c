@@ -18,6 +18,11 @@ void cache_init(struct cache *c)
 
 void cache_free(struct cache *c)
 {
+	for (size_t i = 0; i < c->nrows; i++)
+		span_free(&c->rows[i].span);
+	for (size_t i = 0; i < c->ngone; i++)
+		span_free(&c->gone[i].row.span);
+	span_free(&c->total_span);
 	free(c->rows);
 	free(c->offset);
 	free(c->gone);
@@ -78,6 +83,8 @@ static void gone_add(struct cache *c, const struct cpu_row *r,
 		memmove(&c->gone[i + 1], &c->gone[i],
 			(c->ngone - i) * sizeof(*c->gone));
 		c->ngone++;
+	} else {
+		span_free(&c->gone[i].row.span);
 	}
 	c->gone[i].row = *r;
 	memcpy(c->gone[i].offset, offset, sizeof(c->gone[i].offset));
@@ -144,14 +151,14 @@ static void counter_masks(counter_mask counted, uint64_t *mask)
  * difference; then the reading before it moves into the offset, so that
  * the value goes on from where it was.  A steady poll touches only raw
  * and delta.  A counter that is not counted (mask 0) adds nothing;
- * fold_cpu puts its raw reading and last delta back.  Returns whether a
- * counted reading dropped.
+ * fold_cpu puts its raw reading and last delta back.  Returns the counted
+ * readings that dropped.
  */
-static inline __attribute__((always_inline)) bool
+static inline __attribute__((always_inline)) counter_mask
 fold_counters(struct cpu_row *r, uint64_t *offset, const uint64_t *now,
 	      const uint64_t *mask, uint64_t *sum, bool restarted)
 {
-	uint64_t lower = 0;
+	counter_mask lower = 0;
 
 	for (int i = 0; i < COUNTER_COUNT; i++) {
 		uint64_t raw = r->raw[i], d;
@@ -162,7 +169,7 @@ fold_counters(struct cpu_row *r, uint64_t *offset, const uint64_t *now,
 			bool below = now[i] < raw;
 			d = (below ? now[i] : now[i] - raw) & mask[i];
 			if (below && mask[i]) { /* rare: a reset */
-				lower = 1;
+				lower |= COUNTER_BIT(i);
 				offset[i] += raw;
 			}
 		}
@@ -170,13 +177,15 @@ fold_counters(struct cpu_row *r, uint64_t *offset, const uint64_t *now,
 		r->delta[i] = d;
 		sum[i] += d;
 	}
-	return lower != 0;
+	return lower;
 }
 
-/* Fold one CPU's reading into its row; says what happened to it. */
+/* Fold one CPU's reading into its row; says what happened to it, and
+ * in *reset the cells that restarted (FOLD_RESET). */
 static enum fold_event fold_cpu(struct cpu_row *r, uint64_t *offset,
 				const struct cpu_sample *s, const uint64_t *mask,
-				counter_mask skip, uint64_t *sum, bool ended)
+				counter_mask skip, uint64_t *sum, bool ended,
+				counter_mask *reset)
 {
 	enum fold_event ev = FOLD_STEADY;
 	uint64_t kept_raw[COUNTER_COUNT], kept_delta[COUNTER_COUNT];
@@ -207,10 +216,17 @@ static enum fold_event fold_cpu(struct cpu_row *r, uint64_t *offset,
 		kept_raw[i] = r->raw[i];
 		kept_delta[i] = r->delta[i];
 	}
+	*reset = 0;
 	if (restarted)
 		fold_counters(r, offset, s->value, mask, sum, true);
-	else if (fold_counters(r, offset, s->value, mask, sum, false))
-		ev = FOLD_RESET; /* the backend reset without saying so */
+	else {
+		counter_mask lowered =
+		    fold_counters(r, offset, s->value, mask, sum, false);
+		if (ev == FOLD_STEADY && (lowered | (s->reset & ~skip))) {
+			*reset = lowered | (s->reset & ~skip);
+			ev = FOLD_RESET; /* its cells only: the others count */
+		}
+	}
 	for (counter_mask b = skip; b; b &= b - 1) {
 		int i = __builtin_ctzll(b);
 		r->raw[i] = kept_raw[i];
@@ -221,7 +237,7 @@ static enum fold_event fold_cpu(struct cpu_row *r, uint64_t *offset,
 	r->time_enabled += de;
 	r->time_running += dr;
 	r->duty_cycle = dr >= de ? 100 : (unsigned)(dr * 100 / de);
-	r->delta_valid = ev == FOLD_STEADY;
+	r->delta_valid = ev == FOLD_STEADY || ev == FOLD_RESET;
 	r->epoch = s->epoch;
 	r->have_raw = true;
 	r->status = CPU_COUNTING;
@@ -229,10 +245,12 @@ static enum fold_event fold_cpu(struct cpu_row *r, uint64_t *offset,
 }
 
 /* The deltas of the system-wide counters into sum; true when their
- * reading restarted (new epoch, or lower than the last) after one before. */
+ * reading restarted (new epoch) after one before; *reset: the counters
+ * whose reading went backwards or that the backend says were reset. */
 static bool fold_system_wide(struct cache *c, const struct sample *s,
-			     uint64_t *sum)
+			     uint64_t *sum, counter_mask *reset)
 {
+	*reset = 0;
 	if (s->ended && c->have_total_raw)
 		return false; /* held: nothing counted, nothing lost */
 	if (!s->system_wide || s->system_wide_stopped) {
@@ -240,18 +258,19 @@ static bool fold_system_wide(struct cache *c, const struct sample *s,
 		return false;
 	}
 	bool restarted = !c->have_total_raw || c->total_epoch != s->total_epoch;
-	bool reset = false;
 	for (int i = 0; i < COUNTER_COUNT; i++) {
 		if (!(s->system_wide & COUNTER_BIT(i)))
 			continue;
 		if (!restarted && s->total[i] < c->total_raw[i])
-			reset = true;
+			*reset |= COUNTER_BIT(i);
 		sum[i] = advance(&c->total_raw[i], s->total[i], restarted);
 	}
+	if (!restarted)
+		*reset |= s->total_reset & s->system_wide;
 	bool had = c->have_total_raw;
 	c->total_epoch = s->total_epoch;
 	c->have_total_raw = true;
-	return had && (restarted || reset);
+	return had && restarted;
 }
 
 /* The counters whose sum had a live source in this poll. */
@@ -283,22 +302,71 @@ static bool same_cpus(const struct cache *c, const struct sample *s)
 	return true;
 }
 
+/* What one pass over the rows found, for the sums. */
+struct pass {
+	bool first;
+	bool whole;		     /* a CPU event: every sum's delta void */
+	counter_mask unread, reset;  /* a counting CPU's cells: their sums */
+	uint64_t prev_ns;	     /* the poll before (first: none) */
+};
+
+/* Name the restarted cells of a row (the first, and how many more). */
+static bool note_reset(struct cache *c, bool disc, unsigned cpu,
+		       counter_mask reset)
+{
+	int k = __builtin_ctzll(reset);
+	int more = __builtin_popcountll(reset) - 1;
+	if (more > 0)
+		NOTE("CPU %u %s and %d more went backwards (reset)", cpu,
+		     counters[k].fullname, more);
+	else
+		NOTE("CPU %u %s went backwards (reset)", cpu,
+		     counters[k].fullname);
+	return disc;
+}
+
+/* The row's cells at this poll: which have a delta, over what time. */
+static void fold_span(struct cpu_row *r, const uint64_t *offset,
+		      const struct cpu_sample *cs, counter_mask per_cpu,
+		      counter_mask reset, bool invalid, struct pass *ps)
+{
+	if (r->status != CPU_COUNTING) {
+		span_clear(&r->span);
+		return;
+	}
+	struct span_poll p = {
+	    .counted = per_cpu,
+	    .unread = cs->unread,
+	    .reset = reset,
+	    .invalid = invalid,
+	    .raw = r->raw,
+	    .offset = offset,
+	    .delta = r->delta,
+	    .prev_ns = ps->prev_ns,
+	};
+	span_fold(&r->span, &p);
+	ps->unread |= r->span.unread;
+	ps->reset |= r->span.bad & ~r->span.unread;
+}
+
 /* Fold every CPU of s into rows and offset (c's own, or new arrays
  * matched against c's by CPU number); disc: a reason was noted in this
  * pass already.  Returns disc, or true when a discontinuity was noted. */
 static bool fold_rows(struct cache *c, const struct sample *s,
 		      struct cpu_row *rows, uint64_t (*offset)[COUNTER_COUNT],
-		      uint64_t *sum, bool first, bool disc)
+		      uint64_t *sum, struct pass *ps, bool disc)
 {
 	size_t old = 0;
 	uint64_t mask[COUNTER_COUNT];
 	counter_mask per_cpu = s->counted & ~s->system_wide;
+	bool first = ps->first;
 
 	counter_masks(per_cpu, mask);
 	for (size_t i = 0; i < s->ncpus; i++) {
 		const struct cpu_sample *cs = &s->cpus[i];
 		while (old < c->nrows && c->rows[old].cpu < cs->cpu) {
 			NOTE("CPU %u left the table", c->rows[old].cpu);
+			ps->whole = true;
 			gone_add(c, &c->rows[old], c->offset[old]);
 			old++;
 		}
@@ -320,12 +388,19 @@ static bool fold_rows(struct cache *c, const struct sample *s,
 			if (!first)
 				NOTE("CPU %u joined the table", cs->cpu);
 		}
+		counter_mask reset = 0;
 		enum fold_event ev =
 		    fold_cpu(&rows[i], offset[i], cs, mask,
-			     ~per_cpu & ALL_COUNTERS, sum, s->ended);
+			     ~per_cpu & ALL_COUNTERS, sum, s->ended, &reset);
 		if (returned) /* its delta spans its absence: no rate */
 			rows[i].delta_valid = false;
-		if (first || joined)
+		fold_span(&rows[i], offset[i], cs, per_cpu, reset,
+			  !rows[i].delta_valid || first, ps);
+		if (first)
+			continue;
+		if (joined || returned || (ev != FOLD_STEADY && ev != FOLD_RESET))
+			ps->whole = true;
+		if (joined)
 			continue;
 		if (ev == FOLD_STOPPED)
 			NOTE("CPU %u stopped counting", cs->cpu);
@@ -334,10 +409,11 @@ static bool fold_rows(struct cache *c, const struct sample *s,
 		else if (ev == FOLD_RESTARTED)
 			NOTE("CPU %u restarted counting", cs->cpu);
 		else if (ev == FOLD_RESET)
-			NOTE("CPU %u counts went backwards (reset)", cs->cpu);
+			disc = note_reset(c, disc, cs->cpu, reset);
 	}
 	for (; old < c->nrows; old++) {
 		NOTE("CPU %u left the table", c->rows[old].cpu);
+		ps->whole = true;
 		gone_add(c, &c->rows[old], c->offset[old]);
 	}
 	return disc;
@@ -360,18 +436,37 @@ int cache_update(struct cache *c, const struct sample *s, uint32_t now)
 		}
 		return -1;
 	}
+	struct pass ps = {.first = first,
+			  .prev_ns = first ? 0 : c->sample_time_ns};
 	if (!first &&
-	    (s->counted != c->counted || s->system_wide != c->system_wide))
+	    (s->counted != c->counted || s->system_wide != c->system_wide)) {
 		NOTE("the set of counted events changed");
-	disc = fold_rows(c, s, rows, offset, sum, first, disc);
-	if (fold_system_wide(c, s, sum) && !first)
+		ps.whole = true;
+	}
+	disc = fold_rows(c, s, rows, offset, sum, &ps, disc);
+	counter_mask sw_reset;
+	if (fold_system_wide(c, s, sum, &sw_reset) && !first) {
 		NOTE("the system-wide counts restarted");
+		ps.whole = true;
+	}
+	if (sw_reset && !first)
+		NOTE("the system-wide counts went backwards (reset)");
 
 	for (int i = 0; i < COUNTER_COUNT; i++) {
 		c->total[i] += sum[i];
 		c->total_delta[i] = sum[i];
 	}
-	c->total_delta_valid = !first && !disc;
+	c->total_delta_valid = !first && !ps.whole;
+	struct span_poll tp = {
+	    .counted = s->counted,
+	    .unread = ps.unread | (s->total_unread & s->system_wide),
+	    .reset = ps.reset | sw_reset,
+	    .invalid = !c->total_delta_valid,
+	    .raw = c->total,
+	    .delta = c->total_delta,
+	    .prev_ns = ps.prev_ns,
+	};
+	span_fold(&c->total_span, &tp);
 	c->total_live = live_counters(s, rows);
 	if (rows != c->rows) {
 		free(c->rows);
@@ -395,9 +490,27 @@ int cache_update(struct cache *c, const struct sample *s, uint32_t now)
 	return disc;
 }
 
+const struct span_set *cache_span(const struct cache *c, long cpu)
+{
+	if (cpu < 0)
+		return &c->total_span;
+	const struct cpu_row *r = cache_row(c, (unsigned)cpu);
+	return r ? &r->span : NULL;
+}
+
+/* What the span set says of a cell whose row or sum has valid deltas. */
+static enum sample_status cell_status(const struct span_set *sp, int k)
+{
+	counter_mask bit = COUNTER_BIT(k);
+	if (!(sp->bad & bit))
+		return SAMPLE_OK;
+	return sp->reset & bit ? SAMPLE_DISCONTINUITY : SAMPLE_UNREAD;
+}
+
 /* delta (and its validity) of the sum or of one CPU's row */
 static enum sample_status last_delta(const struct cache *c, int counter,
-				     long cpu, uint64_t *delta, uint64_t *value)
+				     long cpu, uint64_t *delta, uint64_t *value,
+				     const struct span_set **span)
 {
 	if (counter < 0 || counter >= COUNTER_COUNT ||
 	    !cache_counted(c, counter) || c->polls < 2)
@@ -407,7 +520,10 @@ static enum sample_status last_delta(const struct cache *c, int counter,
 			return SAMPLE_NONE; /* nothing counted it: unknown */
 		*delta = c->total_delta[counter];
 		*value = c->total[counter];
-		return c->total_delta_valid ? SAMPLE_OK : SAMPLE_DISCONTINUITY;
+		*span = &c->total_span;
+		if (!c->total_delta_valid)
+			return SAMPLE_DISCONTINUITY;
+		return cell_status(*span, counter);
 	}
 	if (!cache_counted_per_cpu(c, counter))
 		return SAMPLE_NONE;
@@ -418,20 +534,25 @@ static enum sample_status last_delta(const struct cache *c, int counter,
 		return SAMPLE_DISCONTINUITY;
 	*delta = r->delta[counter];
 	*value = cpu_row_value(c, r, counter);
-	return r->delta_valid ? SAMPLE_OK : SAMPLE_DISCONTINUITY;
+	*span = &r->span;
+	if (!r->delta_valid)
+		return SAMPLE_DISCONTINUITY;
+	return cell_status(*span, counter);
 }
 
 enum sample_status cache_rate(const struct cache *c, int counter, long cpu,
 			      uint64_t *rate)
 {
-	uint64_t delta, value;
-	enum sample_status st = last_delta(c, counter, cpu, &delta, &value);
+	uint64_t delta, value, d, ns;
+	const struct span_set *sp;
+	enum sample_status st =
+	    last_delta(c, counter, cpu, &delta, &value, &sp);
 	if (st != SAMPLE_OK)
 		return st;
-	if (c->interval_ns == 0)
-		return SAMPLE_DISCONTINUITY;
-	unsigned __int128 r =
-	    (unsigned __int128)delta * 1000000000u / c->interval_ns;
+	if (!span_cell(sp, counter, value, delta, c->interval_ns,
+		       c->sample_time_ns, &d, &ns))
+		return SAMPLE_DISCONTINUITY; /* no time between the polls */
+	unsigned __int128 r = (unsigned __int128)d * 1000000000u / ns;
 	*rate = r > UINT64_MAX ? UINT64_MAX : (uint64_t)r;
 	return SAMPLE_OK;
 }
@@ -440,12 +561,18 @@ enum sample_status cache_delta(const struct cache *c, int counter, long cpu,
 			       uint64_t *delta)
 {
 	uint64_t value;
-	return last_delta(c, counter, cpu, delta, &value);
+	const struct span_set *sp;
+	enum sample_status st =
+	    last_delta(c, counter, cpu, delta, &value, &sp);
+	if (st == SAMPLE_OK && (sp->long_span & COUNTER_BIT(counter)))
+		return SAMPLE_UNREAD; /* more than the last interval */
+	return st;
 }
 
 enum sample_status cache_value(const struct cache *c, int counter, long cpu,
 			       uint64_t *value)
 {
 	uint64_t delta;
-	return last_delta(c, counter, cpu, &delta, value);
+	const struct span_set *sp;
+	return last_delta(c, counter, cpu, &delta, value, &sp);
 }

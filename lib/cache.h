@@ -17,10 +17,17 @@
  *  - a counter counted system-wide only (no per-CPU values) accumulates
  *    the deltas of the backend's system-wide reading;
  *  - a reading that restarted from zero (new epoch, or a value lower than
- *    the last one) adds the new reading as the delta.
- * Every such event (CPU set change, restart, stop/resume, change of the
- * counted set) sets the discontinuity time and the last deltas become
- * invalid, so rates and alarms skip that interval.
+ *    the last one, or one the backend says was reset) adds the new
+ *    reading as the delta;
+ *  - a cell with no reading in a sample (sample.h: unread) holds its
+ *    value; its next delta covers the time since its last reading.
+ * Every such event but the last (CPU set change, restart, stop/resume,
+ * change of the counted set, a reset) sets the discontinuity time, and
+ * the deltas it voids become invalid, so rates, statistics and alarms
+ * skip that interval: a CPU event voids the row and every sum, a reset
+ * only its cell and the sum of its counter.  A cell without a reading
+ * has no rate at that poll, nor has its sum or any statistic that needs
+ * it (cache_span.h).
  */
 #ifndef HWR10K_CACHE_H
 #define HWR10K_CACHE_H
@@ -28,6 +35,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cache_span.h"
 #include "sample.h"
 
 struct alarm_set;
@@ -42,7 +50,10 @@ struct cpu_row {
 	bool have_raw;
 	uint64_t raw[COUNTER_COUNT];   /* last backend reading */
 	uint64_t delta[COUNTER_COUNT]; /* last interval's delta */
-	bool delta_valid;
+	bool delta_valid; /* no event voided the whole row's deltas */
+	/* Cells with no reading or restarted at this poll, and the time
+	 * each cell's and statistic's delta covers (cache_span.h). */
+	struct span_set span;
 	uint64_t time_enabled, time_running; /* served, accumulated */
 	uint64_t raw_enabled, raw_running;
 	unsigned duty_cycle; /* percent, last interval */
@@ -69,7 +80,10 @@ struct cache {
 	uint64_t (*offset)[COUNTER_COUNT]; /* nrows, parallel to rows */
 	uint64_t total[COUNTER_COUNT];
 	uint64_t total_delta[COUNTER_COUNT];
-	bool total_delta_valid;
+	bool total_delta_valid; /* no event voided every sum's delta */
+	/* A sum has no reading when one of its CPUs (or the system-wide
+	 * source) has none, restarted when one of them did. */
+	struct span_set total_span;
 	/* Counters whose sum had a live source in the last poll: a CPU
 	 * counting, or a current system-wide reading.  Without one (pmcd
 	 * lost, every CPU stopped, the recording ended) the summed rate and
@@ -95,11 +109,15 @@ enum sample_status {
 	SAMPLE_OK,
 	SAMPLE_NONE,	      /* not counted, no such CPU, or no delta yet */
 	SAMPLE_DISCONTINUITY, /* the delta spans a discontinuity */
+	/* No reading at this poll (the value is held from the last), or
+	 * the first since readings went missing: no delta, nothing lost. */
+	SAMPLE_UNREAD,
 };
 
 /*
- * The rate per second of counter over the last poll interval, for the sum
- * (cpu < 0) or one CPU.
+ * The rate per second of counter, for the sum (cpu < 0) or one CPU: over
+ * the last poll interval, or, after polls without a reading, over the
+ * time since the last reading.
  */
 enum sample_status cache_rate(const struct cache *c, int counter, long cpu,
 			      uint64_t *rate);
@@ -109,9 +127,12 @@ enum sample_status cache_value(const struct cache *c, int counter, long cpu,
 			       uint64_t *value);
 
 /* The counter's delta over the last poll interval, for the sum (cpu < 0)
- * or one CPU; valid as cache_rate's. */
+ * or one CPU; valid as cache_rate's, and SAMPLE_UNREAD when it covers
+ * more than that interval (polls without a reading before it). */
 enum sample_status cache_delta(const struct cache *c, int counter, long cpu,
 			       uint64_t *delta);
+/* The span set of the sum (cpu < 0) or of one CPU's row; NULL if none. */
+const struct span_set *cache_span(const struct cache *c, long cpu);
 
 void cache_init(struct cache *c);
 void cache_free(struct cache *c);

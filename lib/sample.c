@@ -1,6 +1,7 @@
 /* sample.c - backend reading buffer. */
 #include "sample.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,4 +45,13 @@ void sample_free(struct sample *s)
 {
 	free(s->cpus);
 	memset(s, 0, sizeof(*s));
+}
+
+void sample_clear(struct sample *s)
+{
+	struct cpu_sample *cpus = s->cpus;
+	size_t cap = s->cap;
+
+	*s = (struct sample){.cpus = cpus, .cap = cap, .state = -1};
+	snprintf(s->cpurev, sizeof(s->cpurev), "unknown");
 }

@@ -25,6 +25,21 @@ struct cpu_sample {
 	uint64_t value[COUNTER_COUNT];
 	/* Nanoseconds since the epoch started (enabled >= running). */
 	uint64_t time_enabled, time_running;
+	/*
+	 * Counters with no reading in this sample though the CPU has some
+	 * (a PCP record or replay set without them): value[] holds the
+	 * last reading (0 before the first in this epoch), and the poll
+	 * has no rate for them; the next reading's delta covers the time
+	 * since the last one.
+	 */
+	counter_mask unread;
+	/*
+	 * Counters the source restarted since the last sample (a 64-bit
+	 * reading lower than the one before): value[] already counts from
+	 * the restart (the new reading is what counted since), and what
+	 * was counted in the interval is unknown: a discontinuity.
+	 */
+	counter_mask reset;
 };
 
 struct sample {
@@ -39,6 +54,8 @@ struct sample {
 	counter_mask system_wide;
 	uint64_t total[COUNTER_COUNT];
 	uint32_t total_epoch;
+	/* As a CPU's unread and reset, for the system-wide counters. */
+	counter_mask total_unread, total_reset;
 	/* The source could not be read (pmcd lost): the system-wide
 	 * readings are not current, as CPUs that are not counting. */
 	bool system_wide_stopped;
@@ -51,6 +68,9 @@ struct sample {
 	uint64_t time_ns; /* when read, in the backend's clock */
 };
 
+/* Empty s for the next read, keeping its CPU array: no CPU, nothing
+ * counted, state -1, cpurev "unknown". */
+void sample_clear(struct sample *s);
 /* Make room for n CPUs; returns -1 when out of memory. */
 int sample_reserve(struct sample *s, size_t n);
 /* Sort by CPU number; returns -1 (and logs nothing) on a duplicate CPU. */

@@ -1,9 +1,12 @@
 /*
  * stat_eval.c - a derived statistic from one poll's deltas: numerator and
- * denominator come from the same two readings, so they agree.
+ * denominator come from the same two readings, so they agree; after polls
+ * where an input had no reading, from the values at the last poll where
+ * all had one (cache_span.h).
  */
 #include "stat_eval.h"
 
+#include "cache_span.h"
 #include "metrics.h"
 #include "stats.h"
 
@@ -16,12 +19,27 @@ int stat_rev3_applies(const char *cpurev)
 	return major >= 3;
 }
 
-/* One input's delta; a missing input (-1) adds 0. */
-static enum sample_status input(const struct cache *c, int counter, long cpu,
-				uint64_t *d)
+/*
+ * One input's delta over the statistic's span: the last poll interval
+ * (mode DELTAS), or since the last poll where all its inputs were read
+ * (ANCHOR: the value now less the one kept then).  A missing input (-1)
+ * adds 0.
+ */
+static enum sample_status input(const struct cache *c, size_t stat,
+				enum span_group_status mode, int counter,
+				long cpu, uint64_t *d)
 {
 	*d = 0;
-	return counter < 0 ? SAMPLE_OK : cache_delta(c, counter, cpu, d);
+	if (counter < 0)
+		return SAMPLE_OK;
+	if (mode != SPAN_GROUP_ANCHOR)
+		return cache_delta(c, counter, cpu, d);
+	uint64_t v;
+	enum sample_status st = cache_value(c, counter, cpu, &v);
+	if (st == SAMPLE_OK)
+		*d = v - span_anchor(cache_span(c, cpu), (unsigned)stat,
+				     counter);
+	return st;
 }
 
 /*
@@ -63,18 +81,26 @@ enum sample_status stat_value(const struct cache *c, size_t stat, long cpu,
 		return SAMPLE_NONE;
 	if (s->rule == STAT_REV3 && !stat_rev3_applies(c->cpurev))
 		return SAMPLE_NONE;
+	const struct span_set *sp = cache_span(c, cpu);
+	enum span_group_status mode =
+	    sp ? span_group(sp, (unsigned)stat) : SPAN_GROUP_DELTAS;
 	const int which[4] = {in.num, in.minus, in.den, in.plus};
 	for (int k = 0; k < 4; k++) {
-		enum sample_status e = input(c, which[k], cpu, &d[k]);
+		enum sample_status e = input(c, stat, mode, which[k], cpu, &d[k]);
 		if (e == SAMPLE_NONE)
 			return SAMPLE_NONE; /* not counted: no instance */
-		if (e != SAMPLE_OK)
+		if (e != SAMPLE_OK && st == SAMPLE_OK)
 			st = e;
 	}
 	if (st != SAMPLE_OK)
 		return st;
+	if (mode == SPAN_GROUP_NONE)
+		return SAMPLE_UNREAD; /* an input had no reading */
 	uint64_t num = d[0] > d[1] ? d[0] - d[1] : 0;
 	if (s->scale == 0) {
+		/* a count in the last poll interval: not over a longer one */
+		if (mode == SPAN_GROUP_ANCHOR)
+			return SAMPLE_UNREAD;
 		*value = cpu < 0 ? summed_difference(c, &in, num) : num;
 		return SAMPLE_OK;
 	}

@@ -9,10 +9,13 @@
 #include "cache.h"
 
 /*
- * Statistic `stat` over the last poll interval, for the sum (cpu < 0) or
- * one CPU: SAMPLE_OK with *value; SAMPLE_NONE when an input is not
- * counted, the denominator is zero or the rule excludes this CPU
- * revision; SAMPLE_DISCONTINUITY when a delta spans one (or before the
+ * Statistic `stat` over the last poll interval (or, after polls where an
+ * input had no reading, since the last poll where all had one), for the
+ * sum (cpu < 0) or one CPU: SAMPLE_OK with *value; SAMPLE_NONE when an
+ * input is not counted, the denominator is zero or the rule excludes
+ * this CPU revision; SAMPLE_UNREAD when an input has no reading at this
+ * poll (or a difference, a count per poll interval, would cover more
+ * than one); SAMPLE_DISCONTINUITY when a delta spans one (or before the
  * second poll).
  */
 enum sample_status stat_value(const struct cache *c, size_t stat, long cpu,

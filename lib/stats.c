@@ -19,6 +19,8 @@ const struct stat_def stat_defs[] = {
 #undef ANY
 #undef REV3
 const size_t stat_count = sizeof(stat_defs) / sizeof(stat_defs[0]);
+_Static_assert(sizeof(stat_defs) / sizeof(stat_defs[0]) <= STAT_MAX,
+	       "stats.def has more rows than STAT_MAX");
 
 static int counter_of(const char *name)
 {

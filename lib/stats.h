@@ -25,6 +25,8 @@ struct stat_def {
 };
 
 extern const struct stat_def stat_defs[];
+/* At most this many rows (the cache tracks each as a group of inputs). */
+#define STAT_MAX 8
 extern const size_t stat_count;
 
 #define STAT_PREFIX "stat."

@@ -125,16 +125,7 @@ int backend_open(struct backend *b, const struct config *cfg, char *err,
 
 int backend_read(struct backend *b, struct sample *s)
 {
-	s->ncpus = 0;
-	s->counted = 0;
-	s->system_wide = 0;
-	s->total_epoch = 0;
-	s->system_wide_stopped = false;
-	s->ended = false;
-	memset(s->total, 0, sizeof(s->total));
-	s->errors = 0;
-	s->state = -1;
-	snprintf(s->cpurev, sizeof(s->cpurev), "unknown");
+	sample_clear(s);
 	s->time_ns = b->clock_ns ? b->clock_ns() : backend_monotonic_ns();
 	return b->ops->read(b, s);
 }

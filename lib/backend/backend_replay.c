@@ -12,7 +12,10 @@
  * and counted (hwR10kEvCtrPollErrors).  With replayCounterWidth 32 or 48,
  * values are raw hardware counts and deltas are taken modulo 2^width, as
  * IRIX kept 64-bit totals from 32-bit registers; with 64 (the default) a
- * value lower than the cell's previous one is a bad line.  The first value
+ * value lower than the cell's previous one is a restart from zero (a
+ * reset: a discontinuity, and the value is what counted since).  A CPU in
+ * a set without a line for a counter keeps that count: no rate for the
+ * poll, and the next covers the time since its last line.  The first value
  * of each cell is its base: served values count from the start of the
  * replay.  At the end the replay holds the last set, or with replayLoop
  * yes starts again in a new counting epoch.
@@ -122,10 +125,15 @@ static void apply_set(struct replay *r, const struct rset *s, bool *present)
 		bool sys = rec->slot == REPLAY_SYSTEM_SLOT;
 		struct cell *c = sys ? &r->sys_cells[rec->counter]
 				     : &r->cells[rec->slot][rec->counter];
-		if (c->seen)
+		if (c->seen && r->width >= 64 && rec->value < c->raw) {
+			c->acc += rec->value; /* counted since the restart */
+			c->reset = true;
+		} else if (c->seen) {
 			c->acc += wrap_delta(c->raw, rec->value, r->width);
+		}
 		c->raw = rec->value;
 		c->seen = true;
+		c->fresh = true;
 		if (!sys)
 			present[rec->slot] = true;
 	}
@@ -153,6 +161,18 @@ static counter_mask served_counters(const struct replay *r)
 		if (!metric_in_revision(&counters[c], r->cpurev))
 			m &= ~COUNTER_BIT(c);
 	return m;
+}
+
+/* A cell without a line in the set served is unread (its value held);
+ * one that went backwards was reset.  The flags are the set's alone. */
+static void take_fresh(struct cell *cell, int c, counter_mask *unread,
+		       counter_mask *reset, bool ended)
+{
+	if (!ended && !cell->fresh)
+		*unread |= COUNTER_BIT(c);
+	if (!ended && cell->reset)
+		*reset |= COUNTER_BIT(c);
+	cell->fresh = cell->reset = false;
 }
 
 static int replay_read(struct backend *b, struct sample *out)
@@ -204,15 +224,24 @@ static int replay_read(struct backend *b, struct sample *out)
 		cs->epoch = r->epoch;
 		/* no enabled/running times in a recording: elapsed time */
 		cs->time_enabled = cs->time_running = r->time_ns - r->start_ns;
-		for (int c = 0; c < COUNTER_COUNT; c++)
-			cs->value[c] = r->cells[slot][c].acc;
+		for (int c = 0; c < COUNTER_COUNT; c++) {
+			struct cell *cell = &r->cells[slot][c];
+			cs->value[c] = cell->acc;
+			take_fresh(cell, c, &cs->unread, &cs->reset, r->ended);
+		}
 	}
 	out->ncpus = n;
 	out->time_ns = r->time_ns;
 	out->counted = served_counters(r);
 	out->system_wide = r->system_wide & out->counted;
-	for (int c = 0; c < COUNTER_COUNT; c++)
+	for (size_t k = 0; k < n; k++)
+		out->cpus[k].unread &= out->counted & ~out->system_wide;
+	for (int c = 0; c < COUNTER_COUNT; c++) {
 		out->total[c] = r->sys_cells[c].acc;
+		take_fresh(&r->sys_cells[c], c, &out->total_unread,
+			   &out->total_reset, r->ended);
+	}
+	out->total_unread &= out->system_wide;
 	out->total_epoch = r->epoch;
 	out->state = r->state_given ? r->state
 				    : (int32_t)__builtin_popcountll(r->counted);

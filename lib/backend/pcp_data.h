@@ -13,9 +13,12 @@
 #include "sample.h"
 
 /* A served count: the first reading is its base, later readings add
- * their delta modulo 2^width. */
+ * their delta modulo 2^width; a 64-bit reading lower than the one before
+ * is a restart by the source, which counted the new reading since. */
 struct pcp_cell {
 	bool seen;
+	bool fresh; /* read in the record being served */
+	bool reset; /* ... and went backwards (64 bits) */
 	uint64_t raw, acc;
 };
 

@@ -5,12 +5,16 @@
  * Counter semantics come from the PCP descriptors: a value's delta is
  * taken modulo 2^32 for PM_TYPE_32/U32 (they wrap, as IRIX's 32-bit
  * event counters did) and 2^64 for 64-bit types; a 64-bit value lower
- * than the one before means the source restarted it (logged, counted
- * from the new value).  The first value of a cell is its base: served
- * values count from the backend's open, as with replay.
+ * than the one before means the source restarted it from zero: the new
+ * value is what it counted since, added to the count, and the sample
+ * says the cell was reset (a discontinuity: the interval's count is
+ * unknown).  The first value of a cell is its base: served values count
+ * from the backend's open, as with replay.
  *
  * A CPU is served in a poll when one of its instances had a value in the
- * record (an instance that is missing from one record keeps its count);
+ * record; a counter without a value in the record (pmlogger logs metric
+ * groups at different intervals) keeps its count and is unread in the
+ * sample: no rate for that poll, and the next covers the time since;
  * a CPU that vanishes leaves the table (the cache logs it), one that
  * appears joins it.  A lost pmcd stops every CPU until it answers again;
  * the reconnection, an archive's <mark> record (a gap in the recording)
@@ -94,16 +98,24 @@ static long cpu_of(struct pcp *p, struct pcp_metric *m, int inst)
 static void advance(struct pcp_cell *cell, uint64_t raw,
 		    const struct pcp_metric *m, long cpu)
 {
-	if (cell->seen && m->width == 64 && raw < cell->raw)
+	if (cell->seen && m->width == 64 && raw < cell->raw) {
+		char where[32] = "";
+		if (cpu >= 0)
+			snprintf(where, sizeof(where), " of CPU %ld", cpu);
 		hwr_log(LOG_NOTICE,
-			"pcp: %s%s%ld went backwards (%llu to %llu): the "
-			"source restarted it; counting from the new value\n",
-			m->name, cpu < 0 ? "" : " of CPU ", cpu,
-			(unsigned long long)cell->raw, (unsigned long long)raw);
-	else if (cell->seen)
+			"pcp: %s%s went backwards (%llu to %llu): the source "
+			"restarted it from zero; its rate for this poll is "
+			"unknown (a discontinuity)\n",
+			m->name, where, (unsigned long long)cell->raw,
+			(unsigned long long)raw);
+		cell->acc += raw; /* counted since the restart */
+		cell->reset = true;
+	} else if (cell->seen) {
 		cell->acc += wrap_delta(cell->raw, raw, m->width);
+	}
 	cell->raw = raw;
 	cell->seen = true;
+	cell->fresh = true;
 }
 
 static void fold_metric(struct pcp *p, struct pcp_metric *m,
@@ -169,10 +181,19 @@ static void take_state(struct pcp *p, const pmValueSet *vs, bool cpurev)
 	}
 }
 
+static void clear_fresh(struct pcp_cell *cell, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		cell[k].fresh = cell[k].reset = false;
+}
+
 static void fold_result(struct pcp *p, const pmResult *res)
 {
-	for (size_t i = 0; i < p->ncpus; i++)
+	for (size_t i = 0; i < p->ncpus; i++) {
 		p->cpus[i].present = false;
+		clear_fresh(p->cpus[i].cell, COUNTER_COUNT);
+	}
+	clear_fresh(p->total, COUNTER_COUNT);
 	p->time_ns = (uint64_t)res->timestamp.tv_sec * 1000000000u +
 		     (uint64_t)res->timestamp.tv_usec * 1000u;
 	if (p->epoch_ns == 0)
@@ -267,15 +288,31 @@ static int fill_sample(struct pcp *p, struct sample *s, bool stopped,
 		cs->epoch = p->epoch;
 		/* no enabled/running times in PCP: the time since the epoch */
 		cs->time_enabled = cs->time_running = p->time_ns - p->epoch_ns;
-		for (int c = 0; c < COUNTER_COUNT; c++)
+		for (int c = 0; c < COUNTER_COUNT; c++) {
 			cs->value[c] = pc->cell[c].acc;
+			if (stopped || ended)
+				continue;
+			if (!pc->cell[c].fresh)
+				cs->unread |= COUNTER_BIT(c);
+			if (pc->cell[c].reset)
+				cs->reset |= COUNTER_BIT(c);
+		}
+		cs->unread &= p->counted & ~p->system_wide;
 	}
 	s->ncpus = n;
 	s->time_ns = p->time_ns;
 	s->counted = p->counted;
 	s->system_wide = p->system_wide;
-	for (int c = 0; c < COUNTER_COUNT; c++)
+	for (int c = 0; c < COUNTER_COUNT; c++) {
 		s->total[c] = p->total[c].acc;
+		if (stopped || ended)
+			continue;
+		if (!p->total[c].fresh)
+			s->total_unread |= COUNTER_BIT(c);
+		if (p->total[c].reset)
+			s->total_reset |= COUNTER_BIT(c);
+	}
+	s->total_unread &= p->system_wide;
 	s->total_epoch = p->epoch;
 	s->system_wide_stopped = stopped;
 	s->ended = ended;

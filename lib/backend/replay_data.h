@@ -52,8 +52,13 @@ struct file_id {
 	struct timespec mtime;
 };
 
+/* A served count: the first reading is its base; a 64-bit reading lower
+ * than the one before is a restart from zero (the reading is what was
+ * counted since). */
 struct cell {
 	bool seen;
+	bool fresh; /* read in the set being served */
+	bool reset; /* ... and went backwards (width 64) */
 	uint64_t raw, acc;
 };
 
@@ -75,6 +80,7 @@ struct replay {
 	struct cell sys_cells[COUNTER_COUNT]; /* CPU '-' values */
 	counter_mask counted, system_wide;
 	unsigned bad_lines, unreported;
+	unsigned resets; /* lines going backwards at width 64 (restarts) */
 	uint32_t epoch;
 	bool *present; /* [slot]: CPU in the set being served */
 	bool state_given;

@@ -59,6 +59,27 @@ static int bad(struct parser *p, const char *fmt, ...)
 	return -1;
 }
 
+/* A 64-bit value lower than its cell's last: the counter restarted
+ * from zero (served as a reset: a discontinuity, counting on from the
+ * new value).  Logged with FILE:LINE up to REPLAY_BAD_LOGGED times; the
+ * load's summary line gives the count. */
+static void note_reset(struct parser *p, const char *metric, const char *cpu,
+		       uint64_t last, uint64_t v)
+{
+	struct replay *r = p->r;
+	if (r->resets < REPLAY_BAD_LOGGED)
+		hwr_log(LOG_NOTICE,
+			"replay: %s:%u: %s of CPU %s goes backwards (%llu to "
+			"%llu): a restart from zero, served as a reset (declare "
+			"replayCounterWidth for a counter that wraps)%s\n",
+			p->file, p->line, metric, cpu,
+			(unsigned long long)last, (unsigned long long)v,
+			r->resets + 1 == REPLAY_BAD_LOGGED
+			    ? "; further resets are counted, not logged"
+			    : "");
+	r->resets++;
+}
+
 /* Room for element n (0-based) in *ptr, growing the capacity *cap
  * geometrically so that a file of N lines costs O(N) copies. */
 static int grow(void **ptr, size_t *cap, size_t n, size_t size)
@@ -215,10 +236,7 @@ static int parse_line(struct parser *p, char *line)
 		return bad(p, "out of memory");
 	uint64_t *last = sys ? &p->sys_last[counter] : &p->last[slot][counter];
 	if (p->r->width >= 64 && v < *last)
-		return bad(p,
-			   "value %s goes backwards (declare "
-			   "replayCounterWidth for wrapping counters)",
-			   f[3]);
+		note_reset(p, f[2], f[1], *last, v);
 	struct replay *r = p->r;
 	if (!set_for(p, t) ||
 	    grow((void **)&r->recs, &r->cap_recs, r->nrecs, sizeof(*r->recs)))
@@ -401,7 +419,7 @@ int replay_load(struct replay *r, const struct backend *b, char *err,
 	r->unreported = r->bad_lines;
 	hwr_log(LOG_INFO,
 		"replay: %s: %zu sample sets, %zu CPUs, %u bad "
-		"line(s) skipped\n",
-		r->file, r->nsets, r->ncpus, r->bad_lines);
+		"line(s) skipped, %u reset(s)\n",
+		r->file, r->nsets, r->ncpus, r->bad_lines, r->resets);
 	return 0;
 }

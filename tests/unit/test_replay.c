@@ -56,7 +56,7 @@ static void parse_errors(void **state)
 		   "1 0 hw.r10kevctr.nosuch 10\n"    /* 5: metric */
 		   "1 zero hw.r10kevctr.cycles 10\n" /* 6: cpu */
 		   "1 0 hw.r10kevctr.cycles ten\n"   /* 7: value */
-		   "2 0 hw.r10kevctr.cycles 5\n"     /* 8: backwards */
+		   "2 0 hw.r10kevctr.cycles 5\n"     /* 8: a reset */
 		   "0.5 0 hw.r10kevctr.cycles 50\n"  /* 9: time back */
 		   "2 0 hw.r10kevctr.state 3\n"	     /* 10: cpu - */
 		   "2 - hw.r10kevctr.cycles 3\n"     /* 11: mixed */
@@ -69,7 +69,8 @@ static void parse_errors(void **state)
 			      ":5: unknown metric 'hw.r10kevctr.nosuch'",
 			      ":6: bad CPU 'zero'",
 			      ":7: bad value 'ten'",
-			      ":8: value 5 goes backwards",
+			      ":8: hw.r10kevctr.cycles of CPU 0 goes backwards "
+			      "(10 to 5): a restart from zero",
 			      ":9: time 0.5 goes backwards",
 			      ":10: CPU must be '-'",
 			      ":11: hw.r10kevctr.cycles has per-CPU lines (the "
@@ -77,12 +78,16 @@ static void parse_errors(void **state)
 			      ":12: state '-2'"};
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
 		assert_logged(want[i]);
-	assert_logged("2 sample sets, 1 CPUs, 10 bad line(s) skipped");
+	assert_logged("2 sample sets, 1 CPUs, 9 bad line(s) skipped, 1 "
+		      "reset(s)");
 	assert_int_equal(backend_read(&b, &s), 0);
-	assert_int_equal(s.errors, 10); /* counted once, in the first poll */
+	assert_int_equal(s.errors, 9); /* counted once, in the first poll */
+	assert_int_equal(s.cpus[0].reset, 0);
 	assert_int_equal(backend_read(&b, &s), 0);
 	assert_int_equal(s.errors, 0);
-	assert_int_equal(s.cpus[0].value[C("hw.r10kevctr.cycles")], 2);
+	/* 10, then 5 (a restart: +5), then 12 (+7) */
+	assert_int_equal(s.cpus[0].value[C("hw.r10kevctr.cycles")], 12);
+	assert_int_equal(s.cpus[0].reset, COUNTER_BIT(C("hw.r10kevctr.cycles")));
 	backend_close(&b);
 	sample_free(&s);
 }

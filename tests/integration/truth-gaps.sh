@@ -1,0 +1,81 @@
+#!/bin/sh
+# Every poll's rates and statistics against a truth computed from the
+# readings (tests/pcp/gaps.py): a counter that restarts (CPU 0's cycles
+# go from 3000 to 5) and a counter logged only in every other record
+# (grad.instrg, as pmlogger logs metric groups at different intervals),
+# as a PCP archive written with pcp.pmi and as the same replay file.
+# Where an input has no reading, or restarted, the rate, the sum and the
+# statistic have no instance; after a missing reading they cover the time
+# since the last one (IPC over two intervals' instructions and cycles);
+# a restart moves hwR10kEvCtrDiscontinuityTime and sends
+# hwR10kEvCtrCounterDiscontinuity, a missing reading does neither.
+# --dump prints '-' for the rate of a counter without a reading.
+. "$(dirname "$0")/lib.sh"
+
+PY=/usr/bin/python3 # Debian's: python3-pcp installs pcp.pmi for it
+"$PY" -c 'import pcp.pmi' 2>/dev/null || { echo "SKIP: python3-pcp not installed"; exit 77; }
+"$PY" "$HWR_SRCDIR/tests/pcp/gaps.py" write "$TMP" || fail "gaps.py could not write the recordings"
+
+OBJS="hwR10kEvCtrPolls.0 hwR10kEvCtrDiscontinuityTime.0"
+for o in Cycles GradInstrg; do
+    OBJS="$OBJS hwR10kEvCtr$o.0 hwR10kEvCtrRate$o.0"
+    for cpu in 0 1; do OBJS="$OBJS hwR10kEvCtrCpu$o.$cpu hwR10kEvCtrCpuRate$o.$cpu"; done
+done
+OBJS="$OBJS hwR10kEvCtrStatIpc.0 hwR10kEvCtrCpuStatIpc.0 hwR10kEvCtrCpuStatIpc.1"
+
+# sample BACKEND: one GET of every object (one PDU sees one poll) until
+# the recording has ended, each GET's lines closed by '--'
+sample() {
+    : >"$TMP/$1.samples"
+    for _ in $(seq 400); do
+        # shellcheck disable=SC2086
+        snmp snmpget -OQsUt $OBJS >>"$TMP/$1.samples"
+        echo -- >>"$TMP/$1.samples"
+        grep -q "end reached after 8" "$TMP/agent.log" && return 0
+        sleep 0.1
+    done
+    fail "$1: the recording did not end"
+}
+run() { # run BACKEND CONFIG-LINES
+    : >"$TMP/agent.log"
+    start_agent "pollInterval 2
+$2"
+    wait_until 20 agent_serving || fail "$1: the subagent never answered"
+    sample "$1"
+    stop_pid "$AGENT_PID"; AGENT_PID=
+    "$PY" "$HWR_SRCDIR/tests/pcp/gaps.py" check "$TMP/truth" "$TMP/$1.samples" \
+        >"$TMP/$1.check" || { cat "$TMP/$1.check"; fail "$1: served values differ from the truth"; }
+    grep -q "went backwards" "$TMP/agent.log" || fail "$1: the restart was not logged"
+    ok "$1: $(tail -n 1 "$TMP/$1.check")"
+}
+
+start_trapd
+start_master
+run replay "backend replay
+replayFile $TMP/gaps.replay"
+grep -q "gaps.replay:[0-9]*: hw.r10kevctr.cycles of CPU 0 goes backwards (3000 to 5)" "$TMP/agent.log" ||
+    fail "replay: the restart's line was not named"
+run pcp "backend pcp
+pcpArchive $TMP/gaps"
+wait_until 10 grep -q "CPU 0 hw.r10kevctr.cycles went backwards (reset)" "$TMP/trapd.log" ||
+    fail "no hwR10kEvCtrCounterDiscontinuity naming the restart: $(cat "$TMP/trapd.log")"
+ok "the restart sent hwR10kEvCtrCounterDiscontinuity"
+
+# --dump: the first two records; the second has no grad.instrg
+for b in replay pcp; do
+    case $b in
+    replay) conf="backend replay
+replayFile $TMP/gaps.replay" ;;
+    pcp) conf="backend pcp
+pcpArchive $TMP/gaps" ;;
+    esac
+    printf '%s\npollInterval 1\n' "$conf" >"$TMP/dump.conf"
+    "$AGENT" --dump -C -c "$TMP/dump.conf" >"$TMP/dump.out" 2>"$TMP/dump.err" ||
+        fail "$b: --dump failed: $(cat "$TMP/dump.err")"
+    grep -qx "hw.r10kevctr.grad.instrg 0 0 -" "$TMP/dump.out" &&
+        grep -qx "hw.r10kevctr.grad.instrg sum 0 -" "$TMP/dump.out" &&
+        grep -qx "hw.r10kevctr.cycles 0 1000 1000" "$TMP/dump.out" &&
+        grep -qx "hw.r10kevctr.cycles sum 4000 4000" "$TMP/dump.out" ||
+        fail "$b: --dump: $(cat "$TMP/dump.out")"
+done
+ok "--dump: '-' for the rate of a counter without a reading, the others exact"

@@ -1,0 +1,204 @@
+#!/usr/bin/python3
+"""Readings with gaps and resets, and what the agent must serve for them.
+
+  gaps.py write DIR     writes DIR/gaps (a PCP archive, with pcp.pmi),
+                        DIR/gaps.replay (the same readings) and
+                        DIR/truth (the served values each poll must have)
+  gaps.py check TRUTH SAMPLES
+                        compares what the agent served (lines of
+                        'OBJECT = VALUE' from snmpget -OQs, one GET per
+                        line group, each with hwR10kEvCtrPolls.0) with
+                        the truth; exit 1 with every difference listed
+
+The truth is computed here from the readings alone, by the rules of
+doc/pcp.md and doc/replay-format.md: a cell's rate is its delta since its
+last reading over the time since; no rate where it has no reading, at
+its first, or where it went backwards (a restart from zero: the new
+reading is what it counted since).  A sum or a statistic has a value
+only where all its inputs were read, over the time since the last record
+where they all were, and none where an input restarted in between.
+"""
+import sys
+
+CPUS = (0, 1)
+T0 = 1000000000  # seconds: 2001-09-09, as tests/pcp/replay2archive.c
+STEP = 1
+RECORDS = 8
+
+
+def readings():
+    """{record: {(metric, cpu): raw}}: CPU 0's cycles restart at record 4
+    (from 4000 to 5); grad.instrg is logged only in even records (as
+    pmlogger logs metric groups at different intervals) on both CPUs;
+    CPU 1 counts steadily, at other rates."""
+    data = {}
+    for k in range(RECORDS):
+        rec = {}
+        rec[("cycles", 0)] = 1000 * k if k < 4 else 5 + 1000 * (k - 4)
+        rec[("cycles", 1)] = 3000 * k
+        if k % 2 == 0:
+            rec[("grad.instrg", 0)] = 250 * k * k  # IPC changes each pair
+            rec[("grad.instrg", 1)] = 1500 * k
+        data[k] = rec
+    return data
+
+
+def served(data):
+    """The served count of each cell per record (restart: + the new
+    reading), its rate, and which records read / reset it."""
+    count, read, reset = {}, {}, {}
+    last = {}
+    for k in range(RECORDS):
+        for cell, raw in data[k].items():
+            prev = last.get(cell)
+            c = count.get((cell, k - 1), 0) if prev is not None else 0
+            if prev is None:
+                c = 0
+            elif raw < prev[1]:
+                c = c + raw
+                reset[(cell, k)] = True
+            else:
+                c = c + raw - prev[1]
+            last[cell] = (k, raw)
+            count[(cell, k)] = c
+            read[(cell, k)] = True
+        for cell in last:  # unread cells hold their count
+            if (cell, k) not in count:
+                count[(cell, k)] = count.get((cell, k - 1), 0)
+    return count, read, reset
+
+
+def span_value(cells, k, count, read, reset):
+    """The deltas of cells (all read at k) since the last record j < k
+    where all were read, or None: (deltas, seconds)."""
+    if not all((c, k) in read for c in cells):
+        return None
+    j = k - 1
+    while j >= 0 and not all((c, j) in read for c in cells):
+        j -= 1
+    if j < 0:
+        return None
+    if any((c, i) in reset for c in cells for i in range(j + 1, k + 1)):
+        return None
+    # a first reading in between (no base) also voids: none here
+    return [count[(c, k)] - count[(c, j)] for c in cells], (k - j) * STEP
+
+
+def truth():
+    data = readings()
+    count, read, reset = served(data)
+    out = {}
+    for k in range(RECORDS):
+        t = {}
+        for m, obj in (("cycles", "Cycles"), ("grad.instrg", "GradInstrg")):
+            for cpu in CPUS:
+                v = span_value([(m, cpu)], k, count, read, reset)
+                t["hwR10kEvCtrCpuRate%s.%d" % (obj, cpu)] = (
+                    None if v is None else v[0][0] // v[1])
+                t["hwR10kEvCtrCpu%s.%d" % (obj, cpu)] = count[((m, cpu), k)]
+            v = span_value([(m, c) for c in CPUS], k, count, read, reset)
+            t["hwR10kEvCtrRate%s.0" % obj] = (
+                None if v is None else sum(v[0]) // v[1])
+            t["hwR10kEvCtr%s.0" % obj] = sum(count[((m, c), k)] for c in CPUS)
+        for cpu in CPUS:
+            v = span_value([("grad.instrg", cpu), ("cycles", cpu)], k,
+                           count, read, reset)
+            t["hwR10kEvCtrCpuStatIpc.%d" % cpu] = (
+                None if v is None or v[0][1] == 0
+                else v[0][0] * 1000 // v[0][1])
+        v = span_value([("grad.instrg", c) for c in CPUS] +
+                       [("cycles", c) for c in CPUS], k, count, read, reset)
+        t["hwR10kEvCtrStatIpc.0"] = (
+            None if v is None
+            else sum(v[0][:2]) * 1000 // sum(v[0][2:]))
+        # a restart is a discontinuity (a missing reading is not)
+        t["reset"] = any(key[1] == k for key in reset)
+        out[k + 1] = t  # the agent's poll k + 1 serves record k
+    return out
+
+
+def write(d):
+    from pcp import pmi
+    import cpmapi as api
+    data = readings()
+    log = pmi.pmiLogImport(d + "/gaps")
+    log.pmiSetHostname("gaps")
+    log.pmiSetTimezone("UTC")
+    indom = log.pmiInDom(1, 35)
+    units = log.pmiUnits(0, 0, 1, 0, 0, api.PM_COUNT_ONE)
+    item = {"cycles": 0, "grad.instrg": 1}
+    for m in item:
+        log.pmiAddMetric("hw.r10kevctr." + m, log.pmiID(1, 35, item[m]),
+                         api.PM_TYPE_U64, indom, api.PM_SEM_COUNTER, units)
+    for cpu in CPUS:
+        log.pmiAddInstance(indom, "cpu%d" % cpu, cpu)
+    with open(d + "/gaps.replay", "w") as rp:
+        for k in range(RECORDS):
+            for (m, cpu), raw in sorted(data[k].items()):
+                log.pmiPutValue("hw.r10kevctr." + m, "cpu%d" % cpu, str(raw))
+                rp.write("%d %d hw.r10kevctr.%s %d\n" % (k * STEP, cpu, m, raw))
+            log.pmiWrite(T0 + k * STEP, 0)
+    log.pmiEnd()
+    with open(d + "/truth", "w") as f:
+        for poll, t in sorted(truth().items()):
+            for obj, v in sorted(t.items()):
+                f.write("%d %s %s\n" % (poll, obj, "-" if v is None else v))
+
+
+def check(truth_file, samples_file):
+    want = {}
+    for line in open(truth_file):
+        poll, obj, v = line.split()
+        want.setdefault(int(poll), {})[obj] = v
+    got, cur = {}, {}
+    for line in open(samples_file):
+        line = line.strip()
+        if line == "--":
+            if "hwR10kEvCtrPolls.0" in cur:
+                got.setdefault(int(cur["hwR10kEvCtrPolls.0"]), cur)
+            cur = {}
+            continue
+        if " = " not in line:
+            continue
+        obj, v = line.split(" = ", 1)
+        v = v.strip()
+        if "No Such Instance" in v:
+            v = "-"
+        elif "." in v:  # a DISPLAY-HINT "d-3" value: 0.769 is 769
+            v = str(int(v.replace(".", "")))
+        cur[obj] = v
+    bad, compared = [], 0
+    last_disc = None
+    for poll in sorted(want):
+        if poll not in got:
+            bad.append("poll %d was never seen" % poll)
+            continue
+        g = got[poll]
+        for obj, v in sorted(want[poll].items()):
+            if obj == "reset":
+                disc = g.get("hwR10kEvCtrDiscontinuityTime.0")
+                moved = last_disc is not None and disc != last_disc
+                if poll > 1 and moved != (v == "True"):
+                    bad.append("poll %d: discontinuity time %s -> %s, "
+                               "a reset at this poll: %s"
+                               % (poll, last_disc, disc, v))
+                last_disc = disc
+                continue
+            compared += 1
+            if g.get(obj) != v:
+                bad.append("poll %d: %s served %s, truth %s"
+                           % (poll, obj, g.get(obj), v))
+    for b in bad:
+        print("MISMATCH: " + b)
+    print("%d values compared over %d polls, %d mismatches"
+          % (compared, len(want), len(bad)))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "write":
+        write(sys.argv[2])
+    elif len(sys.argv) == 4 and sys.argv[1] == "check":
+        sys.exit(check(sys.argv[2], sys.argv[3]))
+    else:
+        sys.exit(__doc__)
