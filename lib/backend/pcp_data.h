@@ -40,6 +40,9 @@ struct pcp_metric {
 	/* Conditions logged once when they start (and end), not per poll:
 	 * an instance that is not a CPU; a fetch error for this metric. */
 	bool noncpu_logged, failing;
+	/* Archive: the digest of the instance domain its instances were
+	 * learnt from (pcp_source_indom_digest); learnt again on a change. */
+	uint64_t indom_digest;
 };
 
 struct pcp_cpu {

@@ -64,7 +64,8 @@ static struct pcp_cpu *find_or_add_cpu(struct pcp *p, unsigned cpu)
 	return pc;
 }
 
-/* The CPU of an instance of m: learnt once per instance and epoch. */
+/* The CPU of an instance of m: learnt once per instance and epoch, and
+ * again when an archive's instance domain changes (follow_indoms). */
 static long cpu_of(struct pcp *p, struct pcp_metric *m, int inst)
 {
 	bool added;
@@ -187,8 +188,47 @@ static void clear_fresh(struct pcp_cell *cell, size_t n)
 		cell[k].fresh = cell[k].reset = false;
 }
 
+/*
+ * An archive's instance domain can change between records (pmlogger saw
+ * CPUs come and go, or archives joined by pmlogextract): the names in
+ * effect at each record say which CPU a value is.  A metric's instances
+ * are learnt again when its domain differs from the one they were
+ * learnt from (said once per change).
+ */
+static void follow_indoms(struct pcp *p)
+{
+	for (int i = 0; i < p->nmetrics; i++) {
+		struct pcp_metric *m = &p->metric[i];
+		if (m->desc.indom == PM_INDOM_NULL)
+			continue;
+		uint64_t h = 0;
+		int j = 0;
+		while (j < i && p->metric[j].desc.indom != m->desc.indom)
+			j++;
+		if (j < i) /* the same domain, read for this record already */
+			h = p->metric[j].indom_digest;
+		else
+			h = pcp_source_indom_digest(&p->src, m->desc.indom);
+		if (m->indom_digest && h != m->indom_digest && m->ninst) {
+			if (j == i)
+				hwr_log(LOG_NOTICE,
+					"pcp: %s: the instance domain %s "
+					"changed at record %zu: instances are "
+					"named as the archive has them now\n",
+					p->src.name, pmInDomStr(m->desc.indom),
+					p->records + 1);
+			free(m->inst);
+			m->inst = NULL;
+			m->ninst = 0;
+		}
+		m->indom_digest = h;
+	}
+}
+
 static void fold_result(struct pcp *p, const pmResult *res)
 {
+	if (p->src.archive)
+		follow_indoms(p);
 	for (size_t i = 0; i < p->ncpus; i++) {
 		p->cpus[i].present = false;
 		clear_fresh(p->cpus[i].cell, COUNTER_COUNT);

@@ -278,10 +278,41 @@ char *pcp_source_inst_name(struct pcp_source *src, pmInDom indom, int inst)
 	char *name = NULL;
 	int sts = pmUseContext(src->ctx);
 
-	if (sts >= 0)
-		sts = src->archive ? pmNameInDomArchive(indom, inst, &name)
-				   : pmNameInDom(indom, inst, &name);
+	if (sts >= 0) {
+		sts = pmNameInDom(indom, inst, &name);
+		if (sts < 0 && src->archive) /* not at this record: any */
+			sts = pmNameInDomArchive(indom, inst, &name);
+	}
 	return sts < 0 ? NULL : name;
+}
+
+/* FNV-1a over the bytes */
+static uint64_t digest(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * UINT64_C(1099511628211);
+	return h;
+}
+
+uint64_t pcp_source_indom_digest(struct pcp_source *src, pmInDom indom)
+{
+	int *inst = NULL;
+	char **names = NULL;
+	int n = pmUseContext(src->ctx);
+
+	if (n >= 0)
+		n = pmGetInDom(indom, &inst, &names);
+	if (n < 0)
+		return 0;
+	uint64_t h = UINT64_C(14695981039346656037);
+	for (int i = 0; i < n; i++) {
+		h = digest(h, &inst[i], sizeof(inst[i]));
+		h = digest(h, names[i], strlen(names[i]) + 1);
+	}
+	free(inst);
+	free(names);
+	return h ? h : 1;
 }
 
 void pcp_source_close(struct pcp_source *src)

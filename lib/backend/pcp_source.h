@@ -63,8 +63,12 @@ int pcp_source_rewind(struct pcp_source *src);
 int pcp_source_instances(struct pcp_source *src, pmInDom indom, int **inst,
 			 char ***names);
 /* The name of instance inst of indom, as libpcp reports it (caller
- * frees); NULL when unknown. */
+ * frees); NULL when unknown.  In an archive, the name in effect at the
+ * record last fetched (ids can be reused with other names over time). */
 char *pcp_source_inst_name(struct pcp_source *src, pmInDom indom, int inst);
+/* Archive: a digest of indom's instances (ids and names) at the record
+ * last fetched, to see it change between records; 0 when unknown. */
+uint64_t pcp_source_indom_digest(struct pcp_source *src, pmInDom indom);
 void pcp_source_close(struct pcp_source *src);
 
 /* The CPU number of an instance name "cpuN" (N decimal, no sign, at most

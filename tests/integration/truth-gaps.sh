@@ -61,6 +61,25 @@ wait_until 10 grep -q "CPU 0 hw.r10kevctr.cycles went backwards (reset)" "$TMP/t
     fail "no hwR10kEvCtrCounterDiscontinuity naming the restart: $(cat "$TMP/trapd.log")"
 ok "the restart sent hwR10kEvCtrCounterDiscontinuity"
 
+# An instance domain that changes over time: instances 0 and 1 swap
+# names between two archives joined by pmlogextract.  Each CPU's count
+# is its own, by the names the archive has at each record.
+pmlogextract "$TMP/part0" "$TMP/part1" "$TMP/renamed" >"$TMP/extract.log" 2>&1 ||
+    fail "pmlogextract: $(cat "$TMP/extract.log")"
+: >"$TMP/agent.log"
+start_agent "pollInterval 1
+backend pcp
+pcpArchive $TMP/renamed"
+wait_until 20 agent_serving || fail "renamed: the subagent never answered"
+renamed_end() { grep -q "end reached after" "$TMP/agent.log"; }
+wait_until 30 renamed_end || fail "renamed: the archive did not end"
+while read -r cpu want; do
+    got=$(snmpq snmpget "hwR10kEvCtrCpuCycles.$cpu")
+    [ "$got" = "$want" ] || fail "renamed: CPU $cpu served $got cycles, its instances counted $want"
+done <"$TMP/renamed.truth"
+stop_pid "$AGENT_PID"; AGENT_PID=
+ok "an instance domain that changes: each CPU counts by its name at each record ($(tr '\n' ' ' <"$TMP/renamed.truth"))"
+
 # --dump: the first two records; the second has no grad.instrg
 for b in replay pcp; do
     case $b in

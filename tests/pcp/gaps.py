@@ -145,6 +145,49 @@ def write(d):
                 f.write("%d %s %s\n" % (poll, obj, "-" if v is None else v))
 
 
+PARTS = ((["cpu0", "cpu1"], 0, [[1000, 2000], [2000, 4000], [3000, 6000]]),
+         (["cpu1", "cpu0"], 3, [[8000, 4000], [10000, 5000], [12000, 6000]]))
+
+
+def write_part(d, n):
+    """Archive DIR/partN of PARTS: instances 0 and 1 named as listed."""
+    from pcp import pmi
+    import cpmapi as api
+    names, t, rows = PARTS[n]
+    log = pmi.pmiLogImport("%s/part%d" % (d, n))
+    log.pmiSetHostname("gaps")
+    log.pmiSetTimezone("UTC")
+    indom = log.pmiInDom(1, 35)
+    log.pmiAddMetric("hw.r10kevctr.cycles", log.pmiID(1, 35, 0),
+                     api.PM_TYPE_U64, indom, api.PM_SEM_COUNTER,
+                     log.pmiUnits(0, 0, 1, 0, 0, api.PM_COUNT_ONE))
+    for inst, name in enumerate(names):
+        log.pmiAddInstance(indom, name, inst)
+    for k, row in enumerate(rows):
+        for inst, name in enumerate(names):
+            log.pmiPutValue("hw.r10kevctr.cycles", name, str(row[inst]))
+        log.pmiWrite(T0 + t + k, 0)
+    log.pmiEnd()
+
+
+def write_renamed(d):
+    """Two archives whose instances 0 and 1 swap names (cpu0, cpu1 then
+    cpu1, cpu0), to be joined by pmlogextract; DIR/renamed.truth: each
+    CPU's count at the end (the join's <mark> restarts counting).  One
+    process per archive: python3-pcp 6.0 crashes on a second
+    pmiLogImport in one process."""
+    import subprocess
+    counts = {}
+    for n, (names, _, rows) in enumerate(PARTS):
+        subprocess.run([sys.executable, __file__, "part", str(n), d],
+                       check=True)
+        for inst, name in enumerate(names):
+            counts[name] = counts.get(name, 0) + rows[-1][inst] - rows[0][inst]
+    with open(d + "/renamed.truth", "w") as f:
+        for name in sorted(counts):
+            f.write("%s %d\n" % (name[3:], counts[name]))
+
+
 def check(truth_file, samples_file):
     want = {}
     for line in open(truth_file):
@@ -198,6 +241,9 @@ def check(truth_file, samples_file):
 if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "write":
         write(sys.argv[2])
+        write_renamed(sys.argv[2])
+    elif len(sys.argv) == 4 and sys.argv[1] == "part":
+        write_part(sys.argv[3], int(sys.argv[2]))
     elif len(sys.argv) == 4 and sys.argv[1] == "check":
         sys.exit(check(sys.argv[2], sys.argv[3]))
     else:
