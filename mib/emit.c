@@ -14,6 +14,12 @@
 static const struct {
 	const char *date, *text;
 } revisions[] = {
+    {"202612042200Z", "Rates and statistics have no instance when an\n"
+		      "input has no reading at the poll, and cover the\n"
+		      "time since the last reading after one; a counter\n"
+		      "that goes backwards is a discontinuity of its own.\n"
+		      "UNITS of hwR10kEvCtrStatScondOk say it is a count\n"
+		      "per poll interval."},
     {"202612040000Z", "The 64-bit gauges (rates, alarm thresholds and\n"
 		      "values, successful store-conditionals) are\n"
 		      "CounterBasedGauge64 of HCNUM-TC.  hwR10kEvCtrCpuStatus\n"
