@@ -306,7 +306,9 @@ static bool same_cpus(const struct cache *c, const struct sample *s)
 struct pass {
 	bool first;
 	bool whole;		     /* a CPU event: every sum's delta void */
-	counter_mask unread, reset;  /* a counting CPU's cells: their sums */
+	/* a counting CPU's cells, for their sums: unread, reset, or read
+	 * with no base (a first reading) */
+	counter_mask unread, reset, no_base;
 	uint64_t prev_ns;	     /* the poll before (first: none) */
 };
 
@@ -346,7 +348,8 @@ static void fold_span(struct cpu_row *r, const uint64_t *offset,
 	};
 	span_fold(&r->span, &p);
 	ps->unread |= r->span.unread;
-	ps->reset |= r->span.bad & ~r->span.unread;
+	ps->reset |= r->span.reset;
+	ps->no_base |= r->span.bad & ~r->span.unread & ~r->span.reset;
 }
 
 /* Fold every CPU of s into rows and offset (c's own, or new arrays
@@ -461,6 +464,7 @@ int cache_update(struct cache *c, const struct sample *s, uint32_t now)
 	    .counted = s->counted,
 	    .unread = ps.unread | (s->total_unread & s->system_wide),
 	    .reset = ps.reset | sw_reset,
+	    .no_base = ps.no_base,
 	    .invalid = !c->total_delta_valid,
 	    .raw = c->total,
 	    .delta = c->total_delta,

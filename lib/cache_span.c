@@ -149,12 +149,13 @@ bool span_fold(struct span_set *sp, const struct span_poll *p)
 			sp->unknown |= COUNTER_BIT(k);
 			continue;
 		}
-		/* last read at the poll before: its value is unchanged */
+		/* last read at the poll before: its value then (a row's is
+		 * unchanged; a sum's grew by its other CPUs' deltas) */
 		sp->gap->since_ns[k] = p->prev_ns;
-		sp->gap->since_value[k] = value_of(p, k);
+		sp->gap->since_value[k] = value_of(p, k) - p->delta[k];
 	}
 	counter_mask read = p->counted & ~unread;
-	counter_mask no_base = read & sp->unknown;
+	counter_mask no_base = (read & sp->unknown) | (p->no_base & read);
 	sp->long_span = read & sp->waiting & ~sp->unknown & ~reset;
 	sp->bad = unread | reset | no_base;
 	sp->waiting = unread;

@@ -64,6 +64,7 @@ struct span_poll {
 	counter_mask counted; /* cells that have readings at all */
 	counter_mask unread;  /* counted cells with no reading now */
 	counter_mask reset;   /* cells the source restarted */
+	counter_mask no_base; /* read, but with nothing to difference */
 	bool invalid;	      /* every delta void (restart, join, ...) */
 	/* After the fold: a cell's value is raw + offset (offset NULL: 0),
 	 * its delta over this poll delta. */

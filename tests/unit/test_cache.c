@@ -2,6 +2,8 @@
 #include "testenv.h"
 
 #include "cache.h"
+#include "stat_eval.h"
+#include "stats.h"
 
 #define ALL ((counter_mask)((UINT64_C(1) << COUNTER_COUNT) - 1))
 
@@ -414,6 +416,183 @@ static void recording_ended(void **state)
 	sample_free(&s);
 }
 
+/* Two CPUs, counters 0 (cycles-like) and 1 (instructions-like): CPU c
+ * counts (c + 1) * 100 of counter 0 and (c + 1) * 30 of counter 1 per
+ * second; poll t at t seconds. */
+static void steady(struct sample *s, unsigned t)
+{
+	const unsigned two[] = {0, 1};
+	fill(s, two, 2, 0, 1);
+	s->time_ns = (uint64_t)t * 1000000000u;
+	for (size_t i = 0; i < 2; i++) {
+		s->cpus[i].value[0] = (i + 1) * 100 * t;
+		s->cpus[i].value[1] = (i + 1) * 30 * t;
+	}
+}
+
+static int IPC(void)
+{
+	return (int)stat_index_by_name("stat.ipc");
+}
+
+static void missing_reading(void **state)
+{
+	struct cache c;
+	struct sample s = {0};
+	uint64_t v;
+	int cyc = counter_index_by_name("hw.r10kevctr.cycles");
+	int ins = counter_index_by_name("hw.r10kevctr.grad.instrg");
+
+	cache_init(&c);
+	for (unsigned t = 0; t < 2; t++) {
+		steady(&s, t);
+		for (size_t i = 0; i < 2; i++) {
+			s.cpus[i].value[cyc] = (i + 1) * 1000 * t;
+			s.cpus[i].value[ins] = (i + 1) * 500 * t;
+		}
+		cache_update(&c, &s, t * 100);
+	}
+	assert_int_equal(stat_value(&c, (size_t)IPC(), 0, &v), SAMPLE_OK);
+	assert_int_equal(v, 500);
+	/* t 2: CPU 0 has no instructions (held at 500); CPU 1 has */
+	steady(&s, 2);
+	s.cpus[0].value[cyc] = 2000;
+	s.cpus[0].value[ins] = 500;
+	s.cpus[0].unread = COUNTER_BIT(ins);
+	s.cpus[1].value[cyc] = 4000;
+	s.cpus[1].value[ins] = 2000;
+	assert_int_equal(cache_update(&c, &s, 200), 0); /* no discontinuity */
+	assert_int_equal(cache_rate(&c, ins, 0, &v), SAMPLE_UNREAD);
+	assert_int_equal(cache_rate(&c, ins, -1, &v), SAMPLE_UNREAD);
+	assert_int_equal(cache_rate(&c, ins, 1, &v), SAMPLE_OK);
+	assert_int_equal(v, 1000);
+	assert_int_equal(cache_rate(&c, cyc, 0, &v), SAMPLE_OK);
+	assert_int_equal(v, 1000);
+	assert_int_equal(stat_value(&c, (size_t)IPC(), 0, &v), SAMPLE_UNREAD);
+	assert_int_equal(stat_value(&c, (size_t)IPC(), -1, &v), SAMPLE_UNREAD);
+	assert_int_equal(stat_value(&c, (size_t)IPC(), 1, &v), SAMPLE_OK);
+	assert_int_equal(cache_value(&c, ins, 0, &v), SAMPLE_UNREAD);
+	assert_int_equal(v, 500); /* held */
+	assert_sums(&c);
+	/* t 3: CPU 0 counted 2500 instructions since t 1, in 2000 cycles */
+	steady(&s, 3);
+	s.cpus[0].value[cyc] = 3000;
+	s.cpus[0].value[ins] = 3000;
+	s.cpus[1].value[cyc] = 6000;
+	s.cpus[1].value[ins] = 3000;
+	assert_int_equal(cache_update(&c, &s, 300), 0);
+	assert_int_equal(cache_rate(&c, ins, 0, &v), SAMPLE_OK);
+	assert_int_equal(v, 1250); /* 2500 over 2 s */
+	assert_int_equal(cache_rate(&c, ins, -1, &v), SAMPLE_OK);
+	assert_int_equal(v, (2500 + 2000) / 2); /* the sum: since t 1 too */
+	assert_int_equal(cache_delta(&c, ins, 0, &v), SAMPLE_UNREAD);
+	assert_int_equal(stat_value(&c, (size_t)IPC(), 0, &v), SAMPLE_OK);
+	assert_int_equal(v, 2500 * 1000 / 2000);
+	assert_int_equal(stat_value(&c, (size_t)IPC(), -1, &v), SAMPLE_OK);
+	assert_int_equal(v, (2500 + 2000) * 1000 / (2000 + 4000));
+	assert_int_equal(stat_value(&c, (size_t)IPC(), 1, &v), SAMPLE_OK);
+	assert_int_equal(v, 1000 * 1000 / 2000); /* CPU 1: the last second */
+	/* t 4: steady again, one interval */
+	steady(&s, 4);
+	s.cpus[0].value[cyc] = 4000;
+	s.cpus[0].value[ins] = 3100;
+	s.cpus[1].value[cyc] = 8000;
+	s.cpus[1].value[ins] = 4000;
+	cache_update(&c, &s, 400);
+	assert_int_equal(cache_rate(&c, ins, 0, &v), SAMPLE_OK);
+	assert_int_equal(v, 100);
+	assert_int_equal(stat_value(&c, (size_t)IPC(), 0, &v), SAMPLE_OK);
+	assert_int_equal(v, 100);
+	assert_int_equal(c.discontinuity_time, 0);
+	assert_sums(&c);
+	cache_free(&c);
+	sample_free(&s);
+}
+
+static void reset_of_one_cell(void **state)
+{
+	struct cache c;
+	struct sample s = {0};
+	uint64_t v;
+
+	cache_init(&c);
+	for (unsigned t = 0; t < 2; t++) {
+		steady(&s, t);
+		cache_update(&c, &s, t * 100);
+	}
+	/* t 2: the backend says CPU 0's counter 0 restarted; it counted 7
+	 * since (its value is already 100 + 7) */
+	steady(&s, 2);
+	s.cpus[0].value[0] = 107;
+	s.cpus[0].reset = COUNTER_BIT(0);
+	assert_int_equal(cache_update(&c, &s, 200), 1);
+	assert_int_equal(c.discontinuity_time, 200);
+	assert_non_null(strstr(c.last_discontinuity, "CPU 0"));
+	assert_non_null(strstr(c.last_discontinuity, "(reset)"));
+	assert_int_equal(cache_rate(&c, 0, 0, &v), SAMPLE_DISCONTINUITY);
+	assert_int_equal(cache_rate(&c, 0, -1, &v), SAMPLE_DISCONTINUITY);
+	assert_int_equal(cache_rate(&c, 0, 1, &v), SAMPLE_OK);
+	assert_int_equal(cache_rate(&c, 1, 0, &v), SAMPLE_OK); /* counts on */
+	assert_int_equal(v, 30);
+	assert_int_equal(cache_rate(&c, 1, -1, &v), SAMPLE_OK);
+	assert_int_equal(v, 90);
+	assert_int_equal(cpu_row_value(&c, cache_row(&c, 0), 0), 107);
+	assert_sums(&c);
+	/* t 3: exact again */
+	steady(&s, 3);
+	s.cpus[0].value[0] = 207;
+	assert_int_equal(cache_update(&c, &s, 300), 0);
+	assert_int_equal(cache_rate(&c, 0, 0, &v), SAMPLE_OK);
+	assert_int_equal(v, 100);
+	assert_int_equal(cache_rate(&c, 0, -1, &v), SAMPLE_OK);
+	assert_int_equal(v, 300);
+	/* a reading lower than the last without the backend saying so: the
+	 * cache's own rule, the same cell-wise result */
+	steady(&s, 4);
+	s.cpus[1].value[1] = 5;
+	assert_int_equal(cache_update(&c, &s, 400), 1);
+	assert_int_equal(cache_rate(&c, 1, 1, &v), SAMPLE_DISCONTINUITY);
+	assert_int_equal(cache_rate(&c, 0, 1, &v), SAMPLE_OK);
+	assert_int_equal(cpu_row_value(&c, cache_row(&c, 1), 1), 60 * 3 + 5);
+	assert_sums(&c);
+	cache_free(&c);
+	sample_free(&s);
+}
+
+/* A cell unread from the row's first poll has no base: no rate at its
+ * first reading, one at its second. */
+static void unread_from_the_start(void **state)
+{
+	struct cache c;
+	struct sample s = {0};
+	uint64_t v;
+
+	cache_init(&c);
+	steady(&s, 0);
+	s.cpus[0].unread = COUNTER_BIT(1);
+	s.cpus[0].value[1] = 0;
+	cache_update(&c, &s, 0);
+	steady(&s, 1);
+	s.cpus[0].unread = COUNTER_BIT(1);
+	s.cpus[0].value[1] = 0;
+	cache_update(&c, &s, 100);
+	assert_int_equal(cache_rate(&c, 1, 0, &v), SAMPLE_UNREAD);
+	steady(&s, 2);
+	s.cpus[0].value[1] = 0; /* its first reading: the base */
+	cache_update(&c, &s, 200);
+	assert_int_equal(cache_rate(&c, 1, 0, &v), SAMPLE_UNREAD);
+	assert_int_equal(cache_rate(&c, 1, -1, &v), SAMPLE_UNREAD);
+	steady(&s, 3);
+	s.cpus[0].value[1] = 30;
+	cache_update(&c, &s, 300);
+	assert_int_equal(cache_rate(&c, 1, 0, &v), SAMPLE_OK);
+	assert_int_equal(v, 30);
+	assert_int_equal(cache_rate(&c, 1, -1, &v), SAMPLE_OK);
+	assert_int_equal(v, 90);
+	cache_free(&c);
+	sample_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -428,6 +607,9 @@ int main(void)
 	    cmocka_unit_test(cpu_returns_in_new_epoch),
 	    cmocka_unit_test(nothing_counting_has_no_sum_rate),
 	    cmocka_unit_test(recording_ended),
+	    cmocka_unit_test(missing_reading),
+	    cmocka_unit_test(reset_of_one_cell),
+	    cmocka_unit_test(unread_from_the_start),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
