@@ -4,6 +4,9 @@
  *
  * The parent waits until the daemon says it is serving (or failed), so the
  * exit status of a daemonizing start is the truth, pid file included.
+ * The pid file is locked (flock) before anything else starts, as snmpd and
+ * lldpd do: a second instance with the same pid file says who holds it
+ * and exits 1, leaving the first its file and its master session.
  */
 #include <net-snmp/net-snmp-config.h>
 #include <net-snmp/net-snmp-includes.h>
@@ -14,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -91,6 +95,10 @@ static int pid_dir(const char *path, uid_t owner, gid_t group)
 	*slash = '\0';
 	if (mkdir(dir, 0755) != 0)
 		return errno == EEXIST ? 0 : -1;
+	/* 0755 whatever the umask (a unit's UMask=0077): readers of the
+	 * pid file (logrotate, an init script) must reach it */
+	if (chmod(dir, 0755) != 0)
+		return -1;
 	if ((owner != (uid_t)-1 || group != (gid_t)-1) &&
 	    chown(dir, owner, group) != 0) {
 		snmp_log(LOG_ERR, "%s: cannot hand the directory over: %s\n",
@@ -100,14 +108,38 @@ static int pid_dir(const char *path, uid_t owner, gid_t group)
 	return 0;
 }
 
-int pidfile_write(const char *path, uid_t owner, gid_t group)
+/* PATH opened for the pid, never through a planted link: a symlink there
+ * is removed and a file made in its place (O_NONBLOCK: a FIFO planted
+ * there cannot stall the open; it is refused as not a regular file). */
+static int open_pidfile(const char *path)
 {
-	char tmp[PATH_MAX];
-	int n = snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
-	if (n < 0 || (size_t)n >= sizeof(tmp)) {
-		snmp_log(LOG_ERR, "%s: pid file path too long\n", path);
-		return -1;
+	for (int tries = 0; tries < 3; tries++) {
+		int fd = open(path,
+			      O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC |
+				  O_NONBLOCK,
+			      0644);
+		if (fd >= 0 || errno != ELOOP)
+			return fd;
+		if (unlink(path) != 0 && errno != ENOENT)
+			return -1;
 	}
+	errno = ELOOP;
+	return -1;
+}
+
+/* Who holds the pid file (its content), for the refusal's message. */
+static long pidfile_holder(int fd)
+{
+	char buf[32];
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	return strtol(buf, NULL, 10);
+}
+
+int pidfile_lock(const char *path, uid_t owner, gid_t group)
+{
 	if (pid_dir(path, owner, group) != 0) {
 		snmp_log(LOG_ERR,
 			 "%s: cannot write the pid file: cannot make its "
@@ -115,52 +147,90 @@ int pidfile_write(const char *path, uid_t owner, gid_t group)
 			 path, strerror(errno));
 		return -1;
 	}
-	/* mkstemp: a new file (O_EXCL, never a planted one), then an atomic
-	 * rename, which replaces a symlink at path, never its target. */
-	int fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		snmp_log(LOG_ERR, "%s: cannot write the pid file: %s\n", path,
-			 strerror(errno));
-		return -1;
+	for (int tries = 0; tries < 5; tries++) {
+		int fd = open_pidfile(path);
+		struct stat st, now;
+		if (fd < 0) {
+			snmp_log(LOG_ERR, "%s: cannot write the pid file: %s\n",
+				 path, strerror(errno));
+			return -1;
+		}
+		if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+			snmp_log(LOG_ERR,
+				 "%s: cannot write the pid file: not a "
+				 "regular file\n",
+				 path);
+			close(fd);
+			return -1;
+		}
+		if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+			int e = errno;
+			long holder = pidfile_holder(fd);
+			close(fd);
+			if (e == EWOULDBLOCK)
+				snmp_log(LOG_ERR,
+					 "%s: held by process %ld, another "
+					 "hw-r10kevctr-agent with this pid "
+					 "file; not starting\n",
+					 path, holder);
+			else
+				snmp_log(LOG_ERR, "%s: cannot lock the pid "
+						  "file: %s\n",
+					 path, strerror(e));
+			return -1;
+		}
+		/* the holder before us may have removed it at exit between
+		 * our open and our lock: only the file at path counts */
+		if (stat(path, &now) == 0 && now.st_dev == st.st_dev &&
+		    now.st_ino == st.st_ino) {
+			if (fchmod(fd, 0644) != 0)
+				snmp_log(LOG_WARNING, "%s: chmod 0644: %s\n",
+					 path, strerror(errno));
+			pid_fd = fd;
+			return 0;
+		}
+		close(fd);
 	}
+	snmp_log(LOG_ERR, "%s: cannot write the pid file: it keeps being "
+			  "replaced\n",
+		 path);
+	return -1;
+}
+
+int pidfile_write(const char *path)
+{
 	char buf[32];
 	int len = snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
-	if (fchmod(fd, 0644) != 0 || write(fd, buf, (size_t)len) != len ||
-	    rename(tmp, path) != 0) {
+	if (pid_fd < 0 || ftruncate(pid_fd, 0) != 0 ||
+	    pwrite(pid_fd, buf, (size_t)len, 0) != len) {
 		snmp_log(LOG_ERR, "%s: cannot write the pid file: %s\n", path,
-			 strerror(errno));
-		close(fd);
-		unlink(tmp);
+			 pid_fd < 0 ? "not locked" : strerror(errno));
 		return -1;
 	}
-	pid_fd = fd;
 	return 0;
 }
 
 void pidfile_remove(const char *path)
 {
-	char buf[32];
-	FILE *f = fopen(path, "re");
-	long pid = 0;
+	struct stat ours, now;
 
-	if (!f)
-		return;
-	if (fgets(buf, sizeof(buf), f))
-		pid = strtol(buf, NULL, 10);
-	fclose(f);
-	/* never another instance's file; after -u a root-owned directory
-	 * forbids the unlink: empty the file (no stale pid) and say so */
-	if (pid == (long)getpid() && unlink(path) != 0) {
+	if (pid_fd < 0)
+		return; /* never another instance's file: we hold no lock */
+	/* only the file we locked: not one put in its place since */
+	if (fstat(pid_fd, &ours) == 0 && stat(path, &now) == 0 &&
+	    ours.st_dev == now.st_dev && ours.st_ino == now.st_ino &&
+	    unlink(path) != 0) {
+		/* after -u a root-owned directory forbids the unlink: empty
+		 * the file (no stale pid) and say so */
 		int e = errno;
-		bool emptied = pid_fd >= 0 && ftruncate(pid_fd, 0) == 0;
+		bool emptied = ftruncate(pid_fd, 0) == 0;
 		snmp_log(LOG_WARNING,
 			 "%s: cannot remove the pid file (%s)%s; give the "
 			 "agent a pid file directory of its own, such as "
 			 "/run/hw-r10kevctr\n",
 			 path, strerror(e), emptied ? "; emptied it" : "");
 	}
-	if (pid_fd >= 0)
-		close(pid_fd);
+	close(pid_fd);
 	pid_fd = -1;
 }
 

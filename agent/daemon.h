@@ -15,15 +15,20 @@ int daemon_detach(bool keep_stderr);
 void daemon_ready(int fd, bool ok);
 
 /*
- * Write the pid (mode 0644, atomically, never through a planted link).
- * A missing last directory (/run/hw-r10kevctr) is made, mode 0755, owned
- * by owner:group (-u/-g; (uid_t)-1 for none), so that the agent can
- * still remove its pid file after giving up root.  The file stays open.
+ * Open and lock the pid file (mode 0644, never through a planted link:
+ * a symlink there is replaced) before the agent starts; -1 (logged) when
+ * another process holds it, naming that process.  A missing last
+ * directory (/run/hw-r10kevctr) is made, mode 0755, owned by owner:group
+ * (-u/-g; (uid_t)-1 for none), so that the agent can still remove its
+ * pid file after giving up root.  The file stays open and locked, across
+ * daemon_detach's forks, until the process exits.
  */
-int pidfile_write(const char *path, uid_t owner, gid_t group);
-/* Remove it if it still holds our pid; where the directory forbids that
- * (a root-owned one after -u), empty it through the open file and say
- * so.  Call while logging still works. */
+int pidfile_lock(const char *path, uid_t owner, gid_t group);
+/* Write this process's pid into the locked file (after detaching). */
+int pidfile_write(const char *path);
+/* Remove the file this process locked (if it is still the one at path);
+ * where the directory forbids that (a root-owned one after -u), empty it
+ * through the open file and say so.  Call while logging still works. */
 void pidfile_remove(const char *path);
 
 /* Before net-snmp opens -Lf PATH: refuse a symlink or non-regular file,

@@ -139,6 +139,21 @@ void agent_serve_pending(void)
 }
 
 /*
+ * Close net-snmp's -Lf file handle: its file handler opens the file again
+ * (appending) at the next line.  netsnmp_logging_restart() and
+ * snmp_shutdown() would end the file with an empty line each time.
+ */
+static void close_log_file(const char *path)
+{
+	netsnmp_log_handler *logh = path ? netsnmp_find_loghandler(path) : NULL;
+
+	if (logh && logh->type == NETSNMP_LOGHANDLER_FILE && logh->magic) {
+		fclose((FILE *)logh->magic);
+		logh->magic = NULL;
+	}
+}
+
+/*
  * SIGHUP reopens the -Lf file (after logrotate's mv), never truncating
  * one that was not rotated.  net-snmp closes the old file first and goes
  * silent if the new one cannot be made, which is what happens under -u in
@@ -147,25 +162,20 @@ void agent_serve_pending(void)
  */
 static void reopen_log(const char *path)
 {
-	if (path) {
-		int fd = open(path,
-			      O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW |
-				  O_CLOEXEC,
-			      0640);
-		if (fd < 0) {
-			snmp_log(LOG_ERR,
-				 "SIGHUP: cannot reopen the log file %s: %s; "
-				 "logging on to the file as it was (rotate "
-				 "with logrotate's 'create' for this user, "
-				 "or copytruncate)\n",
-				 path, strerror(errno));
-			return;
-		}
-		close(fd);
+	if (!path)
+		return;
+	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
+		      0640);
+	if (fd < 0) {
+		snmp_log(LOG_ERR,
+			 "SIGHUP: cannot reopen the log file %s: %s; logging "
+			 "on to the file as it was (rotate with logrotate's "
+			 "'create' for this user, or copytruncate)\n",
+			 path, strerror(errno));
+		return;
 	}
-	netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID,
-			       NETSNMP_DS_LIB_APPEND_LOGFILES, 1);
-	netsnmp_logging_restart();
+	close(fd);
+	close_log_file(path);
 }
 
 static void run(struct agent *a)
@@ -228,6 +238,13 @@ static int start(struct agent *a, const struct options *opt, int *failed)
 	const struct session_events ev = {.up = on_master_up, .ctx = a};
 
 	*failed = 1;
+	/* the pid file first: a second instance stops before it touches
+	 * the master or the backend */
+	if (opt->pidfile &&
+	    pidfile_lock(opt->pidfile, a->priv.user ? a->priv.uid : (uid_t)-1,
+			 a->priv.user || a->priv.group ? a->priv.gid
+						       : (gid_t)-1) != 0)
+		return -1;
 	if (session_start(a->xaddr ? a->xaddr : a->cfg.agentx_socket,
 			  a->cfg.agentx_ping, &a->view, &ev) != 0)
 		return -1;
@@ -246,11 +263,7 @@ static int start(struct agent *a, const struct options *opt, int *failed)
 	    (ready = daemon_detach(snmp_stderrlog_status())) < 0)
 		return -1;
 	a->priv.keep_perfmon = backend_needs_perfmon(a->cfg.backend);
-	if ((opt->pidfile &&
-	     pidfile_write(opt->pidfile,
-			   a->priv.user ? a->priv.uid : (uid_t)-1,
-			   a->priv.user || a->priv.group ? a->priv.gid
-							 : (gid_t)-1) != 0) ||
+	if ((opt->pidfile && pidfile_write(opt->pidfile) != 0) ||
 	    privilege_drop(&a->priv) != 0) {
 		daemon_ready(ready, false);
 		return -1;
@@ -265,7 +278,6 @@ int main(int argc, char **argv)
 	struct agent *a = &agent_ctx;
 	int rc = 1;
 
-	umask(027); /* files we create (logs) are not world-readable */
 	int parsed = options_parse(argc, argv, &opt, a);
 	if (parsed != 0) {
 		if (parsed == OPTIONS_USAGE)
@@ -287,6 +299,8 @@ int main(int argc, char **argv)
 	else if (opt.dump)
 		rc = dump_run(&a->cfg, &a->stop_requested, stdout, stderr);
 	if (bad || opt.dump || start(a, &opt, &rc) != 0) {
+		if (opt.pidfile) /* ours only if it was locked */
+			pidfile_remove(opt.pidfile);
 		session_stop();
 		poll_stop(a);
 		cache_free(&a->cache);
@@ -304,6 +318,7 @@ int main(int argc, char **argv)
 	poll_stop(a);
 	if (opt.pidfile) /* while logging works: it may have to say why not */
 		pidfile_remove(opt.pidfile);
+	close_log_file(a->priv.logfile);
 	snmp_shutdown(AGENT_NAME);
 	cache_free(&a->cache);
 	sample_free(&a->sample);

@@ -137,8 +137,13 @@ static int apply_log_option(int argc, char **argv, struct agent *a)
 
 	if (logfile && logfile_check(logfile) != 0)
 		return OPTIONS_FAILED; /* said why; not a usage error */
-	if (logfile)
+	if (logfile) {
 		a->priv.logfile = logfile;
+		/* a file has no clock of its own (the journal and syslog
+		 * do): its lines carry the time, as snmpd's -Lf lines do */
+		netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID,
+				       NETSNMP_DS_LIB_LOG_TIMESTAMP, 1);
+	}
 	if (snmp_log_options(optarg, argc, argv) < 0) {
 		fprintf(stderr, "%s: bad -L option '%s'\n", argv[0], optarg);
 		return -1;

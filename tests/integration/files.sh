@@ -25,9 +25,38 @@ kill -0 "$DPID" || fail "the pid file does not name a live process"
 log_mode=$(stat -c %a "$TMP/agent.log")
 [ "$log_mode" = 640 ] || fail "log file mode $log_mode under umask 000, not 640"
 wait_until 20 agent_serving || fail "the daemon does not serve"
+# -Lf lines carry the time, as snmpd's do
+grep -Eq "^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2} hw-r10kevctr [^ ]* started" "$TMP/agent.log" ||
+    fail "-Lf lines have no timestamps: $(head -3 "$TMP/agent.log")"
+# The agent keeps the umask it was given (a unit's UMask=, umask 000
+# here): it sets the modes of what it creates itself.
+grep -q "^Umask:[[:space:]]*0000$" "/proc/$DPID/status" ||
+    fail "the agent changed its umask: $(grep Umask "/proc/$DPID/status")"
+# A second instance with the same pid file: refused, naming the first,
+# before it touches the master; the first keeps its file and serves.
+if "$AGENT" -C -c "$TMP/agent.conf" -x "unix:$SOCK" -Lf "$TMP/second.log" \
+    -p "$TMP/agent.pid"; then
+    fail "a second instance with the same pid file started"
+fi
+grep -q "agent.pid: held by process $DPID, another hw-r10kevctr-agent" "$TMP/second.log" ||
+    fail "the second instance did not name the first: $(cat "$TMP/second.log")"
+[ "$(cat "$TMP/agent.pid")" = "$DPID" ] || fail "the second instance changed the pid file"
+grep -q "session" "$TMP/second.log" && fail "the second instance opened a master session"
+kill -0 "$DPID" && agent_serving || fail "the first instance stopped serving"
 stop_pid "$DPID"; AGENT_PID=
 wait_until 5 test ! -e "$TMP/agent.pid" || fail "the pid file was not removed at exit"
-ok "pid file: a planted symlink is replaced, not followed; mode 0644; removed at exit"
+ok "pid file: a planted symlink is replaced, not followed; mode 0644; locked (a second instance is refused, naming the first); removed at exit; the umask kept"
+
+# The pid file's new directory is 0755 under a unit's UMask=0077, and
+# the agent starts with that umask.
+(umask 077; $HWR_VALGRIND "$AGENT" -C -c "$TMP/agent.conf" -x "unix:$SOCK" \
+    -Lf "$TMP/agent77.log" -p "$TMP/run77/agent.pid") || fail "the daemon did not start under umask 077"
+DPID=$(cat "$TMP/run77/agent.pid"); AGENT_PID=$DPID
+[ "$(stat -c %a "$TMP/run77")" = 755 ] || fail "the pid directory is $(stat -c %a "$TMP/run77") under umask 077, not 755"
+[ "$(stat -c %a "$TMP/agent77.log")" = 640 ] || fail "the log file is not 0640 under umask 077"
+grep -q "^Umask:[[:space:]]*0077$" "/proc/$DPID/status" || fail "the agent did not keep umask 077"
+stop_pid "$DPID"; AGENT_PID=
+ok "umask 077: the agent keeps it; the pid directory 0755, the log 0640"
 
 # The daemon's exit status tells the truth about the pid file.
 if "$AGENT" -C -c "$TMP/agent.conf" -x "unix:$SOCK" -Lf "$TMP/nopid.log" \

@@ -20,9 +20,9 @@ d0=$(disc)
 
 reload_with() { # reload_with CONFIG-TEXT: SIGHUP and wait for the reload
     printf '%s\n' "$1" >"$TMP/agent.conf"
-    n=$(grep -c "^reload: " "$TMP/agent.log")
+    n=$(grep -c "reload: " "$TMP/agent.log")
     kill -HUP "$AGENT_PID"
-    reloaded() { [ "$(grep -c "^reload: " "$TMP/agent.log")" -gt "$n" ]; }
+    reloaded() { [ "$(grep -c "reload: " "$TMP/agent.log")" -gt "$n" ]; }
     wait_until 10 reloaded || fail "no reload logged"
 }
 
@@ -139,3 +139,10 @@ awk -v c="$((c1 - c0))" -v r="$rate" -v t0="$t0" -v t1="$t1" 'BEGIN {
 scheduled=$((p1 - p0 - 2 * reopens)) # a reopen reads the old and the new one
 [ "$scheduled" -ge 5 ] || fail "only $scheduled scheduled polls during the storm"
 ok "a storm of 30 reopening reloads: counts = rate x wall time, $scheduled scheduled polls went on"
+# Every SIGHUP reopened the -Lf file: no empty line in it (net-snmp's
+# logging restart used to write one before each reload's first line)
+n=$(grep -c "SIGHUP: reloading the config" "$TMP/agent.log")
+if grep -n -x "" "$TMP/agent.log" >"$TMP/empty.lines"; then
+    fail "empty lines in the log after $n reloads: $(head -3 "$TMP/empty.lines")"
+fi
+ok "$n reloads reopened the log file: no empty line in it"
