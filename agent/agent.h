@@ -10,6 +10,7 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "alarm.h"
 #include "backend.h"
@@ -30,6 +31,7 @@ struct agent {
 	struct sample sample;	 /* reading buffer, reused */
 	struct alarm_set alarms; /* alarms of cfg with their state */
 	unsigned poll_alarm;	 /* net-snmp alarm id, 0 = none */
+	uint64_t last_poll_ns;	 /* monotonic, when a poll last ended */
 	const char *xaddr;	 /* -x, overrides agentXSocket */
 	struct privilege priv;	 /* -u, -g */
 	volatile sig_atomic_t reload_requested, stop_requested;

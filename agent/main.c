@@ -17,6 +17,8 @@
 
 #include "agent.h"
 #include "options.h"
+#include "sdnotify.h"
+#include "service.h"
 #include "session.h"
 #include "daemon.h"
 #include "dump.h"
@@ -72,6 +74,12 @@ static int use_config_files(const char *list)
 static void on_master_up(void *ctx)
 {
 	poll_master_connected(ctx);
+	service_status(ctx);
+}
+
+static void on_master_down(void *ctx)
+{
+	service_status(ctx);
 }
 
 static void reload(struct agent *a)
@@ -98,7 +106,8 @@ static void reload(struct agent *a)
 	 * session on it */
 	if ((!a->xaddr && strcmp(address, a->cfg.agentx_socket) != 0) ||
 	    ping != a->cfg.agentx_ping) {
-		const struct session_events ev = {.up = on_master_up, .ctx = a};
+		const struct session_events ev = {
+		    .up = on_master_up, .down = on_master_down, .ctx = a};
 		snmp_log(LOG_INFO, "reload: AgentX settings changed; "
 				   "connecting again\n");
 		session_stop();
@@ -186,7 +195,9 @@ static void run(struct agent *a)
 			a->reload_requested = 0;
 			reopen_log(a->priv.logfile);
 			snmp_log(LOG_INFO, "SIGHUP: reloading the config\n");
+			service_reloading();
 			reload(a);
+			service_ready(a);
 		}
 	}
 }
@@ -235,7 +246,8 @@ static int load(struct agent *a)
 static int start(struct agent *a, const struct options *opt, int *failed)
 {
 	char err[256] = "";
-	const struct session_events ev = {.up = on_master_up, .ctx = a};
+	const struct session_events ev = {
+		    .up = on_master_up, .down = on_master_down, .ctx = a};
 
 	*failed = 1;
 	/* the pid file first: a second instance stops before it touches
@@ -292,6 +304,8 @@ int main(int argc, char **argv)
 	}
 	setup_netsnmp();
 	install_signals();
+	if (!opt.dump && !sdnotify_init())
+		return 1;
 	hwr_log_set(log_to_netsnmp);
 	int bad = load(a);
 	if (bad)
@@ -310,10 +324,12 @@ int main(int argc, char **argv)
 		return rc;
 	}
 	snmp_log(LOG_INFO, "%s %s started\n", AGENT_NAME, HWR_VERSION);
+	service_ready(a);
 
 	run(a);
 
 	snmp_log(LOG_INFO, "%s stopping\n", AGENT_NAME);
+	service_stopping();
 	session_stop();
 	poll_stop(a);
 	if (opt.pidfile) /* while logging works: it may have to say why not */

@@ -31,6 +31,7 @@ void poll_now(struct agent *a)
 	uint32_t now = uptime_ticks();
 	struct cache *c = &a->cache;
 
+	a->last_poll_ns = backend_monotonic_ns(); /* the schedule holds */
 	/* A restarted master restarts sysUpTime; TimeStamps after it reset
 	 * too (RFC 2579). */
 	if (now < c->last_poll_time) {

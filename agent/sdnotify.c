@@ -1,0 +1,99 @@
+/* sdnotify.c - sd_notify(3)'s datagrams, by hand (sdnotify.h). */
+#include <net-snmp/net-snmp-config.h>
+#include <net-snmp/net-snmp-includes.h>
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "sdnotify.h"
+
+static int fd = -1;
+static struct sockaddr_un addr;
+static socklen_t addr_len;
+static uint64_t watchdog_usec;
+static bool failed_logged;
+
+bool sdnotify_init(void)
+{
+	const char *path = getenv("NOTIFY_SOCKET");
+	const char *usec = getenv("WATCHDOG_USEC");
+	const char *pid = getenv("WATCHDOG_PID");
+
+	if (usec && (!pid || strtol(pid, NULL, 10) == (long)getpid())) {
+		char *end;
+		unsigned long long v = strtoull(usec, &end, 10);
+		if (*end == '\0' && v > 0)
+			watchdog_usec = v;
+	}
+	if (!path || !path[0]) {
+		watchdog_usec = 0; /* nobody to feed */
+		return true;
+	}
+	size_t n = strlen(path);
+	if ((path[0] != '/' && path[0] != '@') || n >= sizeof(addr.sun_path)) {
+		snmp_log(LOG_ERR,
+			 "NOTIFY_SOCKET '%s' is not a socket path; systemd "
+			 "will not hear from the agent\n",
+			 path);
+		watchdog_usec = 0;
+		return false;
+	}
+	memset(&addr, 0, sizeof(addr));
+	addr.sun_family = AF_UNIX;
+	memcpy(addr.sun_path, path, n);
+	if (path[0] == '@')
+		addr.sun_path[0] = '\0'; /* an abstract name */
+	addr_len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n +
+			       (path[0] == '@' ? 0 : 1));
+	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		snmp_log(LOG_ERR, "NOTIFY_SOCKET: socket: %s\n",
+			 strerror(errno));
+		watchdog_usec = 0;
+		return false;
+	}
+	unsetenv("NOTIFY_SOCKET");
+	unsetenv("WATCHDOG_USEC");
+	unsetenv("WATCHDOG_PID");
+	return true;
+}
+
+bool sdnotify_enabled(void)
+{
+	return fd >= 0;
+}
+
+void sdnotify_send(const char *msg)
+{
+	if (fd < 0)
+		return;
+	ssize_t n;
+	do
+		n = sendto(fd, msg, strlen(msg), MSG_NOSIGNAL,
+			   (const struct sockaddr *)&addr, addr_len);
+	while (n < 0 && errno == EINTR);
+	if (n < 0 && !failed_logged) {
+		snmp_log(LOG_WARNING,
+			 "NOTIFY_SOCKET: cannot notify systemd: %s (logged "
+			 "once)\n",
+			 strerror(errno));
+		failed_logged = true;
+	}
+}
+
+uint64_t sdnotify_watchdog_usec(void)
+{
+	return fd >= 0 ? watchdog_usec : 0;
+}
+
+void sdnotify_close(void)
+{
+	if (fd >= 0)
+		close(fd);
+	fd = -1;
+}

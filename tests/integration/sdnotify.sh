@@ -1,0 +1,68 @@
+#!/bin/sh
+# Readiness, status and the watchdog as systemd sees them, without
+# systemd: tests/sdnotify/listen.py plays systemd's side of
+# $NOTIFY_SOCKET.  The agent starts before its master (as it is made to):
+# READY=1 comes once its backend is open, with a STATUS saying no master
+# is connected; the master comes, STATUS says connected; WATCHDOG=1
+# comes every half WATCHDOG_USEC and stops while the agent's loop is
+# stopped; a SIGHUP is RELOADING=1 then READY=1; SIGTERM is STOPPING=1.
+. "$(dirname "$0")/lib.sh"
+
+NOTIFY=$TMP/notify.sock
+python3 "$HWR_SRCDIR/tests/sdnotify/listen.py" "$NOTIFY" "$TMP/notify.log" &
+EXTRA_PIDS="$!"
+wait_until 10 test -S "$NOTIFY" || fail "the listener did not start"
+seen() { grep -q "$1" "$TMP/notify.log"; }
+more_than() { [ "$(grep -c "$1" "$TMP/notify.log")" -gt "$2" ]; } # more_than MSG N
+
+printf 'backend sim\npollInterval 1\n' >"$TMP/agent.conf"
+# WATCHDOG_PID: the agent's own pid (exec keeps the shell's)
+NOTIFY_SOCKET=$NOTIFY WATCHDOG_USEC=1000000 sh -c \
+    'WATCHDOG_PID=$$ exec $0 "$@"' $HWR_VALGRIND "$AGENT" -f -C -c "$TMP/agent.conf" \
+    -x "unix:$SOCK" -Lf "$TMP/agent.log" &
+AGENT_PID=$!
+wait_until 20 seen "READY=1" || fail "no READY=1: $(cat "$TMP/notify.log")"
+grep "READY=1" "$TMP/notify.log" | grep -q "MAINPID=" || fail "READY=1 without MAINPID"
+grep "READY=1" "$TMP/notify.log" | grep -q "STATUS=backend sim, .*master not connected (unix:$SOCK)" ||
+    fail "READY=1's status: $(grep READY "$TMP/notify.log")"
+ok "READY=1 before any master, its status says so: $(grep -o 'STATUS=[^|]*' "$TMP/notify.log" | head -1)"
+
+start_master
+wait_until 20 seen "master connected" || fail "no status when the master came: $(tail -3 "$TMP/notify.log")"
+wait_until 20 agent_serving || fail "the agent does not serve"
+ok "the master came: STATUS says connected"
+
+# the watchdog: every 500 ms while the loop runs
+n0=$(grep -c "WATCHDOG=1" "$TMP/notify.log")
+sleep 3
+n1=$(grep -c "WATCHDOG=1" "$TMP/notify.log")
+[ $((n1 - n0)) -ge 4 ] || fail "only $((n1 - n0)) WATCHDOG=1 in 3 s (WATCHDOG_USEC 1 s)"
+grep "WATCHDOG=1" "$TMP/notify.log" | tail -1 | grep -q "STATUS=.* [1-9][0-9]* polls" ||
+    fail "the watchdog's status has no polls"
+kill -STOP "$AGENT_PID"
+sleep 2
+m0=$(grep -c "WATCHDOG=1" "$TMP/notify.log")
+sleep 1
+m1=$(grep -c "WATCHDOG=1" "$TMP/notify.log")
+kill -CONT "$AGENT_PID"
+[ "$m0" = "$m1" ] || fail "WATCHDOG=1 while the agent was stopped"
+wait_until 10 more_than "WATCHDOG=1" "$m1" ||
+    fail "the watchdog was not fed again after SIGCONT"
+ok "WATCHDOG=1 every half interval ($((n1 - n0)) in 3 s), none while the loop is stopped"
+
+kill -HUP "$AGENT_PID"
+wait_until 10 seen "RELOADING=1" || fail "no RELOADING=1 at SIGHUP"
+wait_until 10 more_than "READY=1" 1 || fail "no READY=1 after the reload"
+kill -TERM "$AGENT_PID"
+wait "$AGENT_PID" || fail "the agent exited badly"
+AGENT_PID=
+seen "STOPPING=1" || fail "no STOPPING=1"
+ok "SIGHUP: RELOADING=1 then READY=1; SIGTERM: STOPPING=1"
+
+# A NOTIFY_SOCKET that is no socket path: said, and the agent does not start
+if NOTIFY_SOCKET=relative "$AGENT" -f -C -c "$TMP/agent.conf" -x "unix:$SOCK" \
+    -Lf "$TMP/bad.log"; then
+    fail "started with NOTIFY_SOCKET=relative"
+fi
+grep -q "NOTIFY_SOCKET 'relative' is not a socket path" "$TMP/bad.log" || fail "no message: $(cat "$TMP/bad.log")"
+ok "a bad NOTIFY_SOCKET is refused, named"
