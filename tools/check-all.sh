@@ -75,8 +75,9 @@ else
 fi
 # The Debian package: built from the tree and checked by lintian
 # (tools/deb.sh), then installed, run as production runs it, upgraded and
-# purged in a throwaway Debian 12 root (tests/deb/install-root.sh).
-echo "==== Debian package: tools/deb.sh, then tests/deb/install-root.sh"
+# purged in a throwaway Debian 12 root (tests/deb/install-root.sh), and
+# installed, removed and purged by piuparts (tests/deb/piuparts.sh).
+echo "==== Debian package: tools/deb.sh, tests/deb/install-root.sh, tests/deb/piuparts.sh"
 debdir="$top/build-deb"
 if tools/deb.sh "$debdir" >"$top/deb.out" 2>&1; then
     passed=$((passed + 1)); grep '^deb.sh:' "$top/deb.out"
@@ -85,6 +86,12 @@ if tools/deb.sh "$debdir" >"$top/deb.out" 2>&1; then
     else
         failed=$((failed + 1)); echo "==== FAILED: tests/deb/install-root.sh"
         grep -v '^Connection from' "$top/deb-root.out" | tail -n 60
+    fi
+    if sh tests/deb/piuparts.sh "$debdir"/hw-r10kevctr_*_*.deb >"$top/piuparts.out" 2>&1; then
+        passed=$((passed + 1)); grep '^ok:' "$top/piuparts.out"
+    else
+        failed=$((failed + 1)); echo "==== FAILED: tests/deb/piuparts.sh"
+        grep -E 'ERROR|FAIL|^  /' "$top/piuparts.out" | tail -n 40
     fi
 else
     failed=$((failed + 1)); echo "==== FAILED: tools/deb.sh"; tail -n 60 "$top/deb.out"

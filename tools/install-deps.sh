@@ -16,7 +16,8 @@
 # package needs but does not declare); curl and jq query their APIs.
 # The Debian package: debhelper, dpkg-dev and pkgconf build it (its
 # debian/control lists the rest above), lintian checks it, debootstrap
-# makes the throwaway root its install test runs in.
+# makes the throwaway root its install test runs in, piuparts installs,
+# removes and purges it in a fresh root of its own.
 set -eu
 pkgs="build-essential autoconf automake libtool pkg-config
       libsnmp-dev snmpd snmp snmptrapd libsmi2-dev smitools libcmocka-dev
@@ -26,7 +27,7 @@ pkgs="build-essential autoconf automake libtool pkg-config
       prometheus prometheus-snmp-exporter snmptt libnet-ip-perl curl jq
       postgresql zabbix-server-pgsql zabbix-frontend-php php-cli php-pgsql
       php-bcmath php-mbstring php-gd php-xml
-      debhelper dpkg-dev pkgconf lintian debootstrap"
+      debhelper dpkg-dev pkgconf lintian debootstrap piuparts"
 missing=
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"

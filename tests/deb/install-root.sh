@@ -12,7 +12,9 @@
 #    master restart is followed by a reconnect;
 #  - the man page's init-script form (-u, -Lf, -p) with the shipped
 #    logrotate example: logging goes on after the rotation, the pid file
-#    goes at exit;
+#    goes at exit; the man page's production line as printed; the init
+#    script's start, status, reload, restart and stop;
+#  - a host without snmpd: install, the init script's refusal, purge;
 #  - --dump on the sim backend as the service user.
 #   tests/deb/install-root.sh PACKAGE.deb
 # Needs root, debootstrap and a reachable Debian mirror.
@@ -168,6 +170,50 @@ kill -TERM "$pid"
 wait_until 10 sh -c "! kill -0 $pid" || fail "the agent did not stop"
 [ ! -e "$R/run/hw-r10kevctr/agent.pid" ] || fail "the pid file stayed after exit"
 ok "init style (-u -g Debian-snmp -Lf -p): served, logrotate's mv + SIGHUP keeps logging, pid file gone at exit"
+
+# hw-r10kevctr-agent(8)'s production line, as printed (the page's own
+# text, rendered), survives a master restart.
+line=$(MANWIDTH=200 man -l "$R/usr/share/man/man8/hw-r10kevctr-agent.8.gz" 2>/dev/null |
+    sed -n 's/^ *\(hw-r10kevctr-agent -LSid -p .*\)$/\1/p')
+[ -n "$line" ] || fail "no production line in hw-r10kevctr-agent(8)"
+chroot "$R" sh -c "$line" || fail "the man page's line did not start: $line"
+pid=$(cat "$R/run/hw-r10kevctr/agent.pid")
+wait_until 20 backend_served || fail "the man page's line is not served"
+kill -TERM "$SNMPD_PID"; wait "$SNMPD_PID" 2>/dev/null
+start_snmpd
+wait_until 20 backend_served || fail "the man page's line lost the master at its restart"
+kill -TERM "$pid"
+wait_until 10 sh -c "! kill -0 $pid" || fail "the agent did not stop"
+ok "the man page's production line as printed ($line): served, reconnected after a master restart"
+
+# The init script (hosts without systemd), with its /etc/default file.
+initd() { chroot "$R" /etc/init.d/hw-r10kevctr "$@"; }
+initd start >"$TMP/initd.out" 2>&1 || { cat "$TMP/initd.out"; fail "/etc/init.d/hw-r10kevctr start"; }
+pid=$(cat "$R/run/hw-r10kevctr/agent.pid")
+wait_until 20 backend_served || fail "the init script's agent is not served"
+initd status >/dev/null || fail "status of a running agent: not 0"
+initd start >/dev/null 2>&1 || fail "start of a running agent: not 0"
+[ "$(cat "$R/run/hw-r10kevctr/agent.pid")" = "$pid" ] && kill -0 "$pid" ||
+    fail "a second start replaced the running agent"
+agents_in_root() { # the agents running in the root
+    for p in /proc/[0-9]*; do
+        [ "$(readlink "$p/root" 2>/dev/null)" = "$R" ] &&
+            [ "$(readlink "$p/exe" 2>/dev/null)" = "$R/usr/sbin/hw-r10kevctr-agent" ] && echo "${p#/proc/}"
+    done | wc -l
+}
+[ "$(agents_in_root)" = 1 ] || fail "$(agents_in_root) agents after a second start"
+initd reload >/dev/null || fail "reload"
+sleep 1
+kill -0 "$pid" && backend_served || fail "not served after reload"
+initd restart >/dev/null || fail "restart"
+wait_until 20 backend_served || fail "not served after restart"
+[ "$(cat "$R/run/hw-r10kevctr/agent.pid")" != "$pid" ] || fail "restart kept the old process"
+initd stop >/dev/null || fail "stop"
+initd status >/dev/null 2>&1; st=$?
+[ "$st" = 3 ] || fail "status of a stopped agent: $st, not 3"
+[ ! -e "$R/run/hw-r10kevctr/agent.pid" ] || fail "the pid file stayed after stop"
+initd stop >/dev/null || fail "stop of a stopped agent: not 0"
+ok "/etc/init.d/hw-r10kevctr: start, status 0, a second start keeps the first, reload, restart, stop, status 3"
 kill -TERM "$SNMPD_PID"; wait "$SNMPD_PID" 2>/dev/null
 
 # ---------------------------------------------------------------- lifecycle
@@ -187,4 +233,27 @@ in_root getent passwd hw-r10kevctr >/dev/null && fail "the user stayed after pur
 in_root getent group hw-r10kevctr >/dev/null && fail "the group stayed after purge"
 in_root dpkg -s hw-r10kevctr >/dev/null 2>&1 && fail "dpkg still knows the package"
 ok "removed, then purged: none of its $(wc -l <"$TMP/plain") files, no user, no group"
+
+# A host without snmpd: the package alone.  /var/agentx is this
+# package's (its tmpfiles.d entry made it), the init script says once why
+# it does not start, and purge leaves nothing of it.
+apt_ purge snmpd >>"$TMP/apt.log" 2>&1 || fail "purge snmpd"
+rm -rf "$R/var/agentx"
+in_root getent group Debian-snmp >/dev/null && in_root groupdel Debian-snmp
+apt_ install --no-install-recommends "/tmp/$debname" >>"$TMP/apt.log" 2>&1 ||
+    { tail -n 30 "$TMP/apt.log"; fail "install without snmpd"; }
+in_root test -d /var/agentx || fail "no /var/agentx without snmpd"
+[ "$(in_root stat -c "%a %U %G" /var/log/hw-r10kevctr)" = "750 hw-r10kevctr adm" ] ||
+    fail "/var/log/hw-r10kevctr is $(in_root stat -c "%a %U %G" /var/log/hw-r10kevctr)"
+chroot "$R" /etc/init.d/hw-r10kevctr start >"$TMP/nogroup.out" 2>&1 ||
+    fail "the init script failed without snmpd: $(cat "$TMP/nogroup.out")"
+grep -q "group Debian-snmp does not exist" "$TMP/nogroup.out" ||
+    fail "the init script did not say why it does not start: $(cat "$TMP/nogroup.out")"
+mkdir -p "$R/run/hw-r10kevctr"
+apt_ purge hw-r10kevctr >>"$TMP/apt.log" 2>&1 || fail "purge without snmpd"
+for d in /var/agentx /var/log/hw-r10kevctr /run/hw-r10kevctr /etc/init.d/hw-r10kevctr \
+    /etc/default/hw-r10kevctr; do
+    in_root test -e "$d" && fail "purge without snmpd left $d"
+done
+ok "without snmpd: /var/agentx and /var/log/hw-r10kevctr made, the init script says why it does not start, purge leaves none of them"
 ok "package root test: $(($(date +%s) - T0)) s; installed size $(dpkg-deb -f "$DEB" Installed-Size) KiB"
