@@ -30,11 +30,16 @@ static void status(const struct agent *a, char *buf, size_t len,
 		   const char *prefix)
 {
 	const struct cache *c = &a->cache;
+	/* state -1 or 0 (no PMU on most VMs, counters disabled, a lost
+	 * pmcd): the service is up but serves no counter; say so */
 	snprintf(buf, len,
-		 "%sSTATUS=backend %s, %zu CPUs, state %d; master %s (%s); "
+		 "%sSTATUS=backend %s, %zu CPUs, state %d%s; master %s (%s); "
 		 "%u polls, %u poll errors\n",
 		 prefix, a->cfg.backend[0] ? a->cfg.backend : "none", c->nrows,
-		 (int)c->state, session_is_up() ? "connected" : "not connected",
+		 (int)c->state,
+		 c->polls && c->state <= 0 ? " (no counter counts: see the log)"
+					   : "",
+		 session_is_up() ? "connected" : "not connected",
 		 a->xaddr ? a->xaddr : a->cfg.agentx_socket, (unsigned)c->polls,
 		 (unsigned)a->served.poll_errors);
 }

@@ -10,7 +10,8 @@ TMP=$(mktemp -d /tmp/hwr-install.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 ok() { echo "ok: $*"; }
-var() { sed -n "s|^$1 = ||p" "$HWR_BUILDDIR/Makefile" | head -n 1; }
+raw_var() { sed -n "s|^$1 = ||p" "$HWR_BUILDDIR/Makefile" | head -n 1; }
+var() { raw_var "$1" | sed "s|\${prefix}|$(raw_var prefix)|"; } # one level
 
 D="$TMP/root"
 ${MAKE:-make} -s -C "$HWR_BUILDDIR" install DESTDIR="$D" >"$TMP/install.log" 2>&1 ||
@@ -73,7 +74,13 @@ if [ "$unitdir" != no ]; then
     fi
     [ -s "$TMP/verify" ] && { cat "$TMP/verify"; fail "systemd-analyze verify printed warnings"; }
     grep -q "^ExecStart=.*/sbin/hw-r10kevctr-agent -f -Le$" "$unit" || fail "ExecStart"
-    ok "systemd unit and sysusers.d file installed; systemd-analyze verify passes"
+    prefix=$(var prefix)
+    if [ "$prefix" != /usr ]; then # nothing outside the prefix
+        for d in "$unitdir" "$(var sysusersdir)" "$(var tmpfilesdir)"; do
+            case $d in "$prefix"/*) ;; *) fail "$d is outside the prefix $prefix" ;; esac
+        done
+    fi
+    ok "systemd unit, sysusers.d and tmpfiles.d files installed (in $unitdir); systemd-analyze verify passes"
 fi
 
 # DESTDIR-safe: uninstall leaves no file behind.
