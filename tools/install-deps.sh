@@ -27,7 +27,7 @@ pkgs="build-essential autoconf automake libtool pkg-config
       prometheus prometheus-snmp-exporter snmptt libnet-ip-perl curl jq
       postgresql zabbix-server-pgsql zabbix-frontend-php php-cli php-pgsql
       php-bcmath php-mbstring php-gd php-xml
-      debhelper dpkg-dev pkgconf lintian debootstrap piuparts"
+      debhelper dpkg-dev pkgconf lintian debootstrap piuparts autopkgtest"
 missing=
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"

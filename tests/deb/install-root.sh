@@ -15,6 +15,7 @@
 #    goes at exit; the man page's production line as printed; the init
 #    script's start, status, reload, restart and stop;
 #  - a host without snmpd: install, the init script's refusal, purge;
+#  - autopkgtest (debian/tests) in the same root;
 #  - --dump on the sim backend as the service user.
 #   tests/deb/install-root.sh PACKAGE.deb
 # Needs root, debootstrap and a reachable Debian mirror.
@@ -148,6 +149,13 @@ in_root setpriv --reuid=hw-r10kevctr --regid=hw-r10kevctr --clear-groups --no-ne
     { cat "$TMP/dump"; fail "--dump as hw-r10kevctr"; }
 grep -q '^cpus 2$' "$TMP/dump" && grep -q '^hw.r10kevctr.cycles 1 ' "$TMP/dump" || { head "$TMP/dump"; fail "--dump does not show the sim's 2 CPUs"; }
 ok "--dump on sim as hw-r10kevctr: $(wc -l <"$TMP/dump") lines"
+# README.Debian's way off the default backend: a local file the agent
+# reads after the conffile, untouched by upgrades.
+echo 'backend sim' >"$R/etc/snmp/hw-r10kevctr.local.conf"
+in_root /usr/sbin/hw-r10kevctr-agent --dump >"$TMP/dump-local" 2>&1 || { cat "$TMP/dump-local"; fail "--dump with the local file"; }
+grep -qx 'backend sim' "$TMP/dump-local" || fail "hw-r10kevctr.local.conf did not win over the conffile: $(head -3 "$TMP/dump-local")"
+rm -f "$R/etc/snmp/hw-r10kevctr.local.conf"
+ok "/etc/snmp/hw-r10kevctr.local.conf overrides the conffile's backend (--dump: backend sim)"
 
 # ---------------------------------------------------------------- init style
 # hw-r10kevctr-agent(8)'s production line, group Debian-snmp for the
@@ -256,4 +264,21 @@ for d in /var/agentx /var/log/hw-r10kevctr /run/hw-r10kevctr /etc/init.d/hw-r10k
     in_root test -e "$d" && fail "purge without snmpd left $d"
 done
 ok "without snmpd: /var/agentx and /var/log/hw-r10kevctr made, the init script says why it does not start, purge leaves none of them"
+# autopkgtest (debian/tests) in the same root, through its chroot
+# testbed: it installs the package and the tests' dependencies with apt
+# and runs each test.  Only debian/ is handed over (the source tree's
+# builds stay out).
+if command -v autopkgtest >/dev/null; then
+    t=$(date +%s)
+    mkdir -p "$TMP/src"
+    cp -r "$(cd "$(dirname "$0")/../.." && pwd)/debian" "$TMP/src/"
+    if autopkgtest "$DEB" "$TMP/src/" -- chroot "$R" >"$TMP/autopkgtest.log" 2>&1; then
+        res=$(sed -n '/@@@@ summary/,$p' "$TMP/autopkgtest.log" | grep -E ' (PASS|FAIL|SKIP)' | tr -s ' ' | tr '\n' ';')
+        ok "autopkgtest: $res $(grep '^ok:' "$TMP/autopkgtest.log" | head -1) ($(($(date +%s) - t)) s)"
+    else
+        tail -n 40 "$TMP/autopkgtest.log"; fail "autopkgtest"
+    fi
+else
+    fail "autopkgtest not installed (tools/install-deps.sh)"
+fi
 ok "package root test: $(($(date +%s) - T0)) s; installed size $(dpkg-deb -f "$DEB" Installed-Size) KiB"
