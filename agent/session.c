@@ -22,6 +22,7 @@
 #include <net-snmp/net-snmp-includes.h>
 
 #include <errno.h>
+#include <poll.h>
 #include <fcntl.h>
 #include <netdb.h>
 #include <stdio.h>
@@ -309,18 +310,46 @@ int session_start(const char *address, unsigned ping_s,
 	return 0;
 }
 
+/*
+ * At stop: the Close goes behind what is queued (a PDU half sent must
+ * end before it, or the master would read a broken stream), and the
+ * queue is flushed for at most SESSION_CLOSE_FLUSH_MS, so that a master
+ * that reads gets every answer and the Close, and one that does not
+ * cannot hold the stop.
+ */
+static void send_close(void)
+{
+	unsigned char st[64];
+	struct ax_buf b;
+	struct ax_ids ids = {s.id, 0, ++s.next_packet};
+
+	ax_init(&b, st, sizeof(st));
+	ax_close(&b, &ids, AX_CLOSE_SHUTDOWN);
+	if (ax_finish(&b) == 0 && session_out_reserve(b.len) == 0) {
+		memcpy(s.out + s.out_len, b.p, b.len);
+		s.out_len += b.len;
+	}
+	ax_free(&b);
+	uint64_t deadline = session_now_ms() + SESSION_CLOSE_FLUSH_MS;
+	for (;;) {
+		session_flush();
+		uint64_t now = session_now_ms();
+		if (s.fd < 0 || s.out_off == s.out_len || now >= deadline)
+			break;
+		struct pollfd pfd = {s.fd, POLLOUT, 0};
+		(void)poll(&pfd, 1, (int)(deadline - now));
+	}
+	if (s.fd >= 0 && s.out_off < s.out_len)
+		snmp_log(LOG_WARNING,
+			 "AgentX: stopping with %zu bytes the master did not "
+			 "read (its Close among them)\n",
+			 s.out_len - s.out_off);
+}
+
 void session_stop(void)
 {
-	if (s.state == S_UP) {
-		unsigned char st[64];
-		struct ax_buf b;
-		struct ax_ids ids = {s.id, 0, ++s.next_packet};
-		ax_init(&b, st, sizeof(st));
-		ax_close(&b, &ids, AX_CLOSE_SHUTDOWN);
-		if (ax_finish(&b) == 0)
-			(void)!send(s.fd, b.p, b.len, MSG_NOSIGNAL | MSG_DONTWAIT);
-		ax_free(&b);
-	}
+	if (s.state == S_UP)
+		send_close();
 	if (s.timer)
 		snmp_alarm_unregister(s.timer);
 	s.timer = 0;

@@ -29,6 +29,8 @@
 #define SESSION_PAYLOAD_MAX (1u << 20)
 /* Output the master has not taken yet, past which it is dropped. */
 #define SESSION_OUTPUT_MAX (8u << 20)
+/* At stop, how long the Close and what is queued before it may take. */
+#define SESSION_CLOSE_FLUSH_MS 500
 
 struct session_events {
 	void (*up)(void *ctx);	 /* registered with a master */

@@ -68,6 +68,13 @@ void session_answered(uint8_t type, const struct ax_header_in *h,
 /* session_output.c: send what the socket takes of the queue; our own
  * requests (Open, Register, AddAgentCaps: the state moves on). */
 void session_flush(void);
+/* Room for n more bytes in the output queue (session_output.c); -1 when
+ * out of memory. */
+int session_out_reserve(size_t n);
+/* The output buffer's size when empty, and the most it keeps once the
+ * master has read everything (a burst's memory is given back). */
+#define SESSION_OUT_MIN	 16384
+#define SESSION_OUT_KEEP (256u << 10)
 void session_send_admin(enum ax_pdu_type type);
 void session_send_ping(void);
 /* Frame and handle what the master sent (session_input.c). */

@@ -34,25 +34,43 @@ static int queue(const struct ax_buf *b)
 		session_drop();
 		return -1;
 	}
-	if (s.out_off > 0 && s.out_off == s.out_len)
-		s.out_off = s.out_len = 0;
-	if (s.out_cap - s.out_len < b->len) {
-		size_t cap = s.out_cap ? s.out_cap : 16384;
-		while (cap - s.out_len < b->len)
-			cap *= 2;
-		unsigned char *p = realloc(s.out, cap);
-		if (!p) {
-			snmp_log(LOG_ERR, "AgentX: out of memory; dropping "
-					  "the session\n");
-			session_drop();
-			return -1;
-		}
-		s.out = p;
-		s.out_cap = cap;
+	if (session_out_reserve(b->len) != 0) {
+		snmp_log(LOG_ERR, "AgentX: out of memory; dropping the "
+				  "session\n");
+		session_drop();
+		return -1;
 	}
 	memcpy(s.out + s.out_len, b->p, b->len);
 	s.out_len += b->len;
 	session_flush();
+	return 0;
+}
+
+/*
+ * Room for n more bytes of output.  What the master has read is given
+ * back first: the unread bytes move to the front whenever the read part
+ * is at least as large (each byte moves at most once per its own size
+ * sent, so the cost stays linear), so the buffer holds what is unread
+ * plus at most as much again, never everything ever sent.
+ */
+int session_out_reserve(size_t n)
+{
+	size_t unread = s.out_len - s.out_off;
+	if (s.out_off > 0 && s.out_off >= unread) {
+		memmove(s.out, s.out + s.out_off, unread);
+		s.out_off = 0;
+		s.out_len = unread;
+	}
+	if (s.out_cap - s.out_len >= n)
+		return 0;
+	size_t cap = s.out_cap ? s.out_cap : SESSION_OUT_MIN;
+	while (cap - s.out_len < n)
+		cap *= 2;
+	unsigned char *p = realloc(s.out, cap);
+	if (!p)
+		return -1;
+	s.out = p;
+	s.out_cap = cap;
 	return 0;
 }
 
@@ -78,8 +96,15 @@ void session_flush(void)
 		session_drop();
 		return;
 	}
-	if (s.fd >= 0 && s.out_off == s.out_len)
+	if (s.fd >= 0 && s.out_off == s.out_len) {
 		s.out_off = s.out_len = 0;
+		/* drained after a burst: give the memory back */
+		if (s.out_cap > SESSION_OUT_KEEP) {
+			free(s.out);
+			s.out = NULL;
+			s.out_cap = 0;
+		}
+	}
 }
 
 /* Wait for the Response to our request with this packet ID. */
