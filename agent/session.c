@@ -142,6 +142,18 @@ void session_answered(uint8_t type, const struct ax_header_in *h,
 			 s.address, s.id);
 		if (s.ev.up)
 			s.ev.up(s.ev.ctx);
+	} else if (type == AX_PDU_PING && error) {
+		/* the master no longer takes our session (it forgot it:
+		 * notOpen), so nothing of ours is registered there */
+		snmp_log(LOG_WARNING,
+			 "AgentX: the master at %s answered our Ping with "
+			 "error %u%s; opening a new session\n",
+			 s.address, error,
+			 error == AX_ERR_NOTOPEN ? " (notOpen: it does not know "
+						   "our session)"
+						 : "");
+		session_drop();
+		s.retry_ms = session_now_ms(); /* at once */
 	} else if (type == AX_PDU_NOTIFY && error) {
 		snmp_log(LOG_WARNING,
 			 "AgentX: the master refused a notification (error "

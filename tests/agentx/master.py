@@ -319,6 +319,27 @@ def malformed(m):
     ok("a payload length of 0xFFFFFFF0 on an open stream: dropped in %.2f s" % dropped)
 
 
+def ping_error(m):
+    """A master that answers the subagent's Ping with notOpen (it forgot
+    the session): the subagent opens a new session."""
+    tid, pid = m.wait_ping()
+    m.respond(tid, pid, error=NOTOPEN)
+    t0 = time.time()
+    try:
+        while True:
+            m.serve_one()  # until the subagent closes its end
+    except (EOFError, ConnectionResetError):
+        pass
+    except socket.timeout:
+        fail("the subagent went on with a session its master does not know")
+    m.conn.close()
+    m.accept(timeout=30)
+    err, _, vb = m.request(GET, rng(ROOT + (1, 1, 1, 0)))
+    check(err == 0 and vb[0][0] == INTEGER, "reads after the new session", vb)
+    ok("a Ping answered notOpen: the subagent closed and opened a new session (%.1f s)"
+       % (time.time() - t0))
+
+
 def session(m):
     """The session's own cases: one read path whatever the moment, a
     CommitSet, another session's request, a Close from the master, a
@@ -388,6 +409,7 @@ def main():
     ok("the subagent opened a session and registered; a Get before the Register's answer was answered")
     read_path(m)
     session(m)
+    ping_error(m)
     malformed(m)
     read_path(m)
     ok("all AgentX checks passed")

@@ -36,4 +36,6 @@ grep -q "PDU header (packet ID [0-9]*) of version 2 announcing" "$TMP/agent.log"
 grep -q "a Get for session [0-9]* (ours is [0-9]*), packet ID [0-9]*: answered notOpen" "$TMP/agent.log" ||
     fail "the other session's request was not logged"
 grep -q "the master at .* closed the session (reason 5)" "$TMP/agent.log" || fail "the master's Close was not logged"
+grep -q "answered our Ping with error 257 (notOpen: it does not know our session); opening a new session" \
+    "$TMP/agent.log" || fail "the Ping answered notOpen was not logged"
 ok "logged: the Get that does not parse (by packet ID), the unframeable headers, another session's request, the Close"
