@@ -23,6 +23,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <netdb.h>
 #include <stdio.h>
@@ -164,65 +165,60 @@ void session_answered(uint8_t type, const struct ax_header_in *h,
 
 /* ------------------------------------------------------------ connecting */
 
-/* A socket connecting to the address; -1 with errno (the reason). */
-static int dial(void)
+/* A unix socket connected to the address; -1 with errno (the reason). */
+static int dial_unix(void)
 {
 	const char *a = s.address;
-	if (strncmp(a, "unix:", 5) == 0 || a[0] == '/') {
-		const char *path = a[0] == '/' ? a : a + 5;
-		struct sockaddr_un sun = {.sun_family = AF_UNIX};
-		if (strlen(path) >= sizeof(sun.sun_path)) {
-			errno = ENAMETOOLONG;
-			return -1;
-		}
-		strcpy(sun.sun_path, path);
-		int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
-				0);
-		if (fd >= 0 &&
-		    connect(fd, (struct sockaddr *)&sun, sizeof(sun)) != 0) {
-			int e = errno;
-			close(fd);
-			errno = e;
-			return -1;
-		}
-		return fd;
-	}
-	/* tcp:HOST:PORT (or tcp6:[HOST]:PORT) */
-	char host[200], port[16];
-	const char *rest = strchr(a, ':') + 1;
-	const char *colon = strrchr(rest, ':');
-	size_t hl = colon ? (size_t)(colon - rest) : 0;
-	if (!colon || hl == 0 || hl >= sizeof(host) ||
-	    strlen(colon + 1) >= sizeof(port)) {
-		errno = EINVAL;
+	const char *path = a[0] == '/' ? a : a + 5;
+	struct sockaddr_un sun = {.sun_family = AF_UNIX};
+	if (strlen(path) >= sizeof(sun.sun_path)) {
+		errno = ENAMETOOLONG;
 		return -1;
 	}
-	memcpy(host, rest, hl);
-	host[hl] = '\0';
-	if (host[0] == '[' && host[hl - 1] == ']') {
-		memmove(host, host + 1, hl - 2);
-		host[hl - 2] = '\0';
-	}
-	snprintf(port, sizeof(port), "%s", colon + 1);
-	struct addrinfo hints = {.ai_socktype = SOCK_STREAM,
-				 .ai_flags = AI_NUMERICSERV},
-			*res = NULL;
-	int gai = getaddrinfo(host, port, &hints, &res);
-	if (gai != 0) {
-		errno = EHOSTUNREACH;
+	strcpy(sun.sun_path, path);
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd >= 0 && connect(fd, (struct sockaddr *)&sun, sizeof(sun)) != 0) {
+		int e = errno;
+		close(fd);
+		errno = e;
 		return -1;
 	}
-	int fd = socket(res->ai_family,
-			SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (fd >= 0 && connect(fd, res->ai_addr, res->ai_addrlen) != 0 &&
+	return fd;
+}
+
+/* A TCP socket connecting (non-blocking) to ai; -1 with errno. */
+static int dial_tcp(const struct addrinfo *ai)
+{
+	int fd = socket(ai->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
+			0);
+	if (fd >= 0 && connect(fd, ai->ai_addr, ai->ai_addrlen) != 0 &&
 	    errno != EINPROGRESS) {
 		int e = errno;
 		close(fd);
 		fd = -1;
 		errno = e;
 	}
-	freeaddrinfo(res);
 	return fd;
+}
+
+/* tcp:HOST:PORT (or tcp6:[HOST]:PORT) into s.gai_host and s.gai_port;
+ * -1 when malformed. */
+static int tcp_parts(void)
+{
+	const char *rest = strchr(s.address, ':') + 1;
+	const char *colon = strrchr(rest, ':');
+	size_t hl = colon ? (size_t)(colon - rest) : 0;
+	if (!colon || hl == 0 || hl >= sizeof(s.gai_host) ||
+	    strlen(colon + 1) >= sizeof(s.gai_port))
+		return -1;
+	memcpy(s.gai_host, rest, hl);
+	s.gai_host[hl] = '\0';
+	if (s.gai_host[0] == '[' && s.gai_host[hl - 1] == ']') {
+		memmove(s.gai_host, s.gai_host + 1, hl - 2);
+		s.gai_host[hl - 2] = '\0';
+	}
+	snprintf(s.gai_port, sizeof(s.gai_port), "%s", colon + 1);
+	return 0;
 }
 
 static void connected(void)
@@ -244,17 +240,114 @@ static void connect_failed(int err)
 	s.retry_ms = session_now_ms() + (uint64_t)s.ping_s * 1000u;
 }
 
-static void try_connect(void)
+/* The lookup of the master's host failed (EAI_*): said once per outage
+ * with the resolver's own reason, tried again after agentxPingInterval. */
+static void resolve_failed(int rc, int err)
 {
-	s.fd = dial();
+	if (!s.outage_logged)
+		snmp_log(LOG_WARNING,
+			 "AgentX: cannot resolve the master's host '%s' (%s): "
+			 "%s; trying every %u s (logged once)\n",
+			 s.gai_host, s.address,
+			 rc == EAI_SYSTEM ? strerror(err) : gai_strerror(rc),
+			 s.ping_s);
+	s.outage_logged = true;
+	s.state = S_IDLE;
+	s.retry_ms = session_now_ms() + (uint64_t)s.ping_s * 1000u;
+}
+
+/* Connect to the first of the looked-up addresses that does not refuse
+ * at once (localhost: ::1, then 127.0.0.1): S_CONNECTING until
+ * writable. */
+static void connect_to(struct addrinfo *res)
+{
+	int e = EHOSTUNREACH;
+	s.fd = -1;
+	for (const struct addrinfo *ai = res; ai && s.fd < 0; ai = ai->ai_next)
+		if ((s.fd = dial_tcp(ai)) < 0)
+			e = errno;
+	freeaddrinfo(res);
 	if (s.fd < 0) {
-		connect_failed(errno);
+		s.state = S_IDLE;
+		connect_failed(e);
 		return;
 	}
+	s.state = S_CONNECTING; /* until writable */
+	s.connect_deadline_ms = session_now_ms() + SESSION_TIMEOUT_S * 1000u;
+}
+
+/*
+ * tcp: a numeric host is converted at once (no resolver is asked); a
+ * name is looked up with getaddrinfo_a() in the background, and the
+ * session's timer picks the answer up (resolved()): a resolver that does
+ * not answer never stalls the main loop, the polls or the watchdog.
+ */
+static void start_tcp(void)
+{
+	if (gai_error(&s.gai) == EAI_INPROGRESS) {
+		s.state = S_RESOLVING; /* an earlier lookup: wait for it */
+		return;
+	}
+	if (tcp_parts() != 0) {
+		s.state = S_IDLE;
+		connect_failed(EINVAL);
+		return;
+	}
+	s.gai_hints = (struct addrinfo){.ai_socktype = SOCK_STREAM,
+					.ai_flags = AI_NUMERICSERV |
+						    AI_NUMERICHOST};
+	struct addrinfo *res = NULL;
+	if (getaddrinfo(s.gai_host, s.gai_port, &s.gai_hints, &res) == 0) {
+		connect_to(res);
+		return;
+	}
+	s.gai_hints.ai_flags = AI_NUMERICSERV;
+	s.gai = (struct gaicb){.ar_name = s.gai_host,
+			       .ar_service = s.gai_port,
+			       .ar_request = &s.gai_hints};
+	snprintf(s.gai_for, sizeof(s.gai_for), "%s", s.address);
+	struct gaicb *list[1] = {&s.gai};
+	struct sigevent none = {.sigev_notify = SIGEV_NONE};
+	int rc = getaddrinfo_a(GAI_NOWAIT, list, 1, &none);
+	if (rc != 0) {
+		resolve_failed(rc, errno);
+		return;
+	}
+	s.state = S_RESOLVING;
+}
+
+/* S_RESOLVING, from the timer: the lookup's answer, if it came. */
+static void resolved(void)
+{
+	int rc = gai_error(&s.gai);
+	if (rc == EAI_INPROGRESS)
+		return;
+	struct addrinfo *res = s.gai.ar_result;
+	s.gai.ar_result = NULL;
+	if (strcmp(s.gai_for, s.address) != 0) { /* for an older address */
+		if (res)
+			freeaddrinfo(res);
+		start_tcp();
+		return;
+	}
+	if (rc != 0 || !res) {
+		if (res)
+			freeaddrinfo(res);
+		resolve_failed(rc ? rc : EAI_NONAME, errno);
+		return;
+	}
+	connect_to(res);
+}
+
+static void try_connect(void)
+{
 	if (strncmp(s.address, "tcp", 3) == 0) {
-		s.state = S_CONNECTING; /* until writable */
-		s.connect_deadline_ms =
-		    session_now_ms() + SESSION_TIMEOUT_S * 1000u;
+		start_tcp();
+		return;
+	}
+	s.fd = dial_unix();
+	if (s.fd < 0) {
+		connect_failed(errno);
 		return;
 	}
 	connected();
@@ -269,6 +362,10 @@ static void tick(unsigned int reg, void *arg)
 	if (s.state == S_IDLE) {
 		if (now >= s.retry_ms)
 			try_connect();
+		return;
+	}
+	if (s.state == S_RESOLVING) {
+		resolved();
 		return;
 	}
 	const char *late = NULL;
@@ -362,6 +459,14 @@ void session_stop(void)
 {
 	if (s.state == S_UP)
 		send_close();
+	/* a lookup still running keeps its buffers (they are static); its
+	 * answer, if any, is freed */
+	if (gai_error(&s.gai) == EAI_INPROGRESS)
+		(void)gai_cancel(&s.gai);
+	if (gai_error(&s.gai) != EAI_INPROGRESS && s.gai.ar_result) {
+		freeaddrinfo(s.gai.ar_result);
+		s.gai.ar_result = NULL;
+	}
 	if (s.timer)
 		snmp_alarm_unregister(s.timer);
 	s.timer = 0;

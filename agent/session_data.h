@@ -6,6 +6,7 @@
 #ifndef HWR10K_SESSION_DATA_H
 #define HWR10K_SESSION_DATA_H
 
+#include <netdb.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -16,6 +17,7 @@
 
 enum state {
 	S_IDLE,	      /* not connected; try again at retry_ms */
+	S_RESOLVING,  /* tcp: the master's host name being looked up */
 	S_CONNECTING, /* connect() in progress (tcp) */
 	S_OPENING,    /* Open sent */
 	S_REGISTERING,
@@ -51,6 +53,12 @@ struct session_state {
 	struct pending pend[PENDING_MAX];
 	size_t npend;
 	struct ax_request req; /* reused: no allocation per request */
+	/* tcp: the master's host name, looked up by getaddrinfo_a() off the
+	 * main loop; the lookup's buffers live here as long as it runs */
+	struct gaicb gai;
+	struct addrinfo gai_hints;
+	char gai_host[200], gai_port[16];
+	char gai_for[256]; /* the address it was started for */
 };
 extern struct session_state s;
 

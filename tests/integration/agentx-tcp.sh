@@ -21,3 +21,15 @@ rows=$(grep -c '^\.1\.3\.6\.1\.4\.1\.8072\.9999\.9999\.59\.1\.2\.1\.3\.' "$TMP/w
 grep -q "No more variables\|Timeout" "$TMP/walk" && fail "the walk did not finish: $(tail -n 2 "$TMP/walk")"
 [ "$(snmpq snmpget hwR10kEvCtrNumCpus.0)" = 8 ] || fail "numCpus over tcp"
 ok "AgentX over tcp: a full walk ($(wc -l <"$TMP/walk") varbinds) and GETs answered"
+
+# A host name (localhost): looked up off the main loop (getaddrinfo_a),
+# each of its addresses tried in turn (the master listens on 127.0.0.1
+# only, localhost may be ::1 first).
+stop_pid "$AGENT_PID" || fail "the agent exited badly"; AGENT_PID=
+: >"$TMP/agent.log"
+# shellcheck disable=SC2086
+$HWR_VALGRIND "$AGENT" -f -C -c "$TMP/agent.conf" -x "tcp:localhost:$XPORT" \
+    -Lf "$TMP/agent.log" &
+AGENT_PID=$!
+wait_until 60 agent_serving || fail "the subagent did not come up over tcp:localhost: $(cat "$TMP/agent.log")"
+ok "AgentX over tcp:localhost:$XPORT: the name looked up in the background, served"
