@@ -5,6 +5,7 @@
 #ifndef HWR10K_COUNTER_MATH_H
 #define HWR10K_COUNTER_MATH_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /*
@@ -21,5 +22,33 @@ uint64_t wrap_delta(uint64_t prev, uint64_t cur, unsigned width);
  * 0 when it did not run at all (nothing is known).
  */
 uint64_t scale_delta(uint64_t delta, uint64_t d_enabled, uint64_t d_running);
+
+/*
+ * A count served from a source's raw readings (the replay and pcp
+ * backends): the first reading is its base, so the count starts at 0;
+ * each later reading adds its delta modulo 2^width; a 64-bit reading
+ * lower than the one before is a restart from zero by the source, so the
+ * reading is what it counted since (added, and the cell is reset).
+ * fresh and reset say what the reading being served did.
+ */
+struct count_cell {
+	bool seen, fresh, reset;
+	uint64_t raw, acc;
+};
+/* Take a reading; true when it was a reset. */
+bool count_cell_take(struct count_cell *c, uint64_t raw, unsigned width);
+/* Report the served reading's flags as bit in *unread (no reading) and
+ * *reset, unless held (a source lost or a recording ended: nothing is
+ * read); clears them for the next. */
+static inline void count_cell_report(struct count_cell *c, uint64_t bit,
+				     bool held, uint64_t *unread,
+				     uint64_t *reset)
+{
+	if (!held && !c->fresh)
+		*unread |= bit;
+	if (!held && c->reset)
+		*reset |= bit;
+	c->fresh = c->reset = false;
+}
 
 #endif

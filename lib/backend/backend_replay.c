@@ -123,17 +123,9 @@ static void apply_set(struct replay *r, const struct rset *s, bool *present)
 	for (size_t k = s->first; k < s->first + s->n; k++) {
 		const struct rec *rec = &r->recs[k];
 		bool sys = rec->slot == REPLAY_SYSTEM_SLOT;
-		struct cell *c = sys ? &r->sys_cells[rec->counter]
-				     : &r->cells[rec->slot][rec->counter];
-		if (c->seen && r->width >= 64 && rec->value < c->raw) {
-			c->acc += rec->value; /* counted since the restart */
-			c->reset = true;
-		} else if (c->seen) {
-			c->acc += wrap_delta(c->raw, rec->value, r->width);
-		}
-		c->raw = rec->value;
-		c->seen = true;
-		c->fresh = true;
+		struct count_cell *c = sys ? &r->sys_cells[rec->counter]
+					   : &r->cells[rec->slot][rec->counter];
+		count_cell_take(c, rec->value, r->width);
 		if (!sys)
 			present[rec->slot] = true;
 	}
@@ -161,18 +153,6 @@ static counter_mask served_counters(const struct replay *r)
 		if (!metric_in_revision(&counters[c], r->cpurev))
 			m &= ~COUNTER_BIT(c);
 	return m;
-}
-
-/* A cell without a line in the set served is unread (its value held);
- * one that went backwards was reset.  The flags are the set's alone. */
-static void take_fresh(struct cell *cell, int c, counter_mask *unread,
-		       counter_mask *reset, bool ended)
-{
-	if (!ended && !cell->fresh)
-		*unread |= COUNTER_BIT(c);
-	if (!ended && cell->reset)
-		*reset |= COUNTER_BIT(c);
-	cell->fresh = cell->reset = false;
 }
 
 static int replay_read(struct backend *b, struct sample *out)
@@ -224,10 +204,12 @@ static int replay_read(struct backend *b, struct sample *out)
 		cs->epoch = r->epoch;
 		/* no enabled/running times in a recording: elapsed time */
 		cs->time_enabled = cs->time_running = r->time_ns - r->start_ns;
+		/* a counter without a line in this set is unread */
 		for (int c = 0; c < COUNTER_COUNT; c++) {
-			struct cell *cell = &r->cells[slot][c];
+			struct count_cell *cell = &r->cells[slot][c];
 			cs->value[c] = cell->acc;
-			take_fresh(cell, c, &cs->unread, &cs->reset, r->ended);
+			count_cell_report(cell, COUNTER_BIT(c), r->ended,
+					  &cs->unread, &cs->reset);
 		}
 	}
 	out->ncpus = n;
@@ -238,8 +220,8 @@ static int replay_read(struct backend *b, struct sample *out)
 		out->cpus[k].unread &= out->counted & ~out->system_wide;
 	for (int c = 0; c < COUNTER_COUNT; c++) {
 		out->total[c] = r->sys_cells[c].acc;
-		take_fresh(&r->sys_cells[c], c, &out->total_unread,
-			   &out->total_reset, r->ended);
+		count_cell_report(&r->sys_cells[c], COUNTER_BIT(c), r->ended,
+				  &out->total_unread, &out->total_reset);
 	}
 	out->total_unread &= out->system_wide;
 	out->total_epoch = r->epoch;

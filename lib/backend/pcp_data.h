@@ -9,18 +9,9 @@
 #include <stdint.h>
 
 #include "backend.h"
+#include "counter_math.h"
 #include "pcp_source.h"
 #include "sample.h"
-
-/* A served count: the first reading is its base, later readings add
- * their delta modulo 2^width; a 64-bit reading lower than the one before
- * is a restart by the source, which counted the new reading since. */
-struct pcp_cell {
-	bool seen;
-	bool fresh; /* read in the record being served */
-	bool reset; /* ... and went backwards (64 bits) */
-	uint64_t raw, acc;
-};
 
 /* What an instance of a metric's instance domain is: a CPU, or not. */
 struct pcp_inst {
@@ -48,7 +39,7 @@ struct pcp_metric {
 struct pcp_cpu {
 	unsigned cpu;
 	bool present; /* had a value in the record being served */
-	struct pcp_cell cell[COUNTER_COUNT];
+	struct count_cell cell[COUNTER_COUNT];
 };
 
 struct pcp {
@@ -64,7 +55,7 @@ struct pcp {
 	counter_mask counted, system_wide;
 	struct pcp_cpu *cpus; /* every CPU seen, sorted */
 	size_t ncpus;
-	struct pcp_cell total[COUNTER_COUNT]; /* system-wide counters */
+	struct count_cell total[COUNTER_COUNT]; /* system-wide counters */
 	uint32_t epoch;
 	uint64_t epoch_ns, time_ns; /* the source's clock */
 	size_t records;		    /* archive: records served this pass */

@@ -96,27 +96,21 @@ static long cpu_of(struct pcp *p, struct pcp_metric *m, int inst)
 	return cpu;
 }
 
-static void advance(struct pcp_cell *cell, uint64_t raw,
+static void advance(struct count_cell *cell, uint64_t raw,
 		    const struct pcp_metric *m, long cpu)
 {
-	if (cell->seen && m->width == 64 && raw < cell->raw) {
-		char where[32] = "";
-		if (cpu >= 0)
-			snprintf(where, sizeof(where), " of CPU %ld", cpu);
-		hwr_log(LOG_NOTICE,
-			"pcp: %s%s went backwards (%llu to %llu): the source "
-			"restarted it from zero; its rate for this poll is "
-			"unknown (a discontinuity)\n",
-			m->name, where, (unsigned long long)cell->raw,
-			(unsigned long long)raw);
-		cell->acc += raw; /* counted since the restart */
-		cell->reset = true;
-	} else if (cell->seen) {
-		cell->acc += wrap_delta(cell->raw, raw, m->width);
-	}
-	cell->raw = raw;
-	cell->seen = true;
-	cell->fresh = true;
+	uint64_t before = cell->raw;
+	if (!count_cell_take(cell, raw, m->width))
+		return;
+	char where[32] = "";
+	if (cpu >= 0)
+		snprintf(where, sizeof(where), " of CPU %ld", cpu);
+	hwr_log(LOG_NOTICE,
+		"pcp: %s%s went backwards (%llu to %llu): the source "
+		"restarted it from zero; its rate for this poll is unknown (a "
+		"discontinuity)\n",
+		m->name, where, (unsigned long long)before,
+		(unsigned long long)raw);
 }
 
 static void fold_metric(struct pcp *p, struct pcp_metric *m,
@@ -182,12 +176,6 @@ static void take_state(struct pcp *p, const pmValueSet *vs, bool cpurev)
 	}
 }
 
-static void clear_fresh(struct pcp_cell *cell, size_t n)
-{
-	for (size_t k = 0; k < n; k++)
-		cell[k].fresh = cell[k].reset = false;
-}
-
 /*
  * An archive's instance domain can change between records (pmlogger saw
  * CPUs come and go, or archives joined by pmlogextract): the names in
@@ -229,11 +217,8 @@ static void fold_result(struct pcp *p, const pmResult *res)
 {
 	if (p->src.archive)
 		follow_indoms(p);
-	for (size_t i = 0; i < p->ncpus; i++) {
+	for (size_t i = 0; i < p->ncpus; i++)
 		p->cpus[i].present = false;
-		clear_fresh(p->cpus[i].cell, COUNTER_COUNT);
-	}
-	clear_fresh(p->total, COUNTER_COUNT);
 	p->time_ns = (uint64_t)res->timestamp.tv_sec * 1000000000u +
 		     (uint64_t)res->timestamp.tv_usec * 1000u;
 	if (p->epoch_ns == 0)
@@ -318,7 +303,7 @@ static int fill_sample(struct pcp *p, struct sample *s, bool stopped,
 		return -1;
 	size_t n = 0;
 	for (size_t i = 0; i < p->ncpus; i++) {
-		const struct pcp_cpu *pc = &p->cpus[i];
+		struct pcp_cpu *pc = &p->cpus[i];
 		if (!pc->present && !stopped)
 			continue;
 		struct cpu_sample *cs = &s->cpus[n++];
@@ -328,14 +313,12 @@ static int fill_sample(struct pcp *p, struct sample *s, bool stopped,
 		cs->epoch = p->epoch;
 		/* no enabled/running times in PCP: the time since the epoch */
 		cs->time_enabled = cs->time_running = p->time_ns - p->epoch_ns;
+		/* a counter without a value in this record is unread */
 		for (int c = 0; c < COUNTER_COUNT; c++) {
 			cs->value[c] = pc->cell[c].acc;
-			if (stopped || ended)
-				continue;
-			if (!pc->cell[c].fresh)
-				cs->unread |= COUNTER_BIT(c);
-			if (pc->cell[c].reset)
-				cs->reset |= COUNTER_BIT(c);
+			count_cell_report(&pc->cell[c], COUNTER_BIT(c),
+					  stopped || ended, &cs->unread,
+					  &cs->reset);
 		}
 		cs->unread &= p->counted & ~p->system_wide;
 	}
@@ -345,12 +328,8 @@ static int fill_sample(struct pcp *p, struct sample *s, bool stopped,
 	s->system_wide = p->system_wide;
 	for (int c = 0; c < COUNTER_COUNT; c++) {
 		s->total[c] = p->total[c].acc;
-		if (stopped || ended)
-			continue;
-		if (!p->total[c].fresh)
-			s->total_unread |= COUNTER_BIT(c);
-		if (p->total[c].reset)
-			s->total_reset |= COUNTER_BIT(c);
+		count_cell_report(&p->total[c], COUNTER_BIT(c), stopped || ended,
+				  &s->total_unread, &s->total_reset);
 	}
 	s->total_unread &= p->system_wide;
 	s->total_epoch = p->epoch;

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "backend.h"
+#include "counter_math.h"
 #include "sample.h"
 
 #define REPLAY_CPU_MAX 65535 /* CPU numbers accepted in a file */
@@ -52,16 +53,6 @@ struct file_id {
 	struct timespec mtime;
 };
 
-/* A served count: the first reading is its base; a 64-bit reading lower
- * than the one before is a restart from zero (the reading is what was
- * counted since). */
-struct cell {
-	bool seen;
-	bool fresh; /* read in the set being served */
-	bool reset; /* ... and went backwards (width 64) */
-	uint64_t raw, acc;
-};
-
 struct replay {
 	char *file;
 	bool loop, ended;
@@ -76,8 +67,8 @@ struct replay {
 	unsigned *cpus; /* distinct CPU numbers, in order of appearance */
 	size_t ncpus;
 	size_t cap_recs, cap_sets, cap_cpus;  /* allocated elements */
-	struct cell (*cells)[COUNTER_COUNT];  /* [slot][counter] */
-	struct cell sys_cells[COUNTER_COUNT]; /* CPU '-' values */
+	struct count_cell (*cells)[COUNTER_COUNT]; /* [slot][counter] */
+	struct count_cell sys_cells[COUNTER_COUNT]; /* CPU '-' values */
 	counter_mask counted, system_wide;
 	unsigned bad_lines, unreported;
 	unsigned resets; /* lines going backwards at width 64 (restarts) */

@@ -42,9 +42,41 @@ static void scaling(void **state)
 	assert_int_equal(scale_delta(UINT64_MAX, 4, 1), UINT64_MAX);
 }
 
+/* The first reading is the base; 32-bit wraps add modulo 2^32; a 64-bit
+ * reading lower than the last is a restart (the reading is counted). */
+static void count_cells(void **state)
+{
+	struct count_cell c = {0};
+	uint64_t unread = 0, reset = 0;
+
+	assert_false(count_cell_take(&c, 1000, 64));
+	assert_int_equal(c.acc, 0);
+	count_cell_report(&c, 1, false, &unread, &reset);
+	assert_int_equal(unread | reset, 0);
+	count_cell_report(&c, 1, false, &unread, &reset); /* no reading */
+	assert_int_equal(unread, 1);
+	assert_false(count_cell_take(&c, 1500, 64));
+	assert_int_equal(c.acc, 500);
+	assert_true(count_cell_take(&c, 5, 64)); /* 1500 -> 5: a restart */
+	assert_int_equal(c.acc, 505);
+	unread = 0;
+	count_cell_report(&c, 2, false, &unread, &reset);
+	assert_int_equal(reset, 2);
+	assert_int_equal(unread, 0);
+	reset = 0;
+	count_cell_report(&c, 2, true, &unread, &reset); /* held: nothing */
+	assert_int_equal(unread | reset, 0);
+
+	struct count_cell w = {0};
+	count_cell_take(&w, 4294967000u, 32);
+	assert_false(count_cell_take(&w, 704, 32)); /* a wrap, not a reset */
+	assert_int_equal(w.acc, 1000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(count_cells),
 	    cmocka_unit_test(wrap_32),
 	    cmocka_unit_test(wrap_48),
 	    cmocka_unit_test(wrap_64),
