@@ -309,6 +309,8 @@ struct pass {
 	/* a counting CPU's cells, for their sums: unread, reset, or read
 	 * with no base (a first reading) */
 	counter_mask unread, reset, no_base;
+	bool quiet; /* every row's span set was quiet before this pass */
+	bool busy;  /* ... and one is not after it */
 	uint64_t prev_ns;	     /* the poll before (first: none) */
 };
 
@@ -336,6 +338,8 @@ static void fold_span(struct cpu_row *r, const uint64_t *offset,
 		span_clear(&r->span);
 		return;
 	}
+	if (ps->quiet && !invalid && !reset && !(cs->unread & per_cpu))
+		return; /* quiet, and nothing happened to it */
 	struct span_poll p = {
 	    .counted = per_cpu,
 	    .unread = cs->unread,
@@ -350,6 +354,8 @@ static void fold_span(struct cpu_row *r, const uint64_t *offset,
 	ps->unread |= r->span.unread;
 	ps->reset |= r->span.reset;
 	ps->no_base |= r->span.bad & ~r->span.unread & ~r->span.reset;
+	if (!span_quiet(&r->span))
+		ps->busy = true;
 }
 
 /* Fold every CPU of s into rows and offset (c's own, or new arrays
@@ -440,13 +446,15 @@ int cache_update(struct cache *c, const struct sample *s, uint32_t now)
 		return -1;
 	}
 	struct pass ps = {.first = first,
-			  .prev_ns = first ? 0 : c->sample_time_ns};
+			  .prev_ns = first ? 0 : c->sample_time_ns,
+			  .quiet = c->spans_quiet};
 	if (!first &&
 	    (s->counted != c->counted || s->system_wide != c->system_wide)) {
 		NOTE("the set of counted events changed");
 		ps.whole = true;
 	}
 	disc = fold_rows(c, s, rows, offset, sum, &ps, disc);
+	c->spans_quiet = !ps.busy;
 	counter_mask sw_reset;
 	if (fold_system_wide(c, s, sum, &sw_reset) && !first) {
 		NOTE("the system-wide counts restarted");

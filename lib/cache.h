@@ -84,6 +84,10 @@ struct cache {
 	/* A sum has no reading when one of its CPUs (or the system-wide
 	 * source) has none, restarted when one of them did. */
 	struct span_set total_span;
+	/* No row's span set carried anything after the last poll: a poll
+	 * with nothing unread, reset or restarted skips them (the 4096-CPU
+	 * poll then reads no span field). */
+	bool spans_quiet;
 	/* Counters whose sum had a live source in the last poll: a CPU
 	 * counting, or a current system-wide reading.  Without one (pmcd
 	 * lost, every CPU stopped, the recording ended) the summed rate and

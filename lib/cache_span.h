@@ -76,6 +76,14 @@ struct span_poll {
  * waits; false only when that allocation failed (the waiting cells are
  * then unknown: no rate at their next reading, never a wrong one). */
 bool span_fold(struct span_set *sp, const struct span_poll *p);
+/* Nothing carried from poll to poll and nothing this poll: a steady
+ * row, whose fold can be skipped. */
+static inline bool span_quiet(const struct span_set *sp)
+{
+	return !(sp->bad | sp->unread | sp->reset | sp->waiting | sp->unknown |
+		 sp->long_span) &&
+	       !(sp->anchored | sp->broken | sp->from_anchor | sp->absent);
+}
 /* A row that stopped counting or ended: no state carried. */
 void span_clear(struct span_set *sp);
 void span_free(struct span_set *sp);
