@@ -1,10 +1,10 @@
 /*
  * genmib - generates HW-R10KEVCTR-MIB.txt, the agent's object table
- * (lib/objects.c) and the Zabbix template from mib/objects.def,
+ * (lib/objects.c), the Zabbix template and snmp_exporter's generator.yml from mib/objects.def,
  * mib/metrics.def, mib/stats.def, mib/root.def and mib/hw.help (the tables
  * are compiled in; the help file is read at run time).
  *
- * usage: genmib HW.HELP MIB-OUT C-OUT ZABBIX-OUT
+ * usage: genmib HW.HELP MIB-OUT C-OUT ZABBIX-OUT GENERATOR-OUT
  * Any error in the help file is reported as FILE:LINE and exits 1 without
  * leaving partial output behind.
  */
@@ -37,8 +37,9 @@ int main(int argc, char **argv)
 	struct helpfile hf;
 	struct mibmodel mm;
 
-	if (argc != 5) {
-		fprintf(stderr, "usage: %s HW.HELP MIB-OUT C-OUT ZABBIX-OUT\n",
+	if (argc != 6) {
+		fprintf(stderr, "usage: %s HW.HELP MIB-OUT C-OUT ZABBIX-OUT "
+			"GENERATOR-OUT\n",
 			argv[0]);
 		return 2;
 	}
@@ -56,7 +57,8 @@ int main(int argc, char **argv)
 	}
 	int rc = write_file(argv[2], &mm, mibmodel_write_mib) ||
 		 write_file(argv[3], &mm, mibmodel_write_c) ||
-		 write_file(argv[4], &mm, mibmodel_write_zabbix);
+		 write_file(argv[4], &mm, mibmodel_write_zabbix) ||
+		 write_file(argv[5], &mm, mibmodel_write_snmp_generator);
 	mibmodel_free(&mm);
 	helpfile_free(&hf);
 	return rc;

@@ -63,6 +63,7 @@ void mibmodel_free(struct mibmodel *mm);
 void mibmodel_write_mib(const struct mibmodel *mm, FILE *out);
 void mibmodel_write_c(const struct mibmodel *mm, FILE *out);
 void mibmodel_write_zabbix(const struct mibmodel *mm, FILE *out);
+void mibmodel_write_snmp_generator(const struct mibmodel *mm, FILE *out);
 
 /* The newest REVISION's date ("YYYYMMDDhhmmZ"). */
 const char *mibmodel_revision(void);

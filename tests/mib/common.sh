@@ -4,6 +4,7 @@ set -u
 GENERATED="$HWR_BUILDDIR/mib/HW-R10KEVCTR-MIB.generated.txt"
 CHECKED_IN="$HWR_SRCDIR/HW-R10KEVCTR-MIB.txt"
 GENERATED_ZABBIX="$HWR_BUILDDIR/mib/hw-r10kevctr.zabbix.generated.yaml"
+GENERATED_PROMGEN="$HWR_BUILDDIR/mib/generator.generated.yml"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 need_base_mibs() {
     [ -n "${BASE_MIBDIR:-}" ] && [ -d "$BASE_MIBDIR" ] ||

@@ -5,11 +5,12 @@ genmib="$HWR_BUILDDIR/mib/genmib"
 dir=$(mktemp -d) && trap 'rm -rf "$dir"' EXIT
 
 expect() { # expect NAME EXPECTED-MESSAGE; input in $dir/NAME.help
-    if "$genmib" "$dir/$1.help" "$dir/out.mib" "$dir/out.c" "$dir/out.yaml" 2>"$dir/err"; then
+    if "$genmib" "$dir/$1.help" "$dir/out.mib" "$dir/out.c" "$dir/out.yaml" "$dir/out.yml" 2>"$dir/err"; then
         fail "$1: genmib accepted a bad file"
     fi
     grep -qF -- "$2" "$dir/err" || { cat "$dir/err"; fail "$1: no '$2'"; }
-    [ ! -e "$dir/out.mib" ] && [ ! -e "$dir/out.c" ] && [ ! -e "$dir/out.yaml" ] || fail "$1: output left"
+    [ ! -e "$dir/out.mib" ] && [ ! -e "$dir/out.c" ] && [ ! -e "$dir/out.yaml" ] &&
+        [ ! -e "$dir/out.yml" ] || fail "$1: output left"
     echo "ok: $1"
 }
 help="$HWR_SRCDIR/mib/hw.help"
