@@ -142,6 +142,35 @@ start_agent() {
     AGENT_PID=$!
 }
 
+# start_pair NAME AGENT-CONF-TEXT: one more master and subagent, for a
+# test that polls several hosts (start_master first: the master's config
+# is its; files $TMP/NAME-*, socket $TMP/NAME.sock).  Sets PORT_NAME; both
+# are stopped at exit (the agent first).
+start_pair() {
+    pn=$1 psock=$TMP/$1.sock
+    sed "s|unix:$SOCK|unix:$psock|" "$TMP/snmpd.conf" >"$TMP/$pn-snmpd.conf"
+    for try in 1 2 3 4 5 6 7 8; do
+        pport=$((20000 + ($$ * 11 + try * 191 + ${#EXTRA_PIDS} * 37) % 30000))
+        "$SNMPD" -f -C -c "$TMP/$pn-snmpd.conf" -Lf "$TMP/$pn-snmpd.log" \
+            -M "$MIBPATH" -m SNMPv2-MIB -p "$TMP/$pn-snmpd.pid" "udp:127.0.0.1:$pport" &
+        ppid=$!
+        for _ in $(seq 50); do
+            [ -S "$psock" ] && break
+            kill -0 "$ppid" 2>/dev/null || break
+            sleep 0.1
+        done
+        [ -S "$psock" ] && kill -0 "$ppid" 2>/dev/null && break
+        wait "$ppid" 2>/dev/null; ppid=
+    done
+    [ -n "$ppid" ] || fail "snmpd for $pn would not start"
+    printf '%s\n' "$2" >"$TMP/$pn-agent.conf"
+    # shellcheck disable=SC2086
+    $HWR_VALGRIND "$AGENT" -f -C -c "$TMP/$pn-agent.conf" -x "unix:$psock" \
+        -Lf "$TMP/$pn-agent.log" -p "$TMP/$pn-agent.pid" &
+    EXTRA_PIDS="$! $EXTRA_PIDS $ppid"
+    eval "PORT_$pn=$pport"
+}
+
 snmp() { # snmp TOOL ARGS...: a v2c request to the master
     tool=$1; shift
     # shellcheck disable=SC2086
