@@ -68,11 +68,25 @@ static void put_q(FILE *out, const char *s)
 	fputc('\'', out);
 }
 
-/* The first line of a DESCRIPTION (hw.help's one-line help for metrics). */
-static void put_first_line(FILE *out, const struct node *n)
+/*
+ * The first sentence of a DESCRIPTION's first paragraph (hw.help's
+ * one-line help for metrics), whole, and the object's name.
+ */
+static void put_first_sentence(FILE *out, const struct node *n)
 {
-	size_t len = strcspn(n->descr, "\n");
-	char line[256];
+	size_t len = 0, par = strcspn(n->descr, "\n");
+	char line[1024];
+
+	while (n->descr[par] == '\n' && n->descr[par + 1] != '\n' &&
+	       n->descr[par + 1])
+		par += 1 + strcspn(n->descr + par + 1, "\n");
+	for (len = 0; len < par; len++)
+		if (n->descr[len] == '.' &&
+		    (len + 1 == par || n->descr[len + 1] == ' ' ||
+		     n->descr[len + 1] == '\n')) {
+			len++;
+			break;
+		}
 	snprintf(line, sizeof(line), "%.*s (HW-R10KEVCTR-MIB::%s)", (int)len,
 		 n->descr, n->name);
 	put_q(out, line);
@@ -95,7 +109,7 @@ static void put_oid(FILE *out, const struct node *n, const char *instance)
 }
 
 enum vtype { V_FLOAT, V_UNSIGNED, V_CHAR };
-enum prep { P_NONE, P_PER_SECOND, P_CHANGE, P_MULTIPLY };
+enum prep { P_NONE, P_CHANGE, P_MULTIPLY, P_DISCARD };
 
 struct item {
 	const struct node *n;
@@ -109,8 +123,8 @@ struct item {
 static void put_item(FILE *out, int in, const struct item *it, bool proto)
 {
 	static const char *const vt[] = {"FLOAT", NULL, "CHAR"};
-	static const char *const pt[] = {NULL, "CHANGE_PER_SECOND",
-					 "SIMPLE_CHANGE", "MULTIPLIER"};
+	static const char *const pt[] = {NULL, "SIMPLE_CHANGE", "MULTIPLIER",
+					 "DISCARD_UNCHANGED_HEARTBEAT"};
 	int f = in + 2;
 
 	fprintf(out, "%*s-\n%*suuid: ", in, "", f, "");
@@ -133,7 +147,7 @@ static void put_item(FILE *out, int in, const struct item *it, bool proto)
 		fputc('\n', out);
 	}
 	fprintf(out, "%*sdescription: ", f, "");
-	put_first_line(out, it->n);
+	put_first_sentence(out, it->n);
 	fputc('\n', out);
 	if (it->valuemap)
 		fprintf(out, "%*svaluemap:\n%*sname: '%s'\n", f, "", f + 2, "",
@@ -143,13 +157,40 @@ static void put_item(FILE *out, int in, const struct item *it, bool proto)
 			"%*spreprocessing:\n%*s-\n%*stype: %s\n"
 			"%*sparameters:\n%*s- '%s'\n",
 			f, "", f + 2, "", f + 4, "", pt[it->prep], f + 4, "",
-			f + 6, "", it->prep == P_MULTIPLY ? it->param : "");
+			f + 6, "",
+			it->prep == P_MULTIPLY	  ? it->param
+			: it->prep == P_DISCARD ? "1d"
+						: "");
 	fprintf(out, "%*stags:\n%*s-\n%*stag: component\n%*svalue: cpu\n", f,
 		"", f + 2, "", f + 4, "", f + 4, "");
 }
 
 struct trigger {
 	const char *expr, *name, *priority, *descr;
+	bool root; /* the host-wide "no SNMP data" trigger: depends on none */
+	bool per_cpu; /* also depends on the host's "not counting" */
+};
+
+/* "/TEMPLATE/KEY" inside a trigger expression. */
+#define REF(key) "/" TEMPLATE "/" key
+
+/*
+ * When the host's SNMP agent does not answer, every item fails: one
+ * problem for the host (as Zabbix's own "Linux by SNMP" does), and every
+ * other trigger depends on it so that it is the only one.
+ */
+#define SNMP_DOWN_NAME "No SNMP data collection"
+#define SNMP_DOWN_EXPR                                                    \
+	"max(" REF("zabbix[host,snmp,available]") ",{$HWR10K.SNMP.TIMEOUT})=0"
+/* A host not counting at all: one problem, not one per CPU. */
+#define STATE_DOWN_NAME "Event counters not counting (state {ITEM.LASTVALUE1})"
+#define STATE_DOWN_EXPR "last(" REF("hwr10k.state") ")<1"
+static const struct trigger snmp_down_triggers[] = {
+    {SNMP_DOWN_EXPR, SNMP_DOWN_NAME, "WARNING",
+     "The host's SNMP agent has not answered Zabbix for "
+     "{$HWR10K.SNMP.TIMEOUT}: down, unreachable, or refusing the "
+     "interface's community or SNMPv3 user.",
+     true, false},
 };
 
 static void put_triggers(FILE *out, int in, const struct trigger *t,
@@ -171,44 +212,60 @@ static void put_triggers(FILE *out, int in, const struct trigger *t,
 			t[i].priority, f, "");
 		put_q(out, t[i].descr);
 		fputc('\n', out);
+		if (!t[i].root)
+			fprintf(out,
+				"%*sdependencies:\n%*s-\n%*sname: '%s'\n"
+				"%*sexpression: '%s'\n",
+				f, "", f + 2, "", f + 4, "", SNMP_DOWN_NAME,
+				f + 4, "", SNMP_DOWN_EXPR);
+		if (t[i].per_cpu)
+			fprintf(out,
+				"%*s-\n%*sname: '%s'\n%*sexpression: '%s'\n",
+				f + 2, "", f + 4, "", STATE_DOWN_NAME, f + 4,
+				"", STATE_DOWN_EXPR);
 	}
 }
 
-/* "/TEMPLATE/KEY" inside a trigger expression. */
-#define REF(key) "/" TEMPLATE "/" key
-
 static const struct trigger state_triggers[] = {
-    {"last(" REF("hwr10k.state") ")<1",
-     "Event counters not counting (state {ITEM.LASTVALUE1})", "WARNING",
+    {STATE_DOWN_EXPR, STATE_DOWN_NAME, "WARNING",
      "hwR10kEvCtrState is -1 (no usable counters) or 0 (counting not "
-     "permitted, or the source does not answer)."},
+     "permitted, or the source does not answer).",
+     false, false},
     {"nodata(" REF("hwr10k.state") ",{$HWR10K.NODATA})=1",
      "No event counter data for {$HWR10K.NODATA}", "WARNING",
      "The SNMP agent does not serve HW-R10KEVCTR-MIB: the subagent is not "
-     "running or not connected to its master snmpd."},
+     "running or not connected to its master snmpd.",
+     false, false},
 };
 static const struct trigger discontinuity_triggers[] = {
     {"change(" REF("hwr10k.discontinuity.time") ")<>0",
      "Event counter discontinuity", "INFO",
      "The counters restarted (backend reopened, a CPU came back): rates "
-     "across it are not comparable."},
+     "across it are not comparable.",
+     false, false},
 };
 static const struct trigger poll_error_triggers[] = {
     {"last(" REF("hwr10k.poll.errors") ")>0", "Event counter poll errors",
-     "INFO", "The backend failed to read (see the agent's log)."},
+     "INFO", "The backend failed to read (see the agent's log).",
+     false, false},
 };
 static const struct trigger cpu_status_triggers[] = {
     {"last(" REF("hwr10k.cpu.status[{#SNMPINDEX}]") ")<>1",
      "CPU {#SNMPINDEX}: event counters not counting", "WARNING",
      "The backend did not read this CPU's counters at the last poll "
-     "(stopped), or its recording ended."},
+     "(stopped), or its recording ended.",
+     false, true},
 };
 static const struct trigger cpu_duty_triggers[] = {
-    {"max(" REF("hwr10k.cpu.duty[{#SNMPINDEX}]") ",15m)<{$HWR10K.DUTY.MIN}",
+    /* Only a counting CPU: one not counting has a duty cycle of 0, and
+     * that is the trigger above, not this. */
+    {"max(" REF("hwr10k.cpu.duty[{#SNMPINDEX}]") ",15m)<{$HWR10K.DUTY.MIN}"
+     " and last(" REF("hwr10k.cpu.status[{#SNMPINDEX}]") ")=1",
      "CPU {#SNMPINDEX}: events multiplexed", "INFO",
-     "The kernel counted the events only part of the time: the counts are "
-     "scaled estimates.  Map fewer events, or raise perfGroupSize where "
-     "the PMU has the counters."},
+     "The kernel counted the events of this counting CPU only part of the "
+     "time: the counts are scaled estimates.  Map fewer events, or raise "
+     "perfGroupSize where the PMU has the counters.",
+     false, true},
 };
 
 /*
@@ -255,12 +312,14 @@ static bool item_for(const struct node *n, struct item *it, char *key,
 		snprintf(name, len, "R10000 CPU revision");
 		it->vt = V_CHAR;
 		it->delay = "{$HWR10K.INFO.INTERVAL}";
+		it->prep = P_DISCARD;
 		return true;
 	case TAG_BACKEND:
 		snprintf(key, len, "hwr10k.backend");
 		snprintf(name, len, "Event counter backend");
 		it->vt = V_CHAR;
 		it->delay = "{$HWR10K.INFO.INTERVAL}";
+		it->prep = P_DISCARD;
 		return true;
 	case TAG_NUM_CPUS:
 		snprintf(key, len, "hwr10k.cpus");
@@ -276,11 +335,20 @@ static bool item_for(const struct node *n, struct item *it, char *key,
 	case TAG_DISCONTINUITY_TIME:
 		snprintf(key, len, "hwr10k.discontinuity.time");
 		snprintf(name, len, "Event counter discontinuity time");
-		it->vt = V_UNSIGNED;
+		/* sysUpTime hundredths to seconds: Zabbix shows "uptime" as
+		 * days and hh:mm:ss */
+		it->vt = V_FLOAT;
+		it->units = "uptime";
+		it->prep = P_MULTIPLY;
+		snprintf(it->param, sizeof(it->param), "0.01");
 		return true;
-	case TAG_TOTAL:
-	case TAG_CPU_COUNTER:
-		if (n->tag == TAG_TOTAL) {
+	case TAG_RATE:
+	case TAG_CPU_RATE:
+		/* The agent's rate over its own poll interval: exact whatever
+		 * the item interval (Zabbix's "Change per second" of the
+		 * counters would divide a varying number of the agent's polls
+		 * by Zabbix's own clock: doc/nms.md, "Rates"). */
+		if (n->tag == TAG_RATE) {
 			snprintf(key, len, "hwr10k.events[%s]", c->name);
 			snprintf(name, len, "Events per second: %s (all CPUs)",
 				 c->name);
@@ -293,7 +361,6 @@ static bool item_for(const struct node *n, struct item *it, char *key,
 		}
 		it->vt = V_FLOAT;
 		it->units = "events/s";
-		it->prep = P_PER_SECOND;
 		return true;
 	case TAG_CPU_STATUS:
 		snprintf(key, len, "hwr10k.cpu.status[{#SNMPINDEX}]");
@@ -358,13 +425,19 @@ static const struct macro macros[] = {
     {"{$HWR10K.DUTY.MIN}", "50",
      "A CPU counting its events less than this % of the time is "
      "multiplexed."},
-    {"{$HWR10K.INFO.INTERVAL}", "1h",
-     "How often the CPU revision and the backend are read."},
+    {"{$HWR10K.INFO.INTERVAL}", "5m",
+     "How often the CPU revision and the backend are read (stored when "
+     "they change, and once a day)."},
     {"{$HWR10K.INTERVAL}", "1m",
-     "How often the counters are read: at least the agent's pollInterval."},
+     "How often the rates and statistics are read: any interval (each "
+     "value is the agent's own over its last poll interval); faster than "
+     "the agent's pollInterval repeats values."},
     {"{$HWR10K.LLD.INTERVAL}", "1h", "How often the CPUs are discovered."},
     {"{$HWR10K.NODATA}", "10m",
      "No state for this long: the subagent is not serving."},
+    {"{$HWR10K.SNMP.TIMEOUT}", "5m",
+     "No SNMP answer for this long: one problem for the host, on which "
+     "the template's other triggers depend."},
 };
 
 void mibmodel_write_zabbix(const struct mibmodel *mm, FILE *out)
@@ -391,14 +464,29 @@ void mibmodel_write_zabbix(const struct mibmodel *mm, FILE *out)
 	fprintf(out,
 		"      description: 'SGI R10000 event counters "
 		"(PCP hw.r10kevctr.*) from hw-r10kevctr-agent, an AgentX "
-		"subagent of the host''s snmpd: HW-R10KEVCTR-MIB.  Counters "
-		"as events per second, summed and per CPU (low-level "
-		"discovery), statistics as ratios.  Set "
-		"{$HWR10K.INTERVAL} to at least the agent''s pollInterval.'\n");
+		"subagent of the host''s snmpd: HW-R10KEVCTR-MIB.  Events "
+		"per second (the agent''s rates over its poll interval, "
+		"exact at any item interval), summed and per CPU (low-level "
+		"discovery), statistics as ratios.  See doc/nms.md.'\n");
 	fprintf(out, "      groups:\n        -\n          name: '%s'\n",
 		GROUP);
 
-	fprintf(out, "      items:\n");
+	fprintf(out, "      items:\n        -\n          uuid: ");
+	put_uuid(out, "item/", "zabbix[host,snmp,available]");
+	fprintf(out,
+		"          name: 'SNMP agent availability'\n"
+		"          type: INTERNAL\n"
+		"          key: 'zabbix[host,snmp,available]'\n"
+		"          delay: '{$HWR10K.INTERVAL}'\n"
+		"          history: 7d\n"
+		"          description: 'Whether the host''s SNMP interface "
+		"answers Zabbix (Zabbix''s own view: 0 not available, 1 "
+		"available, 2 unknown).'\n"
+		"          valuemap:\n"
+		"            name: 'zabbix.host.available'\n"
+		"          tags:\n            -\n              tag: component\n"
+		"              value: health\n");
+	put_triggers(out, 8, snmp_down_triggers, 1, false);
 	for (size_t i = 0; i < mm->count; i++) {
 		const struct node *n = &mm->nodes[i];
 		if (n->kind != NK_SCALAR || !item_for(n, &it, key, name, 160))
@@ -450,6 +538,16 @@ void mibmodel_write_zabbix(const struct mibmodel *mm, FILE *out)
 
 	fprintf(out, "      valuemaps:\n");
 	put_enum_valuemap(out, status);
+	fprintf(out, "        -\n          uuid: ");
+	put_uuid(out, "valuemap/", "zabbix.host.available");
+	fprintf(out, "          name: 'zabbix.host.available'\n"
+		     "          mappings:\n"
+		     "            -\n              value: '0'\n"
+		     "              newvalue: 'not available'\n"
+		     "            -\n              value: '1'\n"
+		     "              newvalue: 'available'\n"
+		     "            -\n              value: '2'\n"
+		     "              newvalue: 'unknown'\n");
 	fprintf(out, "        -\n          uuid: ");
 	put_uuid(out, "valuemap/", "hwR10kEvCtrState");
 	fprintf(out,
