@@ -223,18 +223,27 @@ start_trapd() {
     fi
     HWR10K_NOTIFY_LOG=$TMP/handler.log
     export HWR10K_NOTIFY_LOG
+    # The example's own command line ("snmptrapd -m ... -M ... ..."),
+    # the MIB directory of this build replaced by the test's copy.
+    topts=$(sed -n 's/^#   snmptrapd \(.*\) \.\.\.$/\1/p' "$HWR_BUILDDIR/conf/snmptrapd.conf.example" |
+        sed "s|\"+[^:]*:|\"+$TMP/mibs:|")
+    [ -n "$topts" ] || fail "no snmptrapd command line in snmptrapd.conf.example"
     for try in 1 2 3 4 5 6 7 8; do
         TPORT=$((20000 + ($$ * 13 + try * 277) % 30000))
+        : >"$TMP/trapd.log"
+        eval "set -- $topts"
         # shellcheck disable=SC2086
-        "$SNMPTRAPD" -f -C -c "$TMP/snmptrapd.conf" -Lf "$TMP/trapd.log" \
-            -M "$MIBPATH" -m HW-R10KEVCTR-MIB ${TRAPD_OPTS:-} \
-            "udp:127.0.0.1:$TPORT" &
+        "$SNMPTRAPD" "$@" -f -C -c "$TMP/snmptrapd.conf" -Lf "$TMP/trapd.log" \
+            ${TRAPD_OPTS:-} "udp:127.0.0.1:$TPORT" &
         TRAPD_PID=$!
-        sleep 0.5
+        wait_until 5 grep -q 'NET-SNMP version' "$TMP/trapd.log"
         kill -0 "$TRAPD_PID" 2>/dev/null && break
         wait "$TRAPD_PID" 2>/dev/null; TRAPD_PID=
     done
     [ -n "$TRAPD_PID" ] || fail "snmptrapd would not start"
+    if grep -i 'bad trap OID\|cannot find module\|unlinked OID\|cannot adopt' "$TMP/trapd.log"; then
+        fail "snmptrapd, started as snmptrapd.conf.example says, did not load its handlers"
+    fi
     TRAPSINK="trap2sink udp:127.0.0.1:$TPORT public"
 }
 
