@@ -26,10 +26,15 @@ grep -q '^Failed translations: *0$' "$tmp/log" || { cat "$tmp/log" >&2; exit 1; 
 # notifications, made by snmpttconvertmib (tools/snmptt-convert.sh; do not
 # edit).  Add this file to snmptt_conf_files in snmptt.ini, and hand
 # snmptrapd's notifications to snmptt (traphandle default
-# /usr/sbin/snmptthandler, or snmptt itself in standalone mode).  A log
-# line reads, for example:
+# /usr/sbin/snmptthandler, or snmptt itself in standalone mode).  The log
+# lines below need snmptt.ini's net_snmp_perl_enable = 1 (libsnmp-perl)
+# and the MIB where Net-SNMP looks (snmp.conf's mibdirs and mibs, see the
+# README's "Base MIBs", or snmptt.ini's mibs_environment); without them
+# start snmptrapd with -On and snmptt still matches the numeric OIDs.
+# A rising alarm is a Warning, the rest Normal.  A log line reads, for
+# example:
 #   Event counter alarm rose; name metric type CPU value threshold:
 #     brmp hw.r10kevctr.fail.brmp ratePerSecond -1 9000000 5000000
 HEAD
-    cat "$tmp/converted"
+    sed 's/^\(EVENT hwR10kEvCtrRisingAlarm .* "Status Events"\) Normal$/\1 Warning/' "$tmp/converted"
 } >"$OUT"

@@ -68,8 +68,8 @@ wait_until 20 sh -c "grep -q 'alarm rose' '$TMP/snmptt.log'" || fail "snmptt log
 conf 500000; kill -HUP "$AGENT_PID"
 wait_until 20 sh -c "grep -q 'alarm fell' '$TMP/snmptt.log'" || fail "snmptt logged no falling alarm"
 sleep 1
-grep -q 'Event counter alarm rose; name metric type CPU value threshold: brmp hw.r10kevctr.fail.brmp ratePerSecond -1 9000000 5000000' "$TMP/snmptt.log" ||
-    fail "the rising alarm's line"
+grep -q '59\.0\.2 Warning .*Event counter alarm rose; name metric type CPU value threshold: brmp hw.r10kevctr.fail.brmp ratePerSecond -1 9000000 5000000' "$TMP/snmptt.log" ||
+    fail "the rising alarm's line (a Warning)"
 grep -q 'Event counter alarm fell; name metric type CPU value threshold: brmp hw.r10kevctr.fail.brmp ratePerSecond -1 1500000 2000000' "$TMP/snmptt.log" ||
     fail "the falling alarm's line"
 [ "$(logged 'Event counters restarted; time CPUs backend reason: .* 2 sim ')" = 2 ] ||
