@@ -166,6 +166,9 @@ chroot "$R" /usr/sbin/hw-r10kevctr-agent -A -Lf /var/log/hw-r10kevctr/agent.log 
 PIDS="$PIDS $!"
 wait_until 20 test -s "$R/run/hw-r10kevctr/agent.pid" || fail "no pid file (-p /run/hw-r10kevctr/agent.pid)"
 wait_until 20 backend_served || fail "the init-style agent (-u) is not served"
+[ -f "$R/usr/share/doc/hw-r10kevctr/README.md.gz" ] && [ -f "$R/usr/share/doc/hw-r10kevctr/doc/nms.md.gz" ] ||
+    fail "README.md and doc/ are not in /usr/share/doc/hw-r10kevctr (README.Debian points there)"
+ok "README.md.gz and doc/*.md.gz installed where README.Debian says"
 cp "$R/usr/share/doc/hw-r10kevctr/examples/logrotate.example" "$R/etc/logrotate.d/hw-r10kevctr"
 in_root logrotate -f -s /var/lib/logrotate/hwr-test.status /etc/logrotate.d/hw-r10kevctr ||
     fail "logrotate with the shipped example"
