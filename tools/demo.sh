@@ -4,8 +4,8 @@
 # backend, prints a named snmpwalk of HW-R10KEVCTR-MIB, and stops both.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-"$top/tools/build.sh" "$top/build-demo"
-HWR_SRCDIR=$top HWR_BUILDDIR=$top/build-demo
+HWR_BUILDDIR=$("$top/tools/build.sh" --reuse "$top/build-demo")
+HWR_SRCDIR=$top
 export HWR_SRCDIR HWR_BUILDDIR
 . "$top/tests/integration/lib.sh"
 start_master

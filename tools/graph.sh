@@ -15,8 +15,8 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 png=${1:-$top/doc/img/replay-phases.png}
 command -v rrdtool >/dev/null || { echo "rrdtool not installed (Debian: rrdtool)" >&2; exit 77; }
-"$top/tools/build.sh" "$top/build-demo" >/dev/null
-HWR_SRCDIR=$top HWR_BUILDDIR=$top/build-demo
+HWR_BUILDDIR=$("$top/tools/build.sh" --reuse "$top/build-demo")
+HWR_SRCDIR=$top
 export HWR_SRCDIR HWR_BUILDDIR
 . "$top/tests/integration/lib.sh"
 
@@ -77,6 +77,7 @@ mkdir -p "$(dirname "$png")"
 rrdtool graph "$png" --start "$start" --end "$end" --width 640 --height 200 \
     --title "R10000 replay through hw-r10kevctr-agent (RRDtool, SNMPv2c GET every 1 s)" \
     --vertical-label "misses per second" --right-axis 0.00000025:0 \
+    --lower-limit 0 --upper-limit 10000000 --rigid \
     --right-axis-label "instructions per cycle" --font DEFAULT:8: \
     DEF:c0="$rrd":cyc0:AVERAGE DEF:c1="$rrd":cyc1:AVERAGE \
     DEF:i0="$rrd":ins0:AVERAGE DEF:i1="$rrd":ins1:AVERAGE \
