@@ -46,7 +46,13 @@ static bool is_request(uint8_t type)
 	return type >= AX_PDU_GET && type <= AX_PDU_CLEANUPSET;
 }
 
-/* Answer a request of the master's. */
+/*
+ * Answer a request of the master's.  The checks in RFC 2741's order
+ * (7.2.2, doc/architecture.md): a payload that does not parse is a
+ * parseError whatever its session; then a session that is not ours (or
+ * none yet) is notOpen; then the request (a non-default context is
+ * unsupportedContext, lib/agentx_read.c).
+ */
 static void on_request(const struct ax_header_in *h, const unsigned char *p)
 {
 	unsigned char st[2048];
@@ -54,14 +60,7 @@ static void on_request(const struct ax_header_in *h, const unsigned char *p)
 	char why[160];
 
 	ax_init(&b, st, sizeof(st));
-	if (h->ids.session != s.id || s.state == S_IDLE) {
-		snmp_log(LOG_WARNING,
-			 "AgentX: a %s for session %u (ours is %u), packet "
-			 "ID %u: answered notOpen\n",
-			 session_type_name(h->type), h->ids.session, s.id,
-			 h->ids.packet);
-		ax_response(&b, &h->ids, session_uptime(), AX_ERR_NOTOPEN, 0);
-	} else if (ax_parse_request(h, p, &s.req, why, sizeof(why)) != 0) {
+	if (ax_parse_request(h, p, &s.req, why, sizeof(why)) != 0) {
 		snmp_log(LOG_WARNING,
 			 "AgentX: a %s from the master (packet ID %u, %u "
 			 "bytes of payload) does not parse: %s; answered "
@@ -69,6 +68,13 @@ static void on_request(const struct ax_header_in *h, const unsigned char *p)
 			 session_type_name(h->type), h->ids.packet, h->length, why);
 		ax_response(&b, &h->ids, session_uptime(), AX_ERR_PARSEERROR,
 			    0);
+	} else if (h->ids.session != s.id || s.state == S_IDLE) {
+		snmp_log(LOG_WARNING,
+			 "AgentX: a %s for session %u (ours is %u), packet "
+			 "ID %u: answered notOpen\n",
+			 session_type_name(h->type), h->ids.session, s.id,
+			 h->ids.packet);
+		ax_response(&b, &h->ids, session_uptime(), AX_ERR_NOTOPEN, 0);
 	} else if (!ax_answer(s.view, &s.req, session_uptime(), &b)) {
 		return; /* CleanupSet: no Response */
 	}
@@ -79,6 +85,34 @@ static void on_request(const struct ax_header_in *h, const unsigned char *p)
 		return;
 	}
 	s.next_ping_ms = session_now_ms() + (uint64_t)s.ping_s * 1000u; /* alive */
+	session_send(&b);
+}
+
+/*
+ * A PDU a master does not send: a type RFC 2741 does not define (6.1 has
+ * 1 to 18) cannot be parsed, parseError (6.2.16); one a subagent sends
+ * and a master never does (Open, Register, Unregister, Notify, Ping,
+ * IndexAllocate, IndexDeallocate, AddAgentCaps, RemoveAgentCaps: 6.1 and
+ * 6.2) is one a subagent has no processing for, processingError.  Either
+ * way a Response echoing its IDs, so that the master does not wait out
+ * its timeout (doc/architecture.md, "Answers").
+ */
+static void on_unexpected(const struct ax_header_in *h)
+{
+	unsigned char st[64];
+	struct ax_buf b;
+	bool known = h->type >= AX_PDU_OPEN && h->type <= AX_PDU_RESPONSE;
+
+	ax_init(&b, st, sizeof(st));
+	snmp_log(LOG_WARNING,
+		 "AgentX: a %s PDU (type %u, packet ID %u) from the master, "
+		 "%s; answered %s\n",
+		 session_type_name(h->type), h->type, h->ids.packet,
+		 known ? "which only a subagent sends"
+		       : "a type AgentX does not define",
+		 known ? "processingError" : "parseError");
+	ax_response(&b, &h->ids, session_uptime(),
+		    known ? AX_ERR_PROCESSINGERROR : AX_ERR_PARSEERROR, 0);
 	session_send(&b);
 }
 
@@ -100,10 +134,7 @@ static bool on_pdu(const struct ax_header_in *h, const unsigned char *p)
 		s.retry_ms = session_now_ms(); /* at once */
 		return false;
 	} else {
-		snmp_log(LOG_WARNING,
-			 "AgentX: a %s PDU (type %u) from the master, which a "
-			 "master does not send; ignored\n",
-			 session_type_name(h->type), h->type);
+		on_unexpected(h);
 	}
 	return s.fd >= 0;
 }

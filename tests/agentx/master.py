@@ -22,6 +22,8 @@ NBO = 0x10  # NETWORK_BYTE_ORDER
 INTEGER, OCTETS, NULL, COUNTER64 = 2, 4, 5, 70
 NOSUCHOBJECT, NOSUCHINSTANCE, ENDOFMIBVIEW = 128, 129, 130
 NOTOPEN, PARSEERROR, COMMITFAILED, NOTWRITABLE = 257, 266, 14, 17
+PROCESSINGERROR = 268
+INDEXALLOCATE, INDEXDEALLOCATE = 14, 15
 
 SOCK, ROOT = sys.argv[1], tuple(int(x) for x in sys.argv[2].strip(".").split("."))
 
@@ -319,6 +321,33 @@ def malformed(m):
     ok("a payload length of 0xFFFFFFF0 on an open stream: dropped in %.2f s" % dropped)
 
 
+def unexpected(m):
+    """PDUs a master does not send get a Response echoing their IDs (RFC
+    2741 6.2.16's errors), never silence: a type AgentX does not define is
+    parseError, one only a subagent sends processingError.  And the RFC's
+    order of checks: a payload that does not parse, for a session that is
+    not ours, is parseError (7.2.2)."""
+    state = ROOT + (1, 1, 1, 0)
+    for typ, want in ((0, PARSEERROR), (19, PARSEERROR), (100, PARSEERROR),
+                      (255, PARSEERROR), (OPEN, PROCESSINGERROR),
+                      (REGISTER, PROCESSINGERROR), (UNREGISTER, PROCESSINGERROR),
+                      (NOTIFY, PROCESSINGERROR), (PING, PROCESSINGERROR),
+                      (INDEXALLOCATE, PROCESSINGERROR), (INDEXDEALLOCATE, PROCESSINGERROR),
+                      (ADDCAPS, PROCESSINGERROR), (REMOVECAPS, PROCESSINGERROR)):
+        pid = m.send(typ, b"\0" * 8, tid=31, pid=5000 + typ)
+        err, _, vb = m.response_to(pid)
+        check(err == want and vb == [], "type %d answered %d" % (typ, want), (err, vb))
+    ok("13 PDU types a master does not send: each answered (parseError for 0, 19, 100, 255; processingError for the subagent's own)")
+    bad = bytearray(rng(state))
+    bad[0] = 100
+    m.send(GET, bytes(bad), pid=4343, sid=m.session + 1000)
+    err, _, vb = m.response_to(4343)
+    check(err == PARSEERROR and vb == [], "an unparseable Get of another session", (err, vb))
+    err, _, vb = m.request(GET, rng(state))
+    check(err == 0 and vb[0][0] == INTEGER, "reads after the unexpected PDUs", vb)
+    ok("an unparseable Get for another session: parseError first, as RFC 2741 orders the checks")
+
+
 def ping_error(m):
     """A master that answers the subagent's Ping with notOpen (it forgot
     the session): the subagent opens a new session."""
@@ -409,6 +438,7 @@ def main():
     ok("the subagent opened a session and registered; a Get before the Register's answer was answered")
     read_path(m)
     session(m)
+    unexpected(m)
     ping_error(m)
     malformed(m)
     read_path(m)
