@@ -16,21 +16,8 @@ const struct metric metrics[] = {
 
 const size_t metrics_count = sizeof(metrics) / sizeof(metrics[0]);
 
-/* Counters are the metrics of kind COUNTER, in table order. */
-#define IS_COUNTER_STATE   0
-#define IS_COUNTER_CPUREV  0
-#define IS_COUNTER_COUNTER 1
-enum {
-	counters_in_table = 0
-#define M(arc, name, kind, ev0, ev1, rev, perf, match, simrate)                \
-	+IS_COUNTER_##kind
-#include "metrics.def"
-#undef M
-};
-_Static_assert(counters_in_table == COUNTER_COUNT,
-	       "COUNTER_COUNT disagrees with mib/metrics.def");
-
-/* Non-counter metrics come first in the table (arcs 1 and 2). */
+/* Counters are the metrics of kind COUNTER, in table order; the others
+ * come first (arcs 1 and 2). */
 enum { first_counter = sizeof(metrics) / sizeof(metrics[0]) - COUNTER_COUNT };
 
 const struct metric *const counters = metrics + first_counter;

@@ -33,9 +33,19 @@ extern const size_t metrics_count;
 
 /*
  * Counters are numbered 0..COUNTER_COUNT-1 in arc order: this is the index
- * used by the cache, the backends and the per-CPU table.
+ * used by the cache, the backends and the per-CPU table.  The count is
+ * the table's rows of kind COUNTER (a new row counts itself).
  */
-#define COUNTER_COUNT 31
+#define METRIC_IS_COUNTER_STATE	  0
+#define METRIC_IS_COUNTER_CPUREV  0
+#define METRIC_IS_COUNTER_COUNTER 1
+enum {
+	COUNTER_COUNT = 0
+#define M(arc, name, kind, ev0, ev1, rev, perf, match, simrate)                \
+	+METRIC_IS_COUNTER_##kind
+#include "metrics.def"
+#undef M
+};
 extern const struct metric *const counters; /* counters[0..COUNTER_COUNT) */
 
 /* Lookups by full name ("hw.r10kevctr.cycles"); NULL / -1 when unknown. */

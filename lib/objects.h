@@ -20,7 +20,13 @@
  * lib/smi_types.c makes the tables below from it; the generator writes
  * the enumerators' names into objects.c, the encoder the wire types.
  */
-#define SMI_TYPES(X)                                                           	X(SYN_INTEGER32, 2)   /* Integer32 and enumerated INTEGER */           	X(SYN_UNSIGNED32, 66) /* Unsigned32 / Gauge32 */                       	X(SYN_COUNTER32, 65)                                                   	X(SYN_COUNTER64, 70) /* Counter64 and TCs based on it */               	X(SYN_OCTETS, 4)     /* DisplayString */                               	X(SYN_TIMETICKS, 67) /* TimeStamp */
+#define SMI_TYPES(X)                                                    \
+	X(SYN_INTEGER32, 2) /* Integer32, enumerated INTEGER */         \
+	X(SYN_UNSIGNED32, 66) /* Unsigned32 / Gauge32 */                \
+	X(SYN_COUNTER32, 65)                                            \
+	X(SYN_COUNTER64, 70) /* Counter64 and TCs based on it */        \
+	X(SYN_OCTETS, 4) /* DisplayString */                            \
+	X(SYN_TIMETICKS, 67) /* TimeStamp */
 
 enum obj_syntax {
 #define SMI_ENUM(name, wire) name,
