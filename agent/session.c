@@ -168,8 +168,7 @@ void session_answered(uint8_t type, const struct ax_header_in *h,
 /* A unix socket connected to the address; -1 with errno (the reason). */
 static int dial_unix(void)
 {
-	const char *a = s.address;
-	const char *path = a[0] == '/' ? a : a + 5;
+	const char *path = s.addr.path;
 	struct sockaddr_un sun = {.sun_family = AF_UNIX};
 	if (strlen(path) >= sizeof(sun.sun_path)) {
 		errno = ENAMETOOLONG;
@@ -201,26 +200,6 @@ static int dial_tcp(const struct addrinfo *ai)
 	return fd;
 }
 
-/* tcp:HOST:PORT (or tcp6:[HOST]:PORT) into s.gai_host and s.gai_port;
- * -1 when malformed. */
-static int tcp_parts(void)
-{
-	const char *rest = strchr(s.address, ':') + 1;
-	const char *colon = strrchr(rest, ':');
-	size_t hl = colon ? (size_t)(colon - rest) : 0;
-	if (!colon || hl == 0 || hl >= sizeof(s.gai_host) ||
-	    strlen(colon + 1) >= sizeof(s.gai_port))
-		return -1;
-	memcpy(s.gai_host, rest, hl);
-	s.gai_host[hl] = '\0';
-	if (s.gai_host[0] == '[' && s.gai_host[hl - 1] == ']') {
-		memmove(s.gai_host, s.gai_host + 1, hl - 2);
-		s.gai_host[hl - 2] = '\0';
-	}
-	snprintf(s.gai_port, sizeof(s.gai_port), "%s", colon + 1);
-	return 0;
-}
-
 static void connected(void)
 {
 	s.in_len = s.out_len = s.out_off = 0;
@@ -248,7 +227,7 @@ static void resolve_failed(int rc, int err)
 		snmp_log(LOG_WARNING,
 			 "AgentX: cannot resolve the master's host '%s' (%s): "
 			 "%s; trying every %u s (logged once)\n",
-			 s.gai_host, s.address,
+			 s.addr.host, s.address,
 			 rc == EAI_SYSTEM ? strerror(err) : gai_strerror(rc),
 			 s.ping_s);
 	s.outage_logged = true;
@@ -288,22 +267,17 @@ static void start_tcp(void)
 		s.state = S_RESOLVING; /* an earlier lookup: wait for it */
 		return;
 	}
-	if (tcp_parts() != 0) {
-		s.state = S_IDLE;
-		connect_failed(EINVAL);
-		return;
-	}
 	s.gai_hints = (struct addrinfo){.ai_socktype = SOCK_STREAM,
 					.ai_flags = AI_NUMERICSERV |
 						    AI_NUMERICHOST};
 	struct addrinfo *res = NULL;
-	if (getaddrinfo(s.gai_host, s.gai_port, &s.gai_hints, &res) == 0) {
+	if (getaddrinfo(s.addr.host, s.addr.port, &s.gai_hints, &res) == 0) {
 		connect_to(res);
 		return;
 	}
 	s.gai_hints.ai_flags = AI_NUMERICSERV;
-	s.gai = (struct gaicb){.ar_name = s.gai_host,
-			       .ar_service = s.gai_port,
+	s.gai = (struct gaicb){.ar_name = s.addr.host,
+			       .ar_service = s.addr.port,
 			       .ar_request = &s.gai_hints};
 	snprintf(s.gai_for, sizeof(s.gai_for), "%s", s.address);
 	struct gaicb *list[1] = {&s.gai};
@@ -341,7 +315,7 @@ static void resolved(void)
 
 static void try_connect(void)
 {
-	if (strncmp(s.address, "tcp", 3) == 0) {
+	if (s.addr.kind == AX_ADDR_TCP) {
 		start_tcp();
 		return;
 	}
@@ -396,13 +370,13 @@ static void tick(unsigned int reg, void *arg)
 int session_start(const char *address, unsigned ping_s,
 		  const struct mib_view *view, const struct session_events *ev)
 {
-	if (strncmp(address, "unix:", 5) != 0 && address[0] != '/' &&
-	    strncmp(address, "tcp:", 4) != 0 &&
-	    strncmp(address, "tcp6:", 5) != 0) {
-		snmp_log(LOG_ERR,
-			 "AgentX: address '%s': expected unix:PATH, PATH or "
-			 "tcp:HOST:PORT\n",
-			 address);
+	char why[400];
+	if (strlen(address) >= sizeof(s.address) ||
+	    ax_address_parse(address, &s.addr, why, sizeof(why)) != 0) {
+		snmp_log(LOG_ERR, "AgentX: %s\n",
+			 strlen(address) >= sizeof(s.address)
+			     ? "the master's address is too long"
+			     : why);
 		return -1;
 	}
 	snprintf(s.address, sizeof(s.address), "%s", address);

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "agentx_decode.h"
+#include "ax_address.h"
 #include "session.h"
 
 #define PENDING_MAX 64 /* our requests in flight: admin, pings, notifies */
@@ -35,6 +36,7 @@ struct session_state {
 	const struct mib_view *view;
 	struct session_events ev;
 	char address[256];
+	struct ax_address addr; /* address, parsed */
 	unsigned ping_s;
 	enum state state;
 	int fd;
@@ -57,7 +59,6 @@ struct session_state {
 	 * main loop; the lookup's buffers live here as long as it runs */
 	struct gaicb gai;
 	struct addrinfo gai_hints;
-	char gai_host[200], gai_port[16];
 	char gai_for[256]; /* the address it was started for */
 };
 extern struct session_state s;

@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include "ax_address.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,13 +129,17 @@ static int parse_agentx_socket(void *settings, const char *token, char **w,
 			       int n, char *err, size_t len)
 {
 	struct config *c = settings;
-	if (n != 1 || strlen(w[0]) >= sizeof(c->agentx_socket) ||
-	    (strncmp(w[0], "unix:", 5) && w[0][0] != '/' &&
-	     strncmp(w[0], "tcp:", 4) && strncmp(w[0], "tcp6:", 5)))
+	struct ax_address a;
+	char why[400];
+	if (n != 1)
 		return parse_fail(err, len,
-				  "%s: expected one address: unix:PATH, PATH "
-				  "or tcp:HOST:PORT",
+				  "%s: expected one address: " AX_ADDRESS_GRAMMAR,
 				  token);
+	if (strlen(w[0]) >= sizeof(c->agentx_socket))
+		return parse_fail(err, len, "%s: the address is too long",
+				  token);
+	if (ax_address_parse(w[0], &a, why, sizeof(why)) != 0)
+		return parse_fail(err, len, "%s: %s", token, why);
 	snprintf(c->agentx_socket, sizeof(c->agentx_socket), "%s", w[0]);
 	return 0;
 }
@@ -146,7 +152,7 @@ const struct config_token config_tokens[] = {
     TOKEN_UINT("pollInterval", "SECONDS (1..3600)", struct config,
 	       poll_interval, 1, POLL_INTERVAL_MAX, false),
     TOKEN_CUSTOM("agentXSocket",
-		 "ADDRESS (unix:PATH, PATH or tcp:HOST:PORT; -x wins)",
+		 "ADDRESS (" AX_ADDRESS_GRAMMAR "; -x wins)",
 		 struct config, agentx_socket, false, parse_agentx_socket,
 		 NULL, NULL),
     TOKEN_UINT("agentxPingInterval", "SECONDS (1..3600)", struct config,

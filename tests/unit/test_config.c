@@ -90,6 +90,10 @@ static void bad_lines(void **state)
 	bad("backend", "nosuch", "backend: expected one of sim");
 	bad("backend", "", "backend: expected one of");
 	bad("backend", "sim sim", "backend: expected one of");
+	bad("agentXSocket", "tcp:master", "agentXSocket: address 'tcp:master': no :PORT");
+	bad("agentXSocket", "tcp:master:99999", "the port is not 1..65535");
+	bad("agentXSocket", "agentx.sock", "not an address (expected unix:PATH");
+	bad("agentXSocket", "", "expected one address");
 	bad("pollInterval", "0", "expected one whole number from 1 to 3600");
 	bad("pollInterval", "3601", "from 1 to 3600");
 	bad("pollInterval", "5s", "whole number");
