@@ -34,10 +34,8 @@ void poll_now(struct agent *a)
 	a->last_poll_ns = backend_monotonic_ns(); /* the schedule holds */
 	/* A restarted master restarts sysUpTime; TimeStamps after it reset
 	 * too (RFC 2579). */
-	if (now < c->last_poll_time) {
-		c->discontinuity_time = 0;
-		c->last_poll_time = 0;
-	}
+	if (now < c->last_poll_time)
+		cache_timestamps_reset(c);
 	if (backend_read(&a->backend, &a->sample) != 0) {
 		served_errors(&a->served, 1);
 		snmp_log(LOG_ERR,
@@ -194,8 +192,7 @@ int poll_reconfigure(struct agent *a, struct config *newcfg)
  */
 void poll_master_connected(struct agent *a)
 {
-	a->cache.last_poll_time = 0;
-	a->cache.discontinuity_time = 0;
+	cache_timestamps_reset(&a->cache);
 	DEBUGMSGTL(("hwr10k/poll", "connected to a master: TimeStamps reset\n"));
 }
 

@@ -3,6 +3,7 @@
 
 #include <limits.h>
 
+#include "cache_gone.h"
 #include "sorted.h"
 
 #include <stdio.h>
@@ -30,80 +31,6 @@ void cache_free(struct cache *c)
 	c->offset = NULL;
 	c->gone = NULL;
 	c->nrows = c->ngone = c->gone_cap = 0;
-}
-
-static long long row_key(const void *e)
-{
-	return ((const struct cpu_row *)e)->cpu;
-}
-
-size_t cache_row_after(const struct cache *c, unsigned long cpu)
-{
-	if (cpu >= UINT_MAX) /* CPU numbers are unsigned: none after it */
-		return c->nrows;
-	return sorted_lower_bound(c->rows, c->nrows, sizeof(*c->rows), row_key,
-				  (long long)cpu + 1);
-}
-
-const struct cpu_row *cache_row(const struct cache *c, unsigned cpu)
-{
-	size_t i = cache_row_after(c, cpu);
-	if (i > 0 && c->rows[i - 1].cpu == cpu)
-		return &c->rows[i - 1];
-	return NULL;
-}
-
-static long long gone_key(const void *e)
-{
-	return ((const struct gone_row *)e)->row.cpu;
-}
-
-/* Room for every row to leave at once, so that a pass never fails half
- * way; -1 when out of memory (the cache is unchanged). */
-static int gone_reserve(struct cache *c)
-{
-	size_t need = c->ngone + c->nrows;
-	if (need <= c->gone_cap)
-		return 0;
-	struct gone_row *g = realloc(c->gone, need * sizeof(*g));
-	if (!g)
-		return -1;
-	c->gone = g;
-	c->gone_cap = need;
-	return 0;
-}
-
-/* Remember a row that left the table (room reserved by gone_reserve). */
-static void gone_add(struct cache *c, const struct cpu_row *r,
-		     const uint64_t *offset)
-{
-	size_t i = sorted_lower_bound(c->gone, c->ngone, sizeof(*c->gone),
-				      gone_key, (long long)r->cpu);
-	if (i == c->ngone || c->gone[i].row.cpu != r->cpu) {
-		memmove(&c->gone[i + 1], &c->gone[i],
-			(c->ngone - i) * sizeof(*c->gone));
-		c->ngone++;
-	} else {
-		span_free(&c->gone[i].row.span);
-	}
-	c->gone[i].row = *r;
-	memcpy(c->gone[i].offset, offset, sizeof(c->gone[i].offset));
-}
-
-/* A CPU joins: its row as it left, if it was here before. */
-static bool gone_take(struct cache *c, unsigned cpu, struct cpu_row *r,
-		      uint64_t *offset)
-{
-	size_t i = sorted_lower_bound(c->gone, c->ngone, sizeof(*c->gone),
-				      gone_key, (long long)cpu);
-	if (i == c->ngone || c->gone[i].row.cpu != cpu)
-		return false;
-	*r = c->gone[i].row;
-	memcpy(offset, c->gone[i].offset, sizeof(c->gone[i].offset));
-	memmove(&c->gone[i], &c->gone[i + 1],
-		(c->ngone - i - 1) * sizeof(*c->gone));
-	c->ngone--;
-	return true;
 }
 
 /* Record why (every reason of this pass, as far as the buffer goes). */
@@ -376,7 +303,7 @@ static bool fold_rows(struct cache *c, const struct sample *s,
 		while (old < c->nrows && c->rows[old].cpu < cs->cpu) {
 			NOTE("CPU %u left the table", c->rows[old].cpu);
 			ps->whole = true;
-			gone_add(c, &c->rows[old], c->offset[old]);
+			cache_gone_add(c, &c->rows[old], c->offset[old]);
 			old++;
 		}
 		bool joined = !(old < c->nrows && c->rows[old].cpu == cs->cpu);
@@ -388,7 +315,7 @@ static bool fold_rows(struct cache *c, const struct sample *s,
 				       sizeof(offset[i]));
 			}
 			old++;
-		} else if (gone_take(c, cs->cpu, &rows[i], offset[i])) {
+		} else if (cache_gone_take(c, cs->cpu, &rows[i], offset[i])) {
 			returned = true;
 			NOTE("CPU %u returned to the table", cs->cpu);
 		} else {
@@ -423,9 +350,15 @@ static bool fold_rows(struct cache *c, const struct sample *s,
 	for (; old < c->nrows; old++) {
 		NOTE("CPU %u left the table", c->rows[old].cpu);
 		ps->whole = true;
-		gone_add(c, &c->rows[old], c->offset[old]);
+		cache_gone_add(c, &c->rows[old], c->offset[old]);
 	}
 	return disc;
+}
+
+void cache_timestamps_reset(struct cache *c)
+{
+	c->last_poll_time = 0;
+	c->discontinuity_time = 0;
 }
 
 int cache_update(struct cache *c, const struct sample *s, uint32_t now)
@@ -438,7 +371,7 @@ int cache_update(struct cache *c, const struct sample *s, uint32_t now)
 	uint64_t sum[COUNTER_COUNT] = {0};
 	bool first = c->polls == 0, disc = false;
 
-	if (!rows || !offset || gone_reserve(c) != 0) {
+	if (!rows || !offset || cache_gone_reserve(c) != 0) {
 		if (!same) {
 			free(rows);
 			free(offset);
@@ -500,91 +433,4 @@ int cache_update(struct cache *c, const struct sample *s, uint32_t now)
 	if (disc)
 		c->discontinuity_time = now;
 	return disc;
-}
-
-const struct span_set *cache_span(const struct cache *c, long cpu)
-{
-	if (cpu < 0)
-		return &c->total_span;
-	const struct cpu_row *r = cache_row(c, (unsigned)cpu);
-	return r ? &r->span : NULL;
-}
-
-/* What the span set says of a cell whose row or sum has valid deltas. */
-static enum sample_status cell_status(const struct span_set *sp, int k)
-{
-	counter_mask bit = COUNTER_BIT(k);
-	if (!(sp->bad & bit))
-		return SAMPLE_OK;
-	return sp->reset & bit ? SAMPLE_DISCONTINUITY : SAMPLE_UNREAD;
-}
-
-/* delta (and its validity) of the sum or of one CPU's row */
-static enum sample_status last_delta(const struct cache *c, int counter,
-				     long cpu, uint64_t *delta, uint64_t *value,
-				     const struct span_set **span)
-{
-	if (counter < 0 || counter >= COUNTER_COUNT ||
-	    !cache_counted(c, counter) || c->polls < 2)
-		return SAMPLE_NONE;
-	if (cpu < 0) {
-		if (!(c->total_live & COUNTER_BIT(counter)))
-			return SAMPLE_NONE; /* nothing counted it: unknown */
-		*delta = c->total_delta[counter];
-		*value = c->total[counter];
-		*span = &c->total_span;
-		if (!c->total_delta_valid)
-			return SAMPLE_DISCONTINUITY;
-		return cell_status(*span, counter);
-	}
-	if (!cache_counted_per_cpu(c, counter))
-		return SAMPLE_NONE;
-	const struct cpu_row *r = cache_row(c, (unsigned)cpu);
-	if (!r || r->status == CPU_ENDED)
-		return SAMPLE_NONE; /* no such CPU, or no data any more */
-	if (r->status != CPU_COUNTING)
-		return SAMPLE_DISCONTINUITY;
-	*delta = r->delta[counter];
-	*value = cpu_row_value(c, r, counter);
-	*span = &r->span;
-	if (!r->delta_valid)
-		return SAMPLE_DISCONTINUITY;
-	return cell_status(*span, counter);
-}
-
-enum sample_status cache_rate(const struct cache *c, int counter, long cpu,
-			      uint64_t *rate)
-{
-	uint64_t delta, value, d, ns;
-	const struct span_set *sp;
-	enum sample_status st =
-	    last_delta(c, counter, cpu, &delta, &value, &sp);
-	if (st != SAMPLE_OK)
-		return st;
-	if (!span_cell(sp, counter, value, delta, c->interval_ns,
-		       c->sample_time_ns, &d, &ns))
-		return SAMPLE_DISCONTINUITY; /* no time between the polls */
-	unsigned __int128 r = (unsigned __int128)d * 1000000000u / ns;
-	*rate = r > UINT64_MAX ? UINT64_MAX : (uint64_t)r;
-	return SAMPLE_OK;
-}
-
-enum sample_status cache_delta(const struct cache *c, int counter, long cpu,
-			       uint64_t *delta)
-{
-	uint64_t value;
-	const struct span_set *sp;
-	enum sample_status st =
-	    last_delta(c, counter, cpu, delta, &value, &sp);
-	if (st == SAMPLE_OK && (sp->long_span & COUNTER_BIT(counter)))
-		return SAMPLE_UNREAD; /* more than the last interval */
-	return st;
-}
-
-enum sample_status cache_value(const struct cache *c, int counter, long cpu,
-			       uint64_t *value)
-{
-	uint64_t delta;
-	const struct span_set *sp;
-	return last_delta(c, counter, cpu, &delta, value, &sp);
 }

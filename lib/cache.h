@@ -148,6 +148,12 @@ void cache_free(struct cache *c);
  * which case the cache is unchanged.
  */
 int cache_update(struct cache *c, const struct sample *s, uint32_t now);
+/*
+ * The clock the TimeStamps (last poll, discontinuity) were taken on
+ * restarted (a new master's sysUpTime): they read 0, "before the last
+ * re-initialization" (RFC 2579), until the next event.
+ */
+void cache_timestamps_reset(struct cache *c);
 
 /* Row of a CPU, by binary search; NULL if absent. */
 const struct cpu_row *cache_row(const struct cache *c, unsigned cpu);
