@@ -55,6 +55,9 @@ void notify_discontinuity(const struct mib_view *v);
 void notify_alarm(const struct mib_view *v, size_t index, bool rising);
 
 /* confload.c: net-snmp config handlers -> struct config */
+/* net-snmp's library settings for this agent, before init_snmp(): the
+ * config files, logging and alarms (the daemon's, and test_confload's). */
+void confload_library_setup(void);
 void confload_register(void);
 /* Start collecting lines into cfg (set to defaults). */
 void confload_begin(struct config *cfg);

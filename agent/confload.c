@@ -12,7 +12,6 @@
  */
 #include <net-snmp/net-snmp-config.h>
 #include <net-snmp/net-snmp-includes.h>
-#include <net-snmp/agent/net-snmp-agent-includes.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -108,6 +107,32 @@ static int on_log(int major, int minor, void *server, void *client)
 	bad_lines++;
 	note_unknown_token(m->msg);
 	return SNMPERR_SUCCESS;
+}
+
+/* net-snmp's library settings for this agent, before init_snmp(): it is
+ * used for the config files, logging and alarms only; the AgentX session
+ * is session.c's. */
+void confload_library_setup(void)
+{
+	/* The subagent works with numeric OIDs only: load no MIB modules
+	 * (Debian's default list would only log errors about missing ones). */
+	setenv("MIBS", "", 1);
+	setenv("MIBDIRS", "", 1);
+	/* the config files are AGENT_NAME.conf (set before the handlers are
+	 * registered) */
+	netsnmp_ds_set_string(NETSNMP_DS_LIBRARY_ID, NETSNMP_DS_LIB_APPTYPE,
+			      AGENT_NAME);
+	/* alarms run from the main loop (snmp_select_info, run_alarms),
+	 * never from SIGALRM */
+	netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID,
+			       NETSNMP_DS_LIB_ALARM_DONT_USE_SIG, 1);
+	/* The agent keeps no state between runs: net-snmp's persistent
+	 * store (/var/lib/snmp/hw-r10kevctr.conf, written at exit) would
+	 * only fail for an unprivileged service user. */
+	netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID,
+			       NETSNMP_DS_LIB_DISABLE_PERSISTENT_LOAD, 1);
+	netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID,
+			       NETSNMP_DS_LIB_DISABLE_PERSISTENT_SAVE, 1);
 }
 
 void confload_register(void)

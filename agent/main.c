@@ -202,32 +202,6 @@ static void run(struct agent *a)
 	}
 }
 
-/* net-snmp's library settings for this agent, before init_snmp(): it is
- * used for the config files, logging and alarms only; the AgentX session
- * is session.c's. */
-static void setup_netsnmp(void)
-{
-	/* The subagent works with numeric OIDs only: load no MIB modules
-	 * (Debian's default list would only log errors about missing ones). */
-	setenv("MIBS", "", 1);
-	setenv("MIBDIRS", "", 1);
-	/* the config files are AGENT_NAME.conf (set before the handlers are
-	 * registered, as init_agent() would) */
-	netsnmp_ds_set_string(NETSNMP_DS_LIBRARY_ID, NETSNMP_DS_LIB_APPTYPE,
-			      AGENT_NAME);
-	/* alarms run from the main loop (snmp_select_info, run_alarms),
-	 * never from SIGALRM */
-	netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID,
-			       NETSNMP_DS_LIB_ALARM_DONT_USE_SIG, 1);
-	/* The agent keeps no state between runs: net-snmp's persistent
-	 * store (/var/lib/snmp/hw-r10kevctr.conf, written at exit) would
-	 * only fail for an unprivileged service user. */
-	netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID,
-			       NETSNMP_DS_LIB_DISABLE_PERSISTENT_LOAD, 1);
-	netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID,
-			       NETSNMP_DS_LIB_DISABLE_PERSISTENT_SAVE, 1);
-}
-
 /* The library and the config (read by init_snmp); the number of bad
  * config lines. */
 static int load(struct agent *a)
@@ -302,7 +276,7 @@ int main(int argc, char **argv)
 		snmp_log(LOG_ERR, "bad config file; not starting\n");
 		return 1;
 	}
-	setup_netsnmp();
+	confload_library_setup();
 	install_signals();
 	if (!opt.dump && !sdnotify_init())
 		return 1;

@@ -10,10 +10,12 @@ AC_DEFUN([HWR_CHECK_CFLAG], [
     CFLAGS=$hwr_save_CFLAGS
 ])
 
-dnl HWR_NETSNMP: find net-snmp's agent library through net-snmp-config.
+dnl HWR_NETSNMP: find net-snmp's library through net-snmp-config.
 dnl Only -I/-D flags are kept from its CFLAGS (it also prints the flags
-dnl net-snmp itself was built with), and the agent is linked with the
-dnl agent and base libraries only, not libnetsnmpmibs.
+dnl net-snmp itself was built with).  The agent is linked with the base
+dnl library only (config files, logging, alarms, the select loop's
+dnl timeouts): it owns its AgentX session, and net-snmp's agent library
+dnl (init_agent, handlers) is not used (doc/architecture.md).
 AC_DEFUN([HWR_NETSNMP], [
     AC_PATH_PROG([NET_SNMP_CONFIG], [net-snmp-config])
     AS_IF([test -z "$NET_SNMP_CONFIG"],
@@ -26,18 +28,17 @@ AC_DEFUN([HWR_NETSNMP], [
         -I*|-DNETSNMP*) NETSNMP_CFLAGS="$NETSNMP_CFLAGS $f" ;;
         esac
     done
-    NETSNMP_LIBS=`$NET_SNMP_CONFIG --netsnmp-agent-libs | $SED -e 's/-lnetsnmpmibs//'`
+    NETSNMP_LIBS=`$NET_SNMP_CONFIG --netsnmp-libs`
     hwr_save_CFLAGS=$CFLAGS; hwr_save_LIBS=$LIBS
     CFLAGS="$CFLAGS $NETSNMP_CFLAGS"; LIBS="$NETSNMP_LIBS $LIBS"
-    AC_MSG_CHECKING([whether net-snmp's agent library links])
+    AC_MSG_CHECKING([whether net-snmp's library links])
     AC_LINK_IFELSE([AC_LANG_PROGRAM([[
 #include <net-snmp/net-snmp-config.h>
 #include <net-snmp/net-snmp-includes.h>
-#include <net-snmp/agent/net-snmp-agent-includes.h>
-]], [[init_agent("conftest"); return 0;]])],
+]], [[read_configs(); snmp_alarm_register(1, 0, NULL, NULL); return 0;]])],
         [AC_MSG_RESULT([yes])],
         [AC_MSG_RESULT([no])
-         AC_MSG_ERROR([cannot link net-snmp's agent library; install the Debian package libsnmp-dev])])
+         AC_MSG_ERROR([cannot link net-snmp's library; install the Debian package libsnmp-dev])])
     CFLAGS=$hwr_save_CFLAGS; LIBS=$hwr_save_LIBS
     AC_SUBST([NETSNMP_CFLAGS])
     AC_SUBST([NETSNMP_LIBS])

@@ -10,7 +10,6 @@
 
 #include <net-snmp/net-snmp-config.h>
 #include <net-snmp/net-snmp-includes.h>
-#include <net-snmp/agent/net-snmp-agent-includes.h>
 
 #include "../../agent/agent.h"
 
@@ -47,18 +46,16 @@ static int load(const char *text, struct config *cfg, const char **path)
 
 static int setup(void **state)
 {
-	setenv("MIBS", "", 1);
-	setenv("MIBDIRS", "", 1);
+	/* as the daemon sets the library up (main.c), except that
+	 * init_snmp() reads no file: each test's is read by
+	 * confload_reread() */
+	confload_library_setup();
 	netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID,
 			       NETSNMP_DS_LIB_DONT_READ_CONFIGS, 1);
-	netsnmp_ds_set_boolean(NETSNMP_DS_APPLICATION_ID, NETSNMP_DS_AGENT_ROLE,
-			       1);
 	snmp_register_callback(SNMP_CALLBACK_LIBRARY, SNMP_CALLBACK_LOGGING,
 			       capture, NULL);
-	init_agent(AGENT_NAME);
 	confload_register();
-	netsnmp_ds_set_string(NETSNMP_DS_LIBRARY_ID, NETSNMP_DS_LIB_APPTYPE,
-			      AGENT_NAME);
+	init_snmp(AGENT_NAME);
 	return 0;
 }
 
