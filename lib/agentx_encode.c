@@ -1,4 +1,6 @@
-/* agentx_encode.c - the AgentX Response PDU (see agentx_encode.h). */
+/* agentx_encode.c - every PDU the subagent sends: the header, Open,
+ * Register, AddAgentCaps, Ping, Notify, Close and the Response with its
+ * varbinds (see agentx_encode.h). */
 #include "agentx_encode.h"
 
 #include <stdlib.h>

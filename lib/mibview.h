@@ -1,8 +1,8 @@
 /*
  * mibview.h - GET and GETNEXT over the generated object table and the
  * cache, with no net-snmp types, so most MIB logic is tested in-process.
- * OIDs here are full OIDs (module root included) as arrays of unsigned long,
- * the layout of net-snmp's `oid`.
+ * OIDs here are full OIDs (module root included) as arrays of unsigned long
+ * (AgentX's sub-identifiers, RFC 2741 5.1).
  */
 #ifndef HWR10K_MIBVIEW_H
 #define HWR10K_MIBVIEW_H
