@@ -8,7 +8,7 @@
  *
  * Errors, as RFC 2741 asks:
  *  - a header the stream cannot be framed by (version not 1, a payload
- *    over SESSION_PAYLOAD_MAX or not a multiple of 4): logged, and the
+ *    over AX_PAYLOAD_MAX (lib/agentx_pdu.h) or not a multiple of 4): logged, and the
  *    session dropped at once (there is no next PDU to find);
  *  - a request whose payload does not parse: a Response with parseError,
  *    logged with its packet ID; the session goes on;

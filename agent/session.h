@@ -25,8 +25,6 @@
 /* How long the agent waits for the master's answer to one of its own
  * requests (Open, Register, AddAgentCaps, Ping, Notify). */
 #define SESSION_TIMEOUT_S 5
-/* The largest payload read from the master (a request is a few KiB). */
-#define SESSION_PAYLOAD_MAX (1u << 20)
 /* Output the master has not taken yet, past which it is dropped. */
 #define SESSION_OUTPUT_MAX (8u << 20)
 /* At stop, how long the Close and what is queued before it may take. */

@@ -139,16 +139,16 @@ static bool on_pdu(const struct ax_header_in *h, const unsigned char *p)
 	return s.fd >= 0;
 }
 
-/* Frame and handle the PDUs in the input buffer. */
+/* Frame (lib/agentx_decode.c) and handle the PDUs in the input buffer. */
 static void frame(void)
 {
 	size_t at = 0;
+	struct ax_header_in h;
+	enum ax_frame f;
 
-	while (s.fd >= 0 && s.in_len - at >= AX_HEADER_LEN) {
-		struct ax_header_in h;
-		ax_parse_header(s.in + at, &h);
-		if (h.version != AX_VERSION || h.length > SESSION_PAYLOAD_MAX ||
-		    h.length % 4) {
+	while (s.fd >= 0 &&
+	       (f = ax_frame(s.in + at, s.in_len - at, &h)) != AX_FRAME_SHORT) {
+		if (f == AX_FRAME_BAD) {
 			snmp_log(LOG_ERR,
 				 "AgentX: the master sent a %s PDU header "
 				 "(packet ID %u) of version %u announcing %lu "
@@ -156,13 +156,10 @@ static void frame(void)
 				 "framed (version 1, at most %u bytes, a "
 				 "multiple of 4); resetting the session\n",
 				 session_type_name(h.type), h.ids.packet, h.version,
-				 (unsigned long)h.length,
-				 (unsigned)SESSION_PAYLOAD_MAX);
+				 (unsigned long)h.length, AX_PAYLOAD_MAX);
 			session_drop();
 			return;
 		}
-		if (s.in_len - at - AX_HEADER_LEN < h.length)
-			break; /* the rest is still coming */
 		const unsigned char *payload = s.in + at + AX_HEADER_LEN;
 		at += AX_HEADER_LEN + h.length;
 		if (!on_pdu(&h, payload))
@@ -179,8 +176,8 @@ void session_readable(void)
 	for (;;) {
 		if (s.in_cap - s.in_len < 4096) {
 			size_t cap = s.in_cap ? s.in_cap * 2 : 65536;
-			if (cap > SESSION_PAYLOAD_MAX * 2 + AX_HEADER_LEN * 2)
-				cap = SESSION_PAYLOAD_MAX * 2 +
+			if (cap > AX_PAYLOAD_MAX * 2 + AX_HEADER_LEN * 2)
+				cap = AX_PAYLOAD_MAX * 2 +
 				      AX_HEADER_LEN * 2;
 			unsigned char *p =
 			    cap > s.in_cap ? realloc(s.in, cap) : s.in;

@@ -1,13 +1,14 @@
 /*
  * fuzz_agentx.c - the bytes a master sends, through the agent's AgentX
- * path: framed into PDUs as agent/session.c frames them (a header that
- * cannot be framed ends the stream), each request decoded
+ * path: framed into PDUs by the session's framer (ax_frame(): a header
+ * that cannot be framed ends the stream), each request decoded
  * (lib/agentx_decode.c), answered from a populated cache
  * (lib/agentx_read.c) and encoded (lib/agentx_encode.c).  All PDU types,
  * both byte orders, odd lengths, long OIDs and GetBulk counts come from
  * the input.  Properties: every request that parses gets one Response
  * (CleanupSet none) whose header echoes its IDs, whose length is its
- * payload's, and which parses back; a Get or GetNext answer has one
+ * payload's, and which parses back (every varbind, by the decoder's
+ * ax_next_varbind()); a Get or GetNext answer has one
  * varbind per range (unless genErr); each GetNext answer is at or after
  * its start (at it only with include) and before its end, or
  * endOfMibView naming the start; a GetBulk answer is at most
@@ -19,55 +20,6 @@
 #include "agentx_read.h"
 #include "fuzz.h"
 #include "populated.h"
-
-/* A Response's varbind at *at (network byte order, as the encoder writes):
- * its type and name; false past the end. */
-static bool next_varbind(const unsigned char *p, size_t len, size_t *at,
-			 unsigned *type, unsigned long *name, size_t *nlen)
-{
-	if (len - *at < 8)
-		return false;
-	*type = (unsigned)p[*at] << 8 | p[*at + 1];
-	size_t n = p[*at + 4], prefix = p[*at + 5];
-	*at += 8;
-	FUZZ_ASSERT(len - *at >= 4 * n);
-	size_t k = 0;
-	if (prefix) {
-		static const unsigned long internet[] = {1, 3, 6, 1};
-		memcpy(name, internet, sizeof(internet));
-		name[4] = prefix;
-		k = 5;
-	}
-	for (size_t i = 0; i < n; i++, *at += 4)
-		name[k++] = (unsigned long)p[*at] << 24 | p[*at + 1] << 16 |
-			    p[*at + 2] << 8 | p[*at + 3];
-	*nlen = k;
-	size_t skip = 0;
-	switch (*type) {
-	case AX_INTEGER:
-	case AX_COUNTER32:
-	case AX_GAUGE32:
-	case AX_TIMETICKS:
-		skip = 4;
-		break;
-	case AX_COUNTER64:
-		skip = 8;
-		break;
-	case AX_OCTET_STRING:
-		FUZZ_ASSERT(len - *at >= 4);
-		skip = 4 + ((((size_t)p[*at] << 24 | p[*at + 1] << 16 |
-			      p[*at + 2] << 8 | p[*at + 3]) +
-			     3) &
-			    ~(size_t)3);
-		break;
-	default:
-		FUZZ_ASSERT(*type >= AX_NO_SUCH_OBJECT &&
-			    *type <= AX_END_OF_MIB_VIEW);
-	}
-	FUZZ_ASSERT(len - *at >= skip);
-	*at += skip;
-	return true;
-}
 
 static void check_answer(const struct ax_request *r, const struct ax_buf *b)
 {
@@ -83,13 +35,21 @@ static void check_answer(const struct ax_request *r, const struct ax_buf *b)
 		    h.ids.packet == r->h.ids.packet);
 	FUZZ_ASSERT(ax_parse_response(&h, b->p + AX_HEADER_LEN, &resp) == 0);
 
-	size_t at = AX_HEADER_LEN + 8, count = 0, nlen;
-	unsigned type;
-	unsigned long name[AX_OID_MAX + 5];
+	size_t at = 8, count = 0, nlen;
+	uint16_t type;
+	unsigned long sub[AX_OID_MAX + 5];
+	struct ax_oid oid;
+	char why[160];
+	int got;
 	size_t nr = r->h.type != AX_PDU_GETBULK	     ? r->nranges
 		    : r->non_repeaters < r->nranges ? r->non_repeaters
 						    : r->nranges;
-	while (next_varbind(b->p, b->len, &at, &type, name, &nlen)) {
+	while ((got = ax_next_varbind(&h, b->p + AX_HEADER_LEN, &at, &type,
+				      &oid, sub, why, sizeof(why))) == 1) {
+		const unsigned long *name = oid.sub;
+		nlen = oid.len;
+		FUZZ_ASSERT(type != AX_NULL && type != AX_IPADDRESS &&
+			    type != AX_OPAQUE); /* never served */
 		/* the range this varbind answers */
 		size_t i = count < nr ? count
 			   : nr + (count - nr) % (r->nranges - nr ? r->nranges - nr : 1);
@@ -111,7 +71,7 @@ static void check_answer(const struct ax_request *r, const struct ax_buf *b)
 		}
 		count++;
 	}
-	FUZZ_ASSERT(at == b->len);
+	FUZZ_ASSERT(got == 0 && at == h.length); /* every varbind parses */
 	if (resp.error == AX_ERR_GENERR || r->has_context)
 		FUZZ_ASSERT(count == 0);
 	else if (r->h.type == AX_PDU_GET || r->h.type == AX_PDU_GETNEXT)
@@ -127,12 +87,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static struct ax_request req; /* reused, as the session does */
 	size_t at = 0;
 
-	while (size - at >= AX_HEADER_LEN) {
-		struct ax_header_in h;
-		ax_parse_header(data + at, &h);
-		if (h.version != AX_VERSION || h.length > (1u << 20) ||
-		    h.length % 4 || size - at - AX_HEADER_LEN < h.length)
-			break; /* the session drops such a stream */
+	struct ax_header_in h;
+	/* framed as the session frames (it drops a stream that cannot be) */
+	while (ax_frame(data + at, size - at, &h) == AX_FRAME_PDU) {
 		const uint8_t *payload = data + at + AX_HEADER_LEN;
 		at += AX_HEADER_LEN + h.length;
 		if (h.type < AX_PDU_GET || h.type > AX_PDU_CLEANUPSET)

@@ -20,6 +20,18 @@ static uint16_t get16(const unsigned char *p, bool network)
 		       : (uint16_t)(p[1] << 8 | p[0]);
 }
 
+enum ax_frame ax_frame(const unsigned char *buf, size_t len,
+			struct ax_header_in *h)
+{
+	if (len < AX_HEADER_LEN)
+		return AX_FRAME_SHORT;
+	ax_parse_header(buf, h);
+	if (h->version != AX_VERSION || h->length > AX_PAYLOAD_MAX ||
+	    h->length % 4)
+		return AX_FRAME_BAD;
+	return len - AX_HEADER_LEN < h->length ? AX_FRAME_SHORT : AX_FRAME_PDU;
+}
+
 void ax_parse_header(const unsigned char *p, struct ax_header_in *h)
 {
 	bool network = p[2] & AX_FLAG_NETWORK_BYTE_ORDER;
@@ -111,15 +123,19 @@ static int skip_octets(struct rd *r)
 	return 0;
 }
 
-/* A varbind (5.4) of a set request: skipped, its value checked. */
-static int skip_varbind(struct rd *r, unsigned long *scratch)
+/* A varbind (5.4): its type and name read, its value skipped and
+ * checked (scratch: AX_OID_MAX + 5 sub-identifiers, the name's). */
+static int read_varbind(struct rd *r, uint16_t *vtype, struct ax_oid *name,
+			unsigned long *scratch)
 {
-	struct ax_oid name;
+	struct ax_oid value;
+	unsigned long vscratch[AX_OID_MAX + 5];
 	if (!have(r, 4))
 		return bad(r, "a varbind past the payload's end");
 	uint16_t type = get16(r->p + r->at, r->network);
+	*vtype = type;
 	r->at += 4;
-	if (read_oid(r, &name, scratch) != 0)
+	if (read_oid(r, name, scratch) != 0)
 		return -1;
 	size_t fixed;
 	switch (type) {
@@ -137,7 +153,7 @@ static int skip_varbind(struct rd *r, unsigned long *scratch)
 	case AX_OPAQUE:
 		return skip_octets(r);
 	case AX_OBJECT_ID:
-		return read_oid(r, &name, scratch);
+		return read_oid(r, &value, vscratch);
 	case AX_NULL:
 	case AX_NO_SUCH_OBJECT:
 	case AX_NO_SUCH_INSTANCE:
@@ -242,8 +258,10 @@ int ax_parse_request(const struct ax_header_in *h, const unsigned char *p,
 		return read_ranges(&r, q);
 	if (h->type == AX_PDU_TESTSET) {
 		unsigned long scratch[AX_OID_MAX + 5];
+		struct ax_oid name;
+		uint16_t type;
 		while (r.at < r.len) {
-			if (skip_varbind(&r, scratch) != 0)
+			if (read_varbind(&r, &type, &name, scratch) != 0)
 				return -1;
 			q->nvarbinds++;
 		}
@@ -277,4 +295,19 @@ int ax_parse_close(const struct ax_header_in *h, const unsigned char *p,
 		return -1;
 	*reason = p[0];
 	return 0;
+}
+
+int ax_next_varbind(const struct ax_header_in *h, const unsigned char *p,
+		    size_t *at, uint16_t *type, struct ax_oid *name,
+		    unsigned long *sub, char *why, size_t len)
+{
+	struct rd r = {.p = p, .len = h->length, .at = *at,
+		       .network = h->flags & AX_FLAG_NETWORK_BYTE_ORDER,
+		       .why = why, .whylen = len};
+	if (r.at >= r.len)
+		return 0;
+	if (read_varbind(&r, type, name, sub) != 0)
+		return -1;
+	*at = r.at;
+	return 1;
 }

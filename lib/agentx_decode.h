@@ -24,6 +24,18 @@ struct ax_header_in {
 /* The 20 header bytes at p. */
 void ax_parse_header(const unsigned char *p, struct ax_header_in *h);
 
+/*
+ * The framing of the stream (the session's and the fuzz target's): the
+ * PDU at the start of len bytes is whole (AX_FRAME_PDU: its header in h,
+ * its payload the h->length bytes after the header), still coming
+ * (AX_FRAME_SHORT), or cannot be framed (AX_FRAME_BAD: a version other
+ * than 1, a payload over AX_PAYLOAD_MAX or not a multiple of 4: there
+ * is no next PDU to find).
+ */
+enum ax_frame { AX_FRAME_SHORT, AX_FRAME_PDU, AX_FRAME_BAD };
+enum ax_frame ax_frame(const unsigned char *buf, size_t len,
+		       struct ax_header_in *h);
+
 /* An OID of a request, its sub-identifiers in the request's storage;
  * len 0 is the null OID. */
 struct ax_oid {
@@ -62,6 +74,15 @@ struct ax_response_in {
 };
 int ax_parse_response(const struct ax_header_in *h, const unsigned char *p,
 		      struct ax_response_in *r);
+/*
+ * The varbind at *at (payload offset; a Response's start at 8) of the PDU
+ * h: 1 with its type and name (its sub-identifiers in sub, room for
+ * AX_OID_MAX + 5) and *at past its value, 0 at the payload's end, -1
+ * when it does not parse (why).
+ */
+int ax_next_varbind(const struct ax_header_in *h, const unsigned char *p,
+		    size_t *at, uint16_t *type, struct ax_oid *name,
+		    unsigned long *sub, char *why, size_t len);
 /* A Close's reason; -1 if too short. */
 int ax_parse_close(const struct ax_header_in *h, const unsigned char *p,
 		   uint8_t *reason);

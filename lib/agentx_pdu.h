@@ -7,6 +7,9 @@
 
 #define AX_HEADER_LEN 20
 #define AX_VERSION    1
+/* The largest payload this subagent frames (RFC 2741 sets none; a GetBulk
+ * the master sends is far smaller): past it the stream is dropped. */
+#define AX_PAYLOAD_MAX (1u << 20)
 
 /* h.flags (RFC 2741 6.1) */
 #define AX_FLAG_INSTANCE_REGISTRATION 0x01
