@@ -1,6 +1,7 @@
-/* test_agentx_encode.c - the AgentX Response PDU, byte for byte against
- * RFC 2741 (6.1 header, 6.2.16 Response, 5.1 OIDs, 5.3 octet strings, 5.4
- * varbinds), in network byte order. */
+/* test_agentx_encode.c - every PDU the subagent sends, byte for byte
+ * against RFC 2741 (6.1 header, 6.2.1 Open, 6.2.2 Close, 6.2.3 Register,
+ * 6.2.10 Notify, 6.2.13 Ping, 6.2.14 AddAgentCaps, 6.2.16 Response, 5.1
+ * OIDs, 5.3 octet strings, 5.4 varbinds), in network byte order. */
 #include "testenv.h"
 
 #include "agentx_encode.h"
@@ -164,9 +165,100 @@ static void name_too_long(void **state)
 	ax_free(&b);
 }
 
+static void session_pdus(void **state)
+{
+	unsigned char st[512];
+	struct ax_buf b;
+	static const unsigned long id[] = {1, 3, 6, 1, 4, 1, 8072, 9999, 9999,
+					   59};
+	const struct ax_ids ids = {5, 6, 7};
+
+	/* Open: timeout 4, reserved, the id OID (prefixed), "r10k" */
+	ax_init(&b, st, sizeof(st));
+	ax_open(&b, &ids, 4, id, 10, "r10k");
+	assert_int_equal(ax_finish(&b), 0);
+	const unsigned char *p = b.p;
+	assert_int_equal(p[1], 1);
+	assert_int_equal(get32(p + 4), 5);
+	assert_int_equal(get32(p + 16), 4 + 4 + 5 * 4 + 4 + 4);
+	assert_int_equal(p[20], 4);
+	assert_int_equal(p[24], 5); /* n_subid after 1.3.6.1.4 */
+	assert_int_equal(p[25], 4); /* prefix */
+	assert_int_equal(get32(p + 28), 1);
+	assert_int_equal(get32(p + 44), 59);
+	assert_int_equal(get32(p + 48), 4); /* the description's length */
+	assert_memory_equal(p + 52, "r10k", 4);
+	ax_free(&b);
+
+	/* Register: timeout 0, priority 127, no range, the subtree */
+	ax_init(&b, st, sizeof(st));
+	ax_register(&b, &ids, 127, id, 10);
+	assert_int_equal(ax_finish(&b), 0);
+	p = b.p;
+	assert_int_equal(p[1], 3);
+	assert_int_equal(get32(p + 16), 4 + 4 + 5 * 4);
+	assert_int_equal(p[20], 0);
+	assert_int_equal(p[21], 127);
+	assert_int_equal(p[22], 0);
+	assert_int_equal(p[24], 5);
+	ax_free(&b);
+
+	/* AddAgentCaps: the OID and a description padded to 4 */
+	ax_init(&b, st, sizeof(st));
+	ax_add_agent_caps(&b, &ids, id, 10, "abcde");
+	assert_int_equal(ax_finish(&b), 0);
+	assert_int_equal(b.p[1], 16);
+	assert_int_equal(get32(b.p + 16), 4 + 5 * 4 + 4 + 8);
+	assert_int_equal(get32(b.p + 44), 5);
+	assert_memory_equal(b.p + 48, "abcde\0\0\0", 8);
+	ax_free(&b);
+
+	/* Ping: a header alone; Close: the reason */
+	ax_init(&b, st, sizeof(st));
+	ax_ping(&b, &ids);
+	assert_int_equal(ax_finish(&b), 0);
+	assert_int_equal(b.p[1], 13);
+	assert_int_equal(b.len, 20);
+	assert_int_equal(get32(b.p + 16), 0);
+	ax_free(&b);
+	ax_init(&b, st, sizeof(st));
+	ax_close(&b, &ids, AX_CLOSE_SHUTDOWN);
+	assert_int_equal(ax_finish(&b), 0);
+	assert_int_equal(b.p[1], 2);
+	assert_int_equal(get32(b.p + 16), 4);
+	assert_int_equal(b.p[20], 5);
+	ax_free(&b);
+
+	/* Notify: sysUpTime.0 as TimeTicks, snmpTrapOID.0 as an OID */
+	static const unsigned long uptime0[] = {1, 3, 6, 1, 2, 1, 1, 3, 0};
+	static const unsigned long trapoid0[] = {1, 3, 6, 1, 6, 3, 1, 1, 4, 1, 0};
+	static const unsigned long trap[] = {1, 3, 6, 1, 4, 1, 8072, 9999,
+					     9999, 59, 0, 1};
+	ax_init(&b, st, sizeof(st));
+	ax_notify(&b, &ids);
+	ax_varbind_timeticks(&b, uptime0, 9, 1234);
+	ax_varbind_oid(&b, trapoid0, 11, trap, 12);
+	assert_int_equal(ax_finish(&b), 0);
+	p = b.p;
+	assert_int_equal(p[1], 12);
+	assert_int_equal(get16(p + 20), 67); /* TimeTicks */
+	assert_int_equal(p[24], 4);	     /* 1.3.6.1.2: 1.1.3.0 */
+	assert_int_equal(p[25], 2);
+	assert_int_equal(get32(p + 28 + 12), 0);
+	assert_int_equal(get32(p + 44), 1234);
+	assert_int_equal(get16(p + 48), 6); /* OBJECT IDENTIFIER */
+	assert_int_equal(p[52], 6);	    /* 1.3.6.1.6: 3.1.1.4.1.0 */
+	assert_int_equal(p[53], 6);
+	assert_int_equal(p[52 + 4 + 24], 7); /* the value: 7 after 1.3.6.1.4 */
+	assert_int_equal(p[52 + 4 + 24 + 1], 4);
+	assert_int_equal(b.len, 20 + get32(p + 16));
+	ax_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(session_pdus),
 	    cmocka_unit_test(header_and_counter64),
 	    cmocka_unit_test(scalars_strings_and_exceptions),
 	    cmocka_unit_test(grows_onto_the_heap),
