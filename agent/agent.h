@@ -29,6 +29,9 @@ struct agent {
 	struct served served;	 /* backend, interval, errors, alarms */
 	struct mib_view view;	 /* what requests read: the two above */
 	struct sample sample;	 /* reading buffer, reused */
+	/* main.c's: answer the master and run due timers without waiting
+	 * (poll.c hands it to a long backend open as its progress call) */
+	void (*serve_pending)(void);
 	struct alarm_set alarms; /* alarms of cfg with their state */
 	unsigned poll_alarm;	 /* net-snmp alarm id, 0 = none */
 	uint64_t last_poll_ns;	 /* monotonic, when a poll last ended */
@@ -46,9 +49,6 @@ void poll_master_connected(struct agent *a);
 /* Apply a new validated config (SIGHUP); keeps the old one on failure. */
 int poll_reconfigure(struct agent *a, struct config *newcfg);
 
-/* main.c: answer the master and run due timers without waiting (a long
- * backend open calls it now and then). */
-void agent_serve_pending(void);
 
 /* notify.c (through session.c) */
 void notify_discontinuity(const struct mib_view *v);

@@ -142,7 +142,7 @@ static void loop_once(bool block)
 	run_alarms();
 }
 
-void agent_serve_pending(void)
+static void serve_pending(void)
 {
 	loop_once(false);
 }
@@ -262,6 +262,7 @@ int main(int argc, char **argv)
 {
 	struct options opt = {0};
 	struct agent *a = &agent_ctx;
+	a->serve_pending = serve_pending;
 	int rc = 1;
 
 	int parsed = options_parse(argc, argv, &opt, a);

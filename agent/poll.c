@@ -89,17 +89,6 @@ static void describe_served(struct agent *a)
 			 &a->alarms);
 }
 
-/*
- * While a backend opens for long (a large replay file), answer what the
- * master has sent meanwhile, from the cache as always, and run due polls
- * of the running backend: the master must never see the subagent stall.
- * Called only from the top level (start, reload), never from a callback.
- */
-static void serve_pending(void)
-{
-	agent_serve_pending();
-}
-
 int poll_start(struct agent *a, char *err, size_t errlen)
 {
 	if (alarm_set_build(&a->alarms, a->cfg.alarms, a->cfg.nalarms, NULL)) {
@@ -107,7 +96,11 @@ int poll_start(struct agent *a, char *err, size_t errlen)
 		return -1;
 	}
 	a->backend.cancel = &a->stop_requested;
-	a->backend.progress = serve_pending;
+	/* While a backend opens for long (a large replay file), answer what
+	 * the master sends meanwhile, from the cache as always, and run due
+	 * polls of the running backend: the master never sees a stall.  Only
+	 * from the top level (start, reload), never from a callback. */
+	a->backend.progress = a->serve_pending;
 	if (backend_open(&a->backend, &a->cfg, err, errlen) != 0)
 		return -1;
 	describe_served(a);
@@ -155,7 +148,7 @@ int poll_reconfigure(struct agent *a, struct config *newcfg)
 	if (!keep) {
 		struct backend nb = {.clock_ns = a->backend.clock_ns,
 				     .cancel = &a->stop_requested,
-				     .progress = serve_pending};
+				     .progress = a->serve_pending};
 		if (backend_open(&nb, newcfg, err, sizeof(err)) != 0) {
 			snmp_log(LOG_ERR,
 				 "reload: %s; keeping the running config\n",

@@ -11,7 +11,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "backend.h"
 
 const char *config_token_usage(const struct config_token *t, char *buf,
 			       size_t len)
@@ -43,7 +42,7 @@ void config_defaults(struct config *c)
 
 void config_free(struct config *c)
 {
-	for (size_t i = 0; i < CONFIG_BACKENDS_MAX; i++) {
+	for (size_t i = 0; i < BACKENDS_MAX; i++) {
 		const struct backend_ops *ops = backend_at(i);
 		if (c->settings[i] && ops)
 			token_table_release(ops->tokens, c->settings[i]);

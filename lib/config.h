@@ -19,9 +19,9 @@
 #include "alarm.h"
 #include "config_token.h"
 #include "parse.h"
+#include "registry.h"
 
 #define CONFIG_BACKEND_MAX    16
-#define CONFIG_BACKENDS_MAX   8 /* backends a binary can have built in */
 #define POLL_INTERVAL_DEFAULT 5
 #define POLL_INTERVAL_MAX     3600
 #define ALARMS_MAX	      1024
@@ -40,7 +40,7 @@ struct config {
 	unsigned agentx_ping;		       /* agentxPingInterval, s */
 	/* each backend's own settings, by registry position; NULL until a
 	 * line of that backend is read (its defaults apply) */
-	void *settings[CONFIG_BACKENDS_MAX];
+	void *settings[BACKENDS_MAX];
 	struct alarm_config
 	    *alarms; /* in config order: index + 1 = MIB index */
 	size_t nalarms;

@@ -1,0 +1,100 @@
+/*
+ * registry.c - the backends built into this binary, by name and position
+ * (config.c parses and stores each one's settings by it; backend.c opens
+ * the configured one).  It knows no config: the config knows it.
+ */
+#include "registry.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "backend.h"
+#include "metrics.h"
+#include "parse.h"
+
+/* The backends, each defined in its own file: adding one is a line here
+ * (and its files in lib/Makefile.inc); the rest reach it by name. */
+extern const struct backend_ops backend_sim, backend_replay;
+#ifdef HAVE_PERF_BACKEND
+extern const struct backend_ops backend_perf;
+#endif
+#ifdef HAVE_PCP_BACKEND
+extern const struct backend_ops backend_pcp;
+#endif
+
+static const struct backend_ops *const registry[] = {
+    &backend_sim,
+#ifdef HAVE_PERF_BACKEND
+    &backend_perf,
+#endif
+    &backend_replay,
+#ifdef HAVE_PCP_BACKEND
+    &backend_pcp,
+#endif
+};
+#define NREG (sizeof(registry) / sizeof(registry[0]))
+_Static_assert(NREG <= BACKENDS_MAX, "raise BACKENDS_MAX");
+
+const struct backend_ops *backend_find(const char *name)
+{
+	for (size_t i = 0; name && i < NREG; i++)
+		if (strcmp(registry[i]->name, name) == 0)
+			return registry[i];
+	return NULL;
+}
+
+const struct backend_ops *backend_owning(const char *token)
+{
+	for (size_t i = 0; i < NREG; i++)
+		for (const struct config_token *t = registry[i]->tokens;
+		     t && t->token; t++)
+			if (strcasecmp(t->token, token) == 0)
+				return registry[i];
+	return NULL;
+}
+
+long backend_index(const struct backend_ops *ops)
+{
+	for (size_t i = 0; i < NREG; i++)
+		if (registry[i] == ops)
+			return (long)i;
+	return -1;
+}
+
+const struct backend_ops *backend_at(size_t index)
+{
+	return index < NREG ? registry[index] : NULL;
+}
+
+const char *backend_names(char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < NREG && used < len; i++) {
+		int n = snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
+				 registry[i]->name);
+		if (n < 0)
+			break;
+		used += (size_t)n;
+	}
+	return buf;
+}
+
+int backend_counter_arg(const char *name, const char *token, char *err,
+			size_t len)
+{
+	int c = counter_index_by_name(name);
+	if (c < 0)
+		parse_fail(err, len,
+			   "%s: '%s' is not a counter metric (expected e.g. "
+			   "hw.r10kevctr.cycles)",
+			   token, name);
+	return c;
+}
+
+bool backend_needs_perfmon(const char *name)
+{
+	const struct backend_ops *ops = backend_find(name);
+	return ops && ops->needs_perfmon;
+}
