@@ -2,420 +2,218 @@
  * emit_zabbix.c - writes the MIB model as a Zabbix 6.0 template (YAML
  * export format): conf/zabbix/hw-r10kevctr.zabbix.yaml.
  *
- * From the same rows as the MIB: the summed counters (items with "Change
- * per second"), state, cpurev, the agent's objects and the statistics
- * (scaled to plain ratios with "Custom multiplier"), and a low-level
- * discovery rule over the per-CPU table whose item prototypes are the
- * per-CPU counters, status, duty cycle and statistics.  The rate tables
- * and the alarm table are left out: Zabbix computes rates and has its own
- * triggers.  OIDs are numeric (no MIB needed on the Zabbix server).
- * Deterministic: UUIDs are hashes of the keys, the date the MIB's newest
- * revision.
+ * The layout: the items of the MIB's scalars (zabbix_items.c says which
+ * and how) and Zabbix's own SNMP availability item; a low-level discovery
+ * rule over the per-CPU table whose prototypes are the per-CPU objects;
+ * for each event that only some CPU revisions count (vcc, fucomp), rules
+ * of its own that find whether the host serves it, so that no item is
+ * made that can never be supported; graphs, graph prototypes and a
+ * dashboard; macros; value maps.  OIDs are numeric (no MIB needed on the
+ * Zabbix server).  Deterministic: UUIDs are hashes of the keys, the date
+ * the MIB's newest revision.
  */
-#include <stdbool.h>
-#include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "metrics.h"
-#include "mibmodel.h"
-#include "root.def"
-#include "stats.h"
+#include "zabbix.h"
 
-#define TEMPLATE "HW R10000 event counters by SNMP"
 /* Zabbix's own group (its data.sql has this UUID for it). */
 #define GROUP	   "Templates/Server hardware"
 #define GROUP_UUID "e960332b3f6c46a1956486d4f3f99fce"
+#define KEYLEN	   160
 
-static const unsigned root_oid[] = {MIB_ROOT_PARENT_OID, MIB_ROOT_ARC};
-
-/* A UUIDv4-shaped hash of what the entity is (FNV-1a, two seeds). */
-static void put_uuid(FILE *out, const char *what, const char *key)
+static const struct node *find_tag(const struct mibmodel *mm, enum obj_tag tag,
+				   int counter)
 {
-	uint64_t h[2] = {UINT64_C(0xcbf29ce484222325),
-			 UINT64_C(0x84222325cbf29ce4)};
-	unsigned char b[16];
-
-	for (int k = 0; k < 2; k++) {
-		for (const char *s = "hw-r10kevctr/"; *s; s++)
-			h[k] = (h[k] ^ (unsigned char)*s) * UINT64_C(0x100000001b3);
-		for (const char *s = what; *s; s++)
-			h[k] = (h[k] ^ (unsigned char)*s) * UINT64_C(0x100000001b3);
-		for (const char *s = key; *s; s++)
-			h[k] = (h[k] ^ (unsigned char)*s) * UINT64_C(0x100000001b3);
-		for (int i = 0; i < 8; i++)
-			b[k * 8 + i] = (unsigned char)(h[k] >> (56 - 8 * i));
-	}
-	b[6] = (unsigned char)((b[6] & 0x0f) | 0x40);
-	b[8] = (unsigned char)((b[8] & 0x3f) | 0x80);
-	for (int i = 0; i < 16; i++)
-		fprintf(out, "%02x", b[i]);
-	fputc('\n', out);
+	for (size_t i = 0; i < mm->count; i++)
+		if (mm->nodes[i].tag == tag &&
+		    (counter < 0 || mm->nodes[i].counter == counter) &&
+		    (mm->nodes[i].kind == NK_SCALAR ||
+		     mm->nodes[i].kind == NK_COLUMN))
+			return &mm->nodes[i];
+	return NULL;
 }
 
-/* A single-quoted YAML scalar; a newline becomes a space. */
-static void put_q(FILE *out, const char *s)
+static void put_with_triggers(FILE *out, int in, const struct zbx_item *it,
+			      bool proto)
 {
-	fputc('\'', out);
-	for (; *s; s++) {
-		if (*s == '\'')
-			fputs("''", out);
-		else if (*s == '\n')
-			fputc(' ', out);
-		else
-			fputc(*s, out);
-	}
-	fputc('\'', out);
+	size_t nt;
+	const struct zbx_trigger *t = zbx_triggers_on(it->n, &nt);
+	zbx_item(out, in, it);
+	if (nt)
+		zbx_triggers(out, in, t, nt, proto);
 }
 
-/*
- * The first sentence of a DESCRIPTION's first paragraph (hw.help's
- * one-line help for metrics), whole, and the object's name.
- */
-static void put_first_sentence(FILE *out, const struct node *n)
+static void put_availability_item(FILE *out)
 {
-	size_t len = 0, par = strcspn(n->descr, "\n");
-	char line[1024];
-
-	while (n->descr[par] == '\n' && n->descr[par + 1] != '\n' &&
-	       n->descr[par + 1])
-		par += 1 + strcspn(n->descr + par + 1, "\n");
-	for (len = 0; len < par; len++)
-		if (n->descr[len] == '.' &&
-		    (len + 1 == par || n->descr[len + 1] == ' ' ||
-		     n->descr[len + 1] == '\n')) {
-			len++;
-			break;
-		}
-	snprintf(line, sizeof(line), "%.*s (HW-R10KEVCTR-MIB::%s)", (int)len,
-		 n->descr, n->name);
-	put_q(out, line);
-}
-
-/* A node's numeric OID, no leading dot. */
-static void put_arcs(FILE *out, const struct node *n)
-{
-	for (size_t i = 0; i < sizeof(root_oid) / sizeof(root_oid[0]); i++)
-		fprintf(out, "%s%u", i ? "." : "", root_oid[i]);
-	for (unsigned i = 0; i < n->len; i++)
-		fprintf(out, ".%u", n->arcs[i]);
-}
-
-static void put_oid(FILE *out, const struct node *n, const char *instance)
-{
-	fputc('\'', out);
-	put_arcs(out, n);
-	fprintf(out, ".%s'\n", instance);
-}
-
-enum vtype { V_FLOAT, V_UNSIGNED, V_CHAR };
-enum prep { P_NONE, P_CHANGE, P_MULTIPLY, P_DISCARD };
-
-struct item {
-	const struct node *n;
-	const char *key, *name, *units, *valuemap, *delay;
-	enum vtype vt;
-	enum prep prep;
-	char param[24]; /* P_MULTIPLY's factor */
-};
-
-/* An item (or item prototype) at indent `in` (the "-" column). */
-static void put_item(FILE *out, int in, const struct item *it, bool proto)
-{
-	static const char *const vt[] = {"FLOAT", NULL, "CHAR"};
-	static const char *const pt[] = {NULL, "SIMPLE_CHANGE", "MULTIPLIER",
-					 "DISCARD_UNCHANGED_HEARTBEAT"};
-	int f = in + 2;
-
-	fprintf(out, "%*s-\n%*suuid: ", in, "", f, "");
-	put_uuid(out, "item/", it->key);
-	fprintf(out, "%*sname: ", f, "");
-	put_q(out, it->name);
-	fprintf(out, "\n%*stype: SNMP_AGENT\n%*ssnmp_oid: ", f, "", f, "");
-	put_oid(out, it->n, proto ? "{#SNMPINDEX}" : "0");
-	fprintf(out, "%*skey: ", f, "");
-	put_q(out, it->key);
-	fprintf(out, "\n%*sdelay: '%s'\n", f, "", it->delay);
-	fprintf(out, "%*shistory: 7d\n", f, "");
-	if (it->vt == V_CHAR)
-		fprintf(out, "%*strends: '0'\n", f, "");
-	if (vt[it->vt])
-		fprintf(out, "%*svalue_type: %s\n", f, "", vt[it->vt]);
-	if (it->units) {
-		fprintf(out, "%*sunits: ", f, "");
-		put_q(out, it->units);
-		fputc('\n', out);
-	}
-	fprintf(out, "%*sdescription: ", f, "");
-	put_first_sentence(out, it->n);
-	fputc('\n', out);
-	if (it->valuemap)
-		fprintf(out, "%*svaluemap:\n%*sname: '%s'\n", f, "", f + 2, "",
-			it->valuemap);
-	if (it->prep != P_NONE)
-		fprintf(out,
-			"%*spreprocessing:\n%*s-\n%*stype: %s\n"
-			"%*sparameters:\n%*s- '%s'\n",
-			f, "", f + 2, "", f + 4, "", pt[it->prep], f + 4, "",
-			f + 6, "",
-			it->prep == P_MULTIPLY	  ? it->param
-			: it->prep == P_DISCARD ? "1d"
-						: "");
-	fprintf(out, "%*stags:\n%*s-\n%*stag: component\n%*svalue: cpu\n", f,
-		"", f + 2, "", f + 4, "", f + 4, "");
-}
-
-struct trigger {
-	const char *expr, *name, *priority, *descr;
-	bool root; /* the host-wide "no SNMP data" trigger: depends on none */
-	bool per_cpu; /* also depends on the host's "not counting" */
-};
-
-/* "/TEMPLATE/KEY" inside a trigger expression. */
-#define REF(key) "/" TEMPLATE "/" key
-
-/*
- * When the host's SNMP agent does not answer, every item fails: one
- * problem for the host (as Zabbix's own "Linux by SNMP" does), and every
- * other trigger depends on it so that it is the only one.
- */
-#define SNMP_DOWN_NAME "No SNMP data collection"
-#define SNMP_DOWN_EXPR                                                    \
-	"max(" REF("zabbix[host,snmp,available]") ",{$HWR10K.SNMP.TIMEOUT})=0"
-/* A host not counting at all: one problem, not one per CPU. */
-#define STATE_DOWN_NAME "Event counters not counting (state {ITEM.LASTVALUE1})"
-#define STATE_DOWN_EXPR "last(" REF("hwr10k.state") ")<1"
-static const struct trigger snmp_down_triggers[] = {
-    {SNMP_DOWN_EXPR, SNMP_DOWN_NAME, "WARNING",
-     "The host's SNMP agent has not answered Zabbix for "
-     "{$HWR10K.SNMP.TIMEOUT}: down, unreachable, or refusing the "
-     "interface's community or SNMPv3 user.",
-     true, false},
-};
-
-static void put_triggers(FILE *out, int in, const struct trigger *t,
-			 size_t n, bool proto)
-{
-	int f = in + 6;
-	fprintf(out, "%*s%s:\n", in + 2, "",
-		proto ? "trigger_prototypes" : "triggers");
-	for (size_t i = 0; i < n; i++) {
-		fprintf(out, "%*s-\n%*suuid: ", in + 4, "", f, "");
-		put_uuid(out, "trigger/", t[i].expr);
-		fprintf(out, "%*sexpression: ", f, "");
-		put_q(out, t[i].expr);
-		fprintf(out, "\n%*sname: ", f, "");
-		put_q(out, t[i].name);
-		fprintf(out, "\n%*sopdata: 'Value: {ITEM.LASTVALUE1}'\n", f,
-			"");
-		fprintf(out, "%*spriority: %s\n%*sdescription: ", f, "",
-			t[i].priority, f, "");
-		put_q(out, t[i].descr);
-		fputc('\n', out);
-		if (!t[i].root)
-			fprintf(out,
-				"%*sdependencies:\n%*s-\n%*sname: '%s'\n"
-				"%*sexpression: '%s'\n",
-				f, "", f + 2, "", f + 4, "", SNMP_DOWN_NAME,
-				f + 4, "", SNMP_DOWN_EXPR);
-		if (t[i].per_cpu)
-			fprintf(out,
-				"%*s-\n%*sname: '%s'\n%*sexpression: '%s'\n",
-				f + 2, "", f + 4, "", STATE_DOWN_NAME, f + 4,
-				"", STATE_DOWN_EXPR);
-	}
-}
-
-static const struct trigger state_triggers[] = {
-    {STATE_DOWN_EXPR, STATE_DOWN_NAME, "WARNING",
-     "hwR10kEvCtrState is -1 (no usable counters) or 0 (counting not "
-     "permitted, or the source does not answer).",
-     false, false},
-    {"nodata(" REF("hwr10k.state") ",{$HWR10K.NODATA})=1",
-     "No event counter data for {$HWR10K.NODATA}", "WARNING",
-     "The SNMP agent does not serve HW-R10KEVCTR-MIB: the subagent is not "
-     "running or not connected to its master snmpd.",
-     false, false},
-};
-static const struct trigger discontinuity_triggers[] = {
-    {"change(" REF("hwr10k.discontinuity.time") ")<>0",
-     "Event counter discontinuity", "INFO",
-     "The counters restarted (backend reopened, a CPU came back): rates "
-     "across it are not comparable.",
-     false, false},
-};
-static const struct trigger poll_error_triggers[] = {
-    {"last(" REF("hwr10k.poll.errors") ")>0", "Event counter poll errors",
-     "INFO", "The backend failed to read (see the agent's log).",
-     false, false},
-};
-static const struct trigger cpu_status_triggers[] = {
-    {"last(" REF("hwr10k.cpu.status[{#SNMPINDEX}]") ")<>1",
-     "CPU {#SNMPINDEX}: event counters not counting", "WARNING",
-     "The backend did not read this CPU's counters at the last poll "
-     "(stopped), or its recording ended.",
-     false, true},
-};
-static const struct trigger cpu_duty_triggers[] = {
-    /* Only a counting CPU: one not counting has a duty cycle of 0, and
-     * that is the trigger above, not this. */
-    {"max(" REF("hwr10k.cpu.duty[{#SNMPINDEX}]") ",15m)<{$HWR10K.DUTY.MIN}"
-     " and last(" REF("hwr10k.cpu.status[{#SNMPINDEX}]") ")=1",
-     "CPU {#SNMPINDEX}: events multiplexed", "INFO",
-     "The kernel counted the events of this counting CPU only part of the "
-     "time: the counts are scaled estimates.  Map fewer events, or raise "
-     "perfGroupSize where the PMU has the counters.",
-     false, true},
-};
-
-/*
- * 1/scale as Zabbix's custom multiplier wants it, "0.001" for 1000: the
- * scales of stats.def are powers of ten, and genmib stops on any other.
- */
-static void put_inverse(char *buf, size_t len, const struct stat_def *s)
-{
-	int zeros = 0;
-	uint64_t v = s->scale;
-
-	while (v % 10 == 0) {
-		v /= 10;
-		zeros++;
-	}
-	if (v != 1 || zeros == 0) {
-		fprintf(stderr,
-			"genmib: mib/stats.def: %s: scale %llu is not a power "
-			"of ten, which the Zabbix template's multiplier needs\n",
-			s->name, (unsigned long long)s->scale);
-		exit(2);
-	}
-	snprintf(buf, len, "0.%0*d", zeros, 1);
-}
-
-/* The item for a node, or false for objects the template leaves out. */
-static bool item_for(const struct node *n, struct item *it, char *key,
-		     char *name, size_t len)
-{
-	const struct metric *c = n->counter >= 0 ? &counters[n->counter] : NULL;
-	const struct stat_def *s = n->stat >= 0 ? &stat_defs[n->stat] : NULL;
-	*it = (struct item){.n = n, .key = key, .name = name,
-			    .delay = "{$HWR10K.INTERVAL}"};
-
-	switch (n->tag) {
-	case TAG_STATE:
-		snprintf(key, len, "hwr10k.state");
-		snprintf(name, len, "Event counter state");
-		it->vt = V_FLOAT; /* -1 is a value */
-		it->valuemap = "HW-R10KEVCTR-MIB::hwR10kEvCtrState";
-		return true;
-	case TAG_CPUREV:
-		snprintf(key, len, "hwr10k.cpurev");
-		snprintf(name, len, "R10000 CPU revision");
-		it->vt = V_CHAR;
-		it->delay = "{$HWR10K.INFO.INTERVAL}";
-		it->prep = P_DISCARD;
-		return true;
-	case TAG_BACKEND:
-		snprintf(key, len, "hwr10k.backend");
-		snprintf(name, len, "Event counter backend");
-		it->vt = V_CHAR;
-		it->delay = "{$HWR10K.INFO.INTERVAL}";
-		it->prep = P_DISCARD;
-		return true;
-	case TAG_NUM_CPUS:
-		snprintf(key, len, "hwr10k.cpus");
-		snprintf(name, len, "CPUs with event counters");
-		it->vt = V_UNSIGNED;
-		return true;
-	case TAG_POLL_ERRORS:
-		snprintf(key, len, "hwr10k.poll.errors");
-		snprintf(name, len, "Event counter poll errors");
-		it->vt = V_UNSIGNED;
-		it->prep = P_CHANGE;
-		return true;
-	case TAG_DISCONTINUITY_TIME:
-		snprintf(key, len, "hwr10k.discontinuity.time");
-		snprintf(name, len, "Event counter discontinuity time");
-		/* sysUpTime hundredths to seconds: Zabbix shows "uptime" as
-		 * days and hh:mm:ss */
-		it->vt = V_FLOAT;
-		it->units = "uptime";
-		it->prep = P_MULTIPLY;
-		snprintf(it->param, sizeof(it->param), "0.01");
-		return true;
-	case TAG_RATE:
-	case TAG_CPU_RATE:
-		/* The agent's rate over its own poll interval: exact whatever
-		 * the item interval (Zabbix's "Change per second" of the
-		 * counters would divide a varying number of the agent's polls
-		 * by Zabbix's own clock: doc/nms.md, "Rates"). */
-		if (n->tag == TAG_RATE) {
-			snprintf(key, len, "hwr10k.events[%s]", c->name);
-			snprintf(name, len, "Events per second: %s (all CPUs)",
-				 c->name);
-		} else {
-			snprintf(key, len,
-				 "hwr10k.cpu.events[{#SNMPINDEX},%s]", c->name);
-			snprintf(name, len,
-				 "CPU {#SNMPINDEX}: events per second: %s",
-				 c->name);
-		}
-		it->vt = V_FLOAT;
-		it->units = "events/s";
-		return true;
-	case TAG_CPU_STATUS:
-		snprintf(key, len, "hwr10k.cpu.status[{#SNMPINDEX}]");
-		snprintf(name, len, "CPU {#SNMPINDEX}: counting status");
-		it->vt = V_UNSIGNED;
-		it->valuemap = "HW-R10KEVCTR-MIB::hwR10kEvCtrCpuStatus";
-		return true;
-	case TAG_CPU_DUTY_CYCLE:
-		snprintf(key, len, "hwr10k.cpu.duty[{#SNMPINDEX}]");
-		snprintf(name, len, "CPU {#SNMPINDEX}: events counted (duty cycle)");
-		it->vt = V_UNSIGNED;
-		it->units = "%";
-		return true;
-	case TAG_STAT:
-	case TAG_CPU_STAT:
-		if (n->tag == TAG_STAT) {
-			snprintf(key, len, "hwr10k.stat[%s]", s->name);
-			snprintf(name, len, "%s (all CPUs)", s->summary);
-		} else {
-			snprintf(key, len, "hwr10k.cpu.stat[{#SNMPINDEX},%s]",
-				 s->name);
-			snprintf(name, len, "CPU {#SNMPINDEX}: %s", s->summary);
-		}
-		/* a ratio in 1/scale (ppm, thousandths) to a plain one */
-		it->vt = s->scale ? V_FLOAT : V_UNSIGNED;
-		if (s->scale) {
-			it->prep = P_MULTIPLY;
-			put_inverse(it->param, sizeof(it->param), s);
-		}
-		return true;
-	default:
-		return false;
-	}
-}
-
-/* "INTEGER { a(1), b(2) }" as a value map. */
-static void put_enum_valuemap(FILE *out, const struct node *n)
-{
-	const char *p = strchr(n->syntax, '{');
 	fprintf(out, "        -\n          uuid: ");
-	put_uuid(out, "valuemap/", n->name);
-	fprintf(out, "          name: 'HW-R10KEVCTR-MIB::%s'\n", n->name);
-	fprintf(out, "          mappings:\n");
-	while (p && *++p) {
-		p += strspn(p, " \n,");
-		size_t nl = strcspn(p, "(");
-		if (!p[nl] || !nl)
-			break;
-		unsigned v = (unsigned)strtoul(p + nl + 1, NULL, 10);
+	zbx_uuid(out, "item/", "zabbix[host,snmp,available]");
+	fprintf(out,
+		"          name: 'SNMP agent availability'\n"
+		"          type: INTERNAL\n"
+		"          key: 'zabbix[host,snmp,available]'\n"
+		"          delay: '{$HWR10K.INTERVAL}'\n"
+		"          history: 7d\n"
+		"          description: 'Whether the host''s SNMP interface "
+		"answers Zabbix (Zabbix''s own view: 0 not available, 1 "
+		"available, 2 unknown).'\n"
+		"          valuemap:\n"
+		"            name: 'zabbix.host.available'\n");
+	const char *tags[] = {"component", "health", NULL};
+	zbx_tags(out, 10, tags);
+	zbx_triggers(out, 8, &zbx_snmp_down, 1, false);
+}
+
+/* A discovery rule walking `walk`: its head, up to item_prototypes. */
+static void put_rule(FILE *out, const char *key, const char *name,
+		     const struct node *walk, const char *descr, bool cpus)
+{
+	fprintf(out, "        -\n          uuid: ");
+	zbx_uuid(out, "lld/", key);
+	fprintf(out, "          name: ");
+	zbx_q(out, name);
+	fprintf(out, "\n          type: SNMP_AGENT\n"
+		     "          snmp_oid: 'discovery[{#VALUE},");
+	zbx_arcs(out, walk);
+	fprintf(out, "]'\n          key: '%s'\n"
+		     "          delay: '{$HWR10K.LLD.INTERVAL}'\n",
+		key);
+	if (cpus)
 		fprintf(out,
-			"            -\n              value: '%u'\n"
-			"              newvalue: %.*s\n",
-			v, (int)nl, p);
-		p = strchr(p, ')');
+			"          filter:\n            evaltype: AND\n"
+			"            conditions:\n"
+			"              -\n                macro: '{#SNMPINDEX}'\n"
+			"                value: '{$HWR10K.LLD.CPU.MATCHES}'\n"
+			"                formulaid: A\n"
+			"              -\n                macro: '{#SNMPINDEX}'\n"
+			"                value: '{$HWR10K.LLD.CPU.NOT_MATCHES}'\n"
+			"                operator: NOT_MATCHES_REGEX\n"
+			"                formulaid: B\n");
+	fprintf(out, "          description: ");
+	zbx_q(out, descr);
+	fprintf(out, "\n          item_prototypes:\n");
+}
+
+/* The prototypes of the per-CPU objects in a rule (rev_rule: the one
+ * event the rule is for; else every other). */
+static void put_cpu_prototypes(FILE *out, const struct mibmodel *mm,
+			       int counter)
+{
+	char key[KEYLEN], name[256];
+	struct zbx_item it;
+	for (size_t i = 0; i < mm->count; i++) {
+		const struct node *n = &mm->nodes[i];
+		if (n->kind != NK_COLUMN || n->table != TBL_CPU ||
+		    (counter >= 0 && n->counter != counter) ||
+		    !zbx_item_for(n, &it, key, name, KEYLEN, counter >= 0))
+			continue;
+		put_with_triggers(out, 12, &it, true);
 	}
+}
+
+struct graph_line {
+	const char *key;
+	const char *color;
+	bool right;
+};
+
+static void put_graph(FILE *out, int in, const char *name,
+		      const struct graph_line *l, size_t n)
+{
+	int f = in + 2;
+	fprintf(out, "%*s-\n%*suuid: ", in, "", f, "");
+	zbx_uuid(out, "graph/", name);
+	fprintf(out, "%*sname: ", f, "");
+	zbx_q(out, name);
+	fprintf(out, "\n%*sgraph_items:\n", f, "");
+	for (size_t i = 0; i < n; i++) {
+		fprintf(out, "%*s-\n", f + 2, "");
+		if (i)
+			fprintf(out, "%*ssortorder: '%zu'\n", f + 4, "", i);
+		fprintf(out, "%*scolor: %s\n", f + 4, "", l[i].color);
+		if (l[i].right)
+			fprintf(out, "%*syaxisside: RIGHT\n", f + 4, "");
+		fprintf(out, "%*sitem:\n%*shost: '%s'\n%*skey: '%s'\n", f + 4,
+			"", f + 6, "", ZBX_TEMPLATE, f + 6, "", l[i].key);
+	}
+}
+
+/* Cycles and instructions left, the misses right (orders apart); the
+ * first line of each (green) is drawn last, on top of any it meets. */
+#define RATES(pre, cpu)                                                     \
+	{pre "events[" cpu "grad.instrg]", "2774A4", false},               \
+	    {pre "events[" cpu "pcache.dmiss]", "F63100", true},           \
+	    {pre "events[" cpu "scache.dmiss]", "A54F10", true},           \
+	{                                                                  \
+		pre "events[" cpu "cycles]", "1A7C11", false               \
+	}
+#define RATIOS(pre, cpu)                                                    \
+	{pre "stat[" cpu "pcache.dmiss.ratio]", "F63100", true},           \
+	    {pre "stat[" cpu "scache.dmiss.ratio]", "A54F10", true},       \
+	    {pre "stat[" cpu "branch.mispredict]", "2774A4", true},        \
+	{                                                                  \
+		pre "stat[" cpu "ipc]", "1A7C11", false                    \
+	}
+static const struct graph_line rates[] = {RATES("hwr10k.", "")};
+static const struct graph_line ratios[] = {RATIOS("hwr10k.", "")};
+static const struct graph_line cpu_rates[] = {
+    RATES("hwr10k.cpu.", "{#SNMPINDEX},")};
+static const struct graph_line cpu_ratios[] = {
+    RATIOS("hwr10k.cpu.", "{#SNMPINDEX},")};
+#define RATES_GRAPH	"Event rates (all CPUs)"
+#define RATIOS_GRAPH	"IPC and miss ratios (all CPUs)"
+#define CPU_RATES_GRAPH "CPU {#SNMPINDEX}: event rates"
+#define CPU_RATIOS_GRAPH "CPU {#SNMPINDEX}: IPC and miss ratios"
+
+static void put_widget(FILE *out, int x, int y, const char *type,
+		       const char *field, const char *name, const char *key)
+{
+	fprintf(out, "                -\n                  type: %s\n", type);
+	if (x)
+		fprintf(out, "                  x: '%d'\n", x);
+	if (y)
+		fprintf(out, "                  'y': '%d'\n", y);
+	fprintf(out, "                  width: '12'\n"
+		     "                  height: '5'\n"
+		     "                  fields:\n");
+	if (key)
+		fprintf(out,
+			"                    -\n"
+			"                      type: INTEGER\n"
+			"                      name: source_type\n"
+			"                      value: '1'\n");
+	if (!strcmp(type, "GRAPH_PROTOTYPE"))
+		fprintf(out,
+			"                    -\n"
+			"                      type: INTEGER\n"
+			"                      name: columns\n"
+			"                      value: '2'\n");
+	fprintf(out,
+		"                    -\n"
+		"                      type: %s\n"
+		"                      name: %s\n"
+		"                      value:\n"
+		"                        host: '%s'\n",
+		field, key ? "itemid" : "graphid", ZBX_TEMPLATE);
+	if (key)
+		fprintf(out, "                        key: '%s'\n", key);
+	else
+		fprintf(out, "                        name: '%s'\n", name);
+}
+
+static void put_dashboard(FILE *out)
+{
+	fprintf(out, "      dashboards:\n        -\n          uuid: ");
+	zbx_uuid(out, "dashboard/", "R10000 event counters");
+	fprintf(out, "          name: 'R10000 event counters'\n"
+		     "          pages:\n            -\n"
+		     "              widgets:\n");
+	put_widget(out, 0, 0, "GRAPH_CLASSIC", "GRAPH", RATES_GRAPH, NULL);
+	put_widget(out, 12, 0, "GRAPH_CLASSIC", "GRAPH", RATIOS_GRAPH, NULL);
+	put_widget(out, 0, 5, "GRAPH_PROTOTYPE", "GRAPH_PROTOTYPE",
+		   CPU_RATES_GRAPH, NULL);
+	put_widget(out, 12, 5, "GRAPH_PROTOTYPE", "GRAPH_PROTOTYPE",
+		   CPU_RATIOS_GRAPH, NULL);
+	put_widget(out, 0, 10, "GRAPH_CLASSIC", "ITEM", NULL, "hwr10k.state");
 }
 
 struct macro {
@@ -423,7 +221,7 @@ struct macro {
 };
 static const struct macro macros[] = {
     {"{$HWR10K.DUTY.MIN}", "50",
-     "A CPU counting its events less than this % of the time is "
+     "A counting CPU that counts its events less than this % of the time is "
      "multiplexed."},
     {"{$HWR10K.INFO.INTERVAL}", "5m",
      "How often the CPU revision and the backend are read (stored when "
@@ -432,6 +230,11 @@ static const struct macro macros[] = {
      "How often the rates and statistics are read: any interval (each "
      "value is the agent's own over its last poll interval); faster than "
      "the agent's pollInterval repeats values."},
+    {"{$HWR10K.LLD.CPU.MATCHES}", ".*",
+     "Discover the CPUs whose number matches this regular expression."},
+    {"{$HWR10K.LLD.CPU.NOT_MATCHES}", "CHANGE_IF_NEEDED",
+     "Do not discover the CPUs whose number matches this regular "
+     "expression."},
     {"{$HWR10K.LLD.INTERVAL}", "1h", "How often the CPUs are discovered."},
     {"{$HWR10K.NODATA}", "10m",
      "No state for this long: the subagent is not serving."},
@@ -440,13 +243,34 @@ static const struct macro macros[] = {
      "the template's other triggers depend."},
 };
 
-void mibmodel_write_zabbix(const struct mibmodel *mm, FILE *out)
+static void put_valuemaps(FILE *out, const struct mibmodel *mm)
+{
+	fprintf(out, "      valuemaps:\n");
+	zbx_enum_valuemap(out, find_tag(mm, TAG_CPU_STATUS, -1));
+	fprintf(out, "        -\n          uuid: ");
+	zbx_uuid(out, "valuemap/", "hwR10kEvCtrState");
+	fprintf(out,
+		"          name: 'HW-R10KEVCTR-MIB::hwR10kEvCtrState'\n"
+		"          mappings:\n"
+		"            -\n              value: '-1'\n"
+		"              newvalue: 'no event counters'\n"
+		"            -\n              value: '0'\n"
+		"              newvalue: 'counters disabled'\n");
+	fprintf(out, "        -\n          uuid: ");
+	zbx_uuid(out, "valuemap/", "zabbix.host.available");
+	fprintf(out, "          name: 'zabbix.host.available'\n"
+		     "          mappings:\n"
+		     "            -\n              value: '0'\n"
+		     "              newvalue: 'not available'\n"
+		     "            -\n              value: '1'\n"
+		     "              newvalue: 'available'\n"
+		     "            -\n              value: '2'\n"
+		     "              newvalue: 'unknown'\n");
+}
+
+static void put_head(FILE *out)
 {
 	const char *date = mibmodel_revision();
-	char key[160], name[256];
-	struct item it;
-	const struct node *status = NULL;
-
 	fprintf(out,
 		"# Generated by mib/genmib from the MIB's tables (mib/*.def, "
 		"mib/hw.help).\n# Do not edit.  A Zabbix 6.0 template: "
@@ -458,9 +282,9 @@ void mibmodel_write_zabbix(const struct mibmodel *mm, FILE *out)
 	fprintf(out, "  groups:\n    -\n      uuid: %s\n      name: '%s'\n",
 		GROUP_UUID, GROUP);
 	fprintf(out, "  templates:\n    -\n      uuid: ");
-	put_uuid(out, "template/", TEMPLATE);
-	fprintf(out, "      template: '%s'\n      name: '%s'\n", TEMPLATE,
-		TEMPLATE);
+	zbx_uuid(out, "template/", ZBX_TEMPLATE);
+	fprintf(out, "      template: '%s'\n      name: '%s'\n", ZBX_TEMPLATE,
+		ZBX_TEMPLATE);
 	fprintf(out,
 		"      description: 'SGI R10000 event counters "
 		"(PCP hw.r10kevctr.*) from hw-r10kevctr-agent, an AgentX "
@@ -470,91 +294,74 @@ void mibmodel_write_zabbix(const struct mibmodel *mm, FILE *out)
 		"discovery), statistics as ratios.  See doc/nms.md.'\n");
 	fprintf(out, "      groups:\n        -\n          name: '%s'\n",
 		GROUP);
+	const char *tags[] = {"class", "hardware", "target", "r10000", NULL};
+	zbx_tags(out, 6, tags);
+}
 
-	fprintf(out, "      items:\n        -\n          uuid: ");
-	put_uuid(out, "item/", "zabbix[host,snmp,available]");
-	fprintf(out,
-		"          name: 'SNMP agent availability'\n"
-		"          type: INTERNAL\n"
-		"          key: 'zabbix[host,snmp,available]'\n"
-		"          delay: '{$HWR10K.INTERVAL}'\n"
-		"          history: 7d\n"
-		"          description: 'Whether the host''s SNMP interface "
-		"answers Zabbix (Zabbix''s own view: 0 not available, 1 "
-		"available, 2 unknown).'\n"
-		"          valuemap:\n"
-		"            name: 'zabbix.host.available'\n"
-		"          tags:\n            -\n              tag: component\n"
-		"              value: health\n");
-	put_triggers(out, 8, snmp_down_triggers, 1, false);
+void mibmodel_write_zabbix(const struct mibmodel *mm, FILE *out)
+{
+	char key[KEYLEN], name[256], rule[KEYLEN], descr[256];
+	struct zbx_item it;
+
+	put_head(out);
+	fprintf(out, "      items:\n");
+	put_availability_item(out);
 	for (size_t i = 0; i < mm->count; i++) {
 		const struct node *n = &mm->nodes[i];
-		if (n->kind != NK_SCALAR || !item_for(n, &it, key, name, 160))
-			continue;
-		put_item(out, 8, &it, false);
-		if (n->tag == TAG_STATE)
-			put_triggers(out, 8, state_triggers, 2, false);
-		if (n->tag == TAG_DISCONTINUITY_TIME)
-			put_triggers(out, 8, discontinuity_triggers, 1, false);
-		if (n->tag == TAG_POLL_ERRORS)
-			put_triggers(out, 8, poll_error_triggers, 1, false);
+		if (n->kind == NK_SCALAR &&
+		    zbx_item_for(n, &it, key, name, KEYLEN, false))
+			put_with_triggers(out, 8, &it, false);
 	}
-	for (size_t i = 0; i < mm->count; i++)
-		if (mm->nodes[i].tag == TAG_CPU_STATUS &&
-		    mm->nodes[i].kind == NK_COLUMN)
-			status = &mm->nodes[i];
 
-	fprintf(out, "      discovery_rules:\n        -\n          uuid: ");
-	put_uuid(out, "lld/", "hwr10k.cpu.discovery");
-	fprintf(out, "          name: 'CPUs with event counters'\n"
-		     "          type: SNMP_AGENT\n"
-		     "          snmp_oid: 'discovery[{#CPU.STATUS},");
-	put_arcs(out, status);
-	fprintf(out, "]'\n          key: hwr10k.cpu.discovery\n"
-		     "          delay: '{$HWR10K.LLD.INTERVAL}'\n"
-		     "          description: 'One set of items per row of "
-		     "hwR10kEvCtrCpuStatusTable; {#SNMPINDEX} is the CPU "
-		     "number.'\n          item_prototypes:\n");
-	for (size_t i = 0; i < mm->count; i++) {
-		const struct node *n = &mm->nodes[i];
-		if (n->kind != NK_COLUMN || n->table != TBL_CPU ||
-		    !item_for(n, &it, key, name, 160))
+	fprintf(out, "      discovery_rules:\n");
+	put_rule(out, "hwr10k.cpu.discovery", "CPUs with event counters",
+		 find_tag(mm, TAG_CPU_STATUS, -1),
+		 "One set of items per row of hwR10kEvCtrCpuStatusTable; "
+		 "{#SNMPINDEX} is the CPU number.",
+		 true);
+	put_cpu_prototypes(out, mm, -1);
+	fprintf(out, "          graph_prototypes:\n");
+	put_graph(out, 12, CPU_RATES_GRAPH, cpu_rates, 4);
+	put_graph(out, 12, CPU_RATIOS_GRAPH, cpu_ratios, 4);
+	for (int c = 0; c < COUNTER_COUNT; c++) {
+		if (!zbx_rev_dependent(&counters[c]))
 			continue;
-		put_item(out, 12, &it, true);
-		if (n->tag == TAG_CPU_STATUS)
-			put_triggers(out, 12, cpu_status_triggers, 1, true);
-		if (n->tag == TAG_CPU_DUTY_CYCLE)
-			put_triggers(out, 12, cpu_duty_triggers, 1, true);
+		const struct node *total = find_tag(mm, TAG_TOTAL, c);
+		const struct node *rate = find_tag(mm, TAG_RATE, c);
+		snprintf(rule, sizeof(rule), "hwr10k.events.discovery[%s]",
+			 counters[c].name);
+		snprintf(name, sizeof(name), "Events %s (CPU revisions that count it)",
+			 counters[c].name);
+		snprintf(descr, sizeof(descr),
+			 "Finds whether the host serves %s (%s): only some "
+			 "R10000 revisions count it.",
+			 total->name, counters[c].fullname);
+		put_rule(out, rule, name, total, descr, false);
+		zbx_item_for(rate, &it, key, name, KEYLEN, true);
+		zbx_item(out, 12, &it);
+		snprintf(rule, sizeof(rule), "hwr10k.cpu.events.discovery[%s]",
+			 counters[c].name);
+		snprintf(name, sizeof(name), "CPUs counting %s",
+			 counters[c].name);
+		put_rule(out, rule, name, find_tag(mm, TAG_CPU_COUNTER, c),
+			 "The CPUs that count this event ({#SNMPINDEX} is the "
+			 "CPU number).",
+			 true);
+		put_cpu_prototypes(out, mm, c);
 	}
+	put_dashboard(out);
 
 	fprintf(out, "      macros:\n");
 	for (size_t i = 0; i < sizeof(macros) / sizeof(macros[0]); i++) {
 		fprintf(out, "        -\n          macro: '%s'\n"
 			     "          value: '%s'\n          description: ",
 			macros[i].name, macros[i].value);
-		put_q(out, macros[i].descr);
+		zbx_q(out, macros[i].descr);
 		fputc('\n', out);
 	}
+	put_valuemaps(out, mm);
 
-	fprintf(out, "      valuemaps:\n");
-	put_enum_valuemap(out, status);
-	fprintf(out, "        -\n          uuid: ");
-	put_uuid(out, "valuemap/", "zabbix.host.available");
-	fprintf(out, "          name: 'zabbix.host.available'\n"
-		     "          mappings:\n"
-		     "            -\n              value: '0'\n"
-		     "              newvalue: 'not available'\n"
-		     "            -\n              value: '1'\n"
-		     "              newvalue: 'available'\n"
-		     "            -\n              value: '2'\n"
-		     "              newvalue: 'unknown'\n");
-	fprintf(out, "        -\n          uuid: ");
-	put_uuid(out, "valuemap/", "hwR10kEvCtrState");
-	fprintf(out,
-		"          name: 'HW-R10KEVCTR-MIB::hwR10kEvCtrState'\n"
-		"          mappings:\n"
-		"            -\n              value: '-1'\n"
-		"              newvalue: 'no event counters'\n"
-		"            -\n              value: '0'\n"
-		"              newvalue: 'counters disabled'\n");
+	fprintf(out, "  graphs:\n");
+	put_graph(out, 4, RATES_GRAPH, rates, 4);
+	put_graph(out, 4, RATIOS_GRAPH, ratios, 4);
 }

@@ -14,7 +14,9 @@
 # to end: prometheus and prometheus-snmp-exporter (its generator and
 # promtool), Zabbix 6.0's server and frontend on a private PostgreSQL
 # with php-cli serving the API, snmptt (with libnet-ip-perl, which its
-# package needs but does not declare); curl and jq query their APIs.
+# package needs but does not declare); curl and jq query their APIs;
+# headless chromium (driven by python3-selenium) renders the Zabbix
+# dashboard.
 # The Debian package: debhelper, dpkg-dev and pkgconf build it (its
 # debian/control lists the rest above), lintian checks it, debootstrap
 # makes the throwaway root its install test runs in, piuparts installs,
@@ -27,7 +29,7 @@ pkgs="build-essential autoconf automake libtool pkg-config
       pcp libpcp3-dev libpcp-import1-dev python3 util-linux
       prometheus prometheus-snmp-exporter snmptt libnet-ip-perl curl jq
       postgresql zabbix-server-pgsql zabbix-frontend-php php-cli php-pgsql
-      php-bcmath php-mbstring php-gd php-xml
+      php-bcmath php-mbstring php-gd php-xml locales chromium chromium-driver python3-selenium
       debhelper dpkg-dev pkgconf lintian debootstrap piuparts autopkgtest"
 missing=
 for p in $pkgs; do

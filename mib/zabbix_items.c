@@ -1,0 +1,234 @@
+/*
+ * zabbix_items.c - what the Zabbix template makes of each object of the
+ * MIB, as data by value tag (lib/objects.h): the item's key, name, type,
+ * unit, value map and preprocessing, and the triggers on it.  Objects
+ * without a row are left out: the counters (the rates are exact where
+ * Zabbix's "Change per second" of them aliases on the agent's poll
+ * clock: doc/nms.md, "Rates"), the alarm table (Zabbix has triggers),
+ * the agent's bookkeeping.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+#include "zabbix.h"
+
+#define INTERVAL      "{$HWR10K.INTERVAL}"
+#define INFO_INTERVAL "{$HWR10K.INFO.INTERVAL}"
+
+/* key and name: "%s" is the metric's name (rates) or the statistic's name
+ * and summary (statistics). */
+struct zbx_meta {
+	enum obj_tag tag;
+	const char *key, *name;
+	enum zbx_vtype vt;
+	const char *units, *valuemap, *delay;
+	enum zbx_prep prep;
+	const char *param; /* NULL: the statistic's 1/scale */
+};
+
+static const struct zbx_meta meta[] = {
+    {TAG_STATE, "hwr10k.state", "Event counter state", V_FLOAT /* -1 */,
+     NULL, "HW-R10KEVCTR-MIB::hwR10kEvCtrState", INTERVAL, P_NONE, ""},
+    {TAG_CPUREV, "hwr10k.cpurev", "R10000 CPU revision", V_CHAR, NULL, NULL,
+     INFO_INTERVAL, P_DISCARD, "1d"},
+    {TAG_BACKEND, "hwr10k.backend", "Event counter backend", V_CHAR, NULL,
+     NULL, INFO_INTERVAL, P_DISCARD, "1d"},
+    {TAG_NUM_CPUS, "hwr10k.cpus", "CPUs with event counters", V_UNSIGNED,
+     NULL, NULL, INTERVAL, P_NONE, ""},
+    {TAG_POLL_ERRORS, "hwr10k.poll.errors", "Event counter poll errors",
+     V_UNSIGNED, NULL, NULL, INTERVAL, P_CHANGE, ""},
+    /* sysUpTime hundredths to seconds: "uptime" shows days, hh:mm:ss */
+    {TAG_DISCONTINUITY_TIME, "hwr10k.discontinuity.time",
+     "Event counter discontinuity time", V_FLOAT, "uptime", NULL, INTERVAL,
+     P_MULTIPLY, "0.01"},
+    {TAG_RATE, "hwr10k.events[%s]", "Events per second: %s (all CPUs)",
+     V_FLOAT, "events/s", NULL, INTERVAL, P_NONE, ""},
+    {TAG_CPU_RATE, "hwr10k.cpu.events[{#SNMPINDEX},%s]",
+     "CPU {#SNMPINDEX}: events per second: %s", V_FLOAT, "events/s", NULL,
+     INTERVAL, P_NONE, ""},
+    {TAG_CPU_STATUS, "hwr10k.cpu.status[{#SNMPINDEX}]",
+     "CPU {#SNMPINDEX}: counting status", V_UNSIGNED, NULL,
+     "HW-R10KEVCTR-MIB::hwR10kEvCtrCpuStatus", INTERVAL, P_NONE, ""},
+    {TAG_CPU_DUTY_CYCLE, "hwr10k.cpu.duty[{#SNMPINDEX}]",
+     "CPU {#SNMPINDEX}: events counted (duty cycle)", V_UNSIGNED, "%", NULL,
+     INTERVAL, P_NONE, ""},
+    /* a ratio in 1/scale (ppm, thousandths) to a plain one */
+    {TAG_STAT, "hwr10k.stat[%s]", "%s (all CPUs)", V_FLOAT, NULL, NULL,
+     INTERVAL, P_MULTIPLY, NULL},
+    {TAG_CPU_STAT, "hwr10k.cpu.stat[{#SNMPINDEX},%s]", "CPU {#SNMPINDEX}: %s",
+     V_FLOAT, NULL, NULL, INTERVAL, P_MULTIPLY, NULL},
+};
+
+const struct zbx_trigger zbx_snmp_down = {
+    "max(" ZBX_REF("zabbix[host,snmp,available]") ",{$HWR10K.SNMP.TIMEOUT})=0",
+    "No SNMP data collection", "WARNING",
+    "The host's SNMP agent has not answered Zabbix for "
+    "{$HWR10K.SNMP.TIMEOUT}: down, unreachable, or refusing the "
+    "interface's community or SNMPv3 user.",
+    "availability", "health", true, false, false};
+
+#define STATE_DOWN                                                        \
+	{"last(" ZBX_REF("hwr10k.state") ")<1",                           \
+	 "Event counters not counting (state {ITEM.LASTVALUE1})",         \
+	 "WARNING",                                                       \
+	 "hwR10kEvCtrState is -1 (no usable counters) or 0 (counting not " \
+	 "permitted, or the source does not answer).",                     \
+	 "availability", "cpu", false, false, false}
+const struct zbx_trigger zbx_state_down = STATE_DOWN;
+
+static const struct zbx_trigger state_triggers[] = {
+    STATE_DOWN,
+    {"nodata(" ZBX_REF("hwr10k.state") ",{$HWR10K.NODATA})=1",
+     "No event counter data for {$HWR10K.NODATA}", "WARNING",
+     "The SNMP agent does not serve HW-R10KEVCTR-MIB: the subagent is not "
+     "running or not connected to its master snmpd.",
+     "availability", "health", false, false, false},
+};
+/* An event to look at, not a state: it stays until closed by hand (it
+ * would otherwise resolve at the next value and flap). */
+static const struct zbx_trigger discontinuity_triggers[] = {
+    {"change(" ZBX_REF("hwr10k.discontinuity.time") ")<>0",
+     "Event counter discontinuity", "INFO",
+     "The counters restarted (backend reopened, a CPU came back): rates "
+     "across it are not comparable.  Close the problem once seen.",
+     "notice", "cpu", false, false, true},
+};
+static const struct zbx_trigger poll_error_triggers[] = {
+    {"last(" ZBX_REF("hwr10k.poll.errors") ")>0", "Event counter poll errors",
+     "INFO", "The backend failed to read (see the agent's log).", "notice",
+     "health", false, false, false},
+};
+static const struct zbx_trigger cpu_status_triggers[] = {
+    {"last(" ZBX_REF("hwr10k.cpu.status[{#SNMPINDEX}]") ")<>1",
+     "CPU {#SNMPINDEX}: event counters not counting", "WARNING",
+     "The backend did not read this CPU's counters at the last poll "
+     "(stopped), or its recording ended.",
+     "availability", "cpu", false, true, false},
+};
+/* Only a counting CPU: one not counting has a duty cycle of 0, and that
+ * is the trigger above, not this. */
+static const struct zbx_trigger cpu_duty_triggers[] = {
+    {"max(" ZBX_REF("hwr10k.cpu.duty[{#SNMPINDEX}]") ",15m)<{$HWR10K.DUTY.MIN}"
+     " and last(" ZBX_REF("hwr10k.cpu.status[{#SNMPINDEX}]") ")=1",
+     "CPU {#SNMPINDEX}: events multiplexed", "INFO",
+     "The kernel counted the events of this counting CPU only part of the "
+     "time: the counts are scaled estimates.  Map fewer events, or raise "
+     "perfGroupSize where the PMU has the counters.",
+     "performance", "cpu", false, true, false},
+};
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+const struct zbx_trigger *zbx_triggers_on(const struct node *n, size_t *count)
+{
+	static const struct {
+		enum obj_tag tag;
+		const struct zbx_trigger *t;
+		size_t n;
+	} on[] = {
+	    {TAG_STATE, state_triggers, N(state_triggers)},
+	    {TAG_DISCONTINUITY_TIME, discontinuity_triggers,
+	     N(discontinuity_triggers)},
+	    {TAG_POLL_ERRORS, poll_error_triggers, N(poll_error_triggers)},
+	    {TAG_CPU_STATUS, cpu_status_triggers, N(cpu_status_triggers)},
+	    {TAG_CPU_DUTY_CYCLE, cpu_duty_triggers, N(cpu_duty_triggers)},
+	};
+	for (size_t i = 0; i < N(on); i++)
+		if (on[i].tag == n->tag) {
+			*count = on[i].n;
+			return on[i].t;
+		}
+	*count = 0;
+	return NULL;
+}
+
+bool zbx_rev_dependent(const struct metric *c)
+{
+	return c->rev != REV_ALL;
+}
+
+bool zbx_stat_input(const struct metric *c)
+{
+	for (size_t i = 0; i < stat_count; i++) {
+		const struct stat_def *s = &stat_defs[i];
+		if (!strcmp(c->name, s->num) || !strcmp(c->name, s->minus) ||
+		    !strcmp(c->name, s->den) || !strcmp(c->name, s->plus))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * 1/scale as Zabbix's custom multiplier wants it, "0.001" for 1000: the
+ * scales of stats.def are powers of ten, and genmib stops on any other.
+ */
+static void inverse(char *buf, size_t len, const struct stat_def *s)
+{
+	int zeros = 0;
+	uint64_t v = s->scale;
+
+	while (v % 10 == 0) {
+		v /= 10;
+		zeros++;
+	}
+	if (v != 1 || zeros == 0) {
+		fprintf(stderr,
+			"genmib: mib/stats.def: %s: scale %llu is not a power "
+			"of ten, which the Zabbix template's multiplier needs\n",
+			s->name, (unsigned long long)s->scale);
+		exit(2);
+	}
+	snprintf(buf, len, "0.%0*d", zeros, 1);
+}
+
+/* fmt with its "%s" (at most one) replaced by arg. */
+static void fill(char *buf, size_t len, const char *fmt, const char *arg)
+{
+	const char *p = strstr(fmt, "%s");
+	if (!p)
+		snprintf(buf, len, "%s", fmt);
+	else
+		snprintf(buf, len, "%.*s%s%s", (int)(p - fmt), fmt, arg, p + 2);
+}
+
+bool zbx_item_for(const struct node *n, struct zbx_item *it, char *key,
+		  char *name, size_t len, bool rev_rule)
+{
+	const struct metric *c = n->counter >= 0 ? &counters[n->counter] : NULL;
+	const struct stat_def *s = n->stat >= 0 ? &stat_defs[n->stat] : NULL;
+	const struct zbx_meta *m = NULL;
+
+	for (size_t i = 0; i < N(meta); i++)
+		if (meta[i].tag == n->tag)
+			m = &meta[i];
+	if (!m || (c && zbx_rev_dependent(c) != rev_rule))
+		return false;
+	const char *arg = c ? c->name : s ? s->name : "";
+	fill(key, len, m->key, arg);
+	fill(name, len, m->name, s ? s->summary : arg);
+	*it = (struct zbx_item){
+	    .n = n, .key = key, .name = name, .units = m->units,
+	    .valuemap = m->valuemap, .delay = m->delay, .vt = m->vt,
+	    .prep = m->prep, .per_cpu = n->table == TBL_CPU,
+	    .instance = n->table == TBL_CPU ? "{#SNMPINDEX}" : "0"};
+	if (c && rev_rule && n->table != TBL_CPU) {
+		/* a singleton row ({#SNMPINDEX} 0): the prototype's key names
+		 * it, as every prototype's key must name a macro */
+		snprintf(key, len, "hwr10k.events[%s,{#SNMPINDEX}]", c->name);
+		it->instance = "{#SNMPINDEX}";
+	}
+	/* per CPU, the events the statistics use are discovered; the rest
+	 * are prototypes a site enables (doc/nms.md) */
+	it->no_discover = c && n->table == TBL_CPU && !zbx_stat_input(c);
+	if (s && !s->scale) {
+		it->vt = V_UNSIGNED; /* a count, not a ratio */
+		it->prep = P_NONE;
+	} else if (s) {
+		inverse(it->param, sizeof(it->param), s);
+	} else {
+		snprintf(it->param, sizeof(it->param), "%s", m->param);
+	}
+	return true;
+}

@@ -1,0 +1,211 @@
+/*
+ * zabbix_yaml.c - the pieces of Zabbix 6.0's YAML export format the
+ * template is made of: deterministic UUIDs, quoted scalars, SNMP items,
+ * triggers with their tags and dependencies, tags, value maps.  `in` is
+ * the column of the list item's "-".
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "root.def"
+#include "zabbix.h"
+
+static const unsigned root_oid[] = {MIB_ROOT_PARENT_OID, MIB_ROOT_ARC};
+
+/* A UUIDv4-shaped hash of what the entity is (FNV-1a, two seeds). */
+void zbx_uuid(FILE *out, const char *what, const char *key)
+{
+	uint64_t h[2] = {UINT64_C(0xcbf29ce484222325),
+			 UINT64_C(0x84222325cbf29ce4)};
+	unsigned char b[16];
+
+	for (int k = 0; k < 2; k++) {
+		for (const char *s = "hw-r10kevctr/"; *s; s++)
+			h[k] = (h[k] ^ (unsigned char)*s) * UINT64_C(0x100000001b3);
+		for (const char *s = what; *s; s++)
+			h[k] = (h[k] ^ (unsigned char)*s) * UINT64_C(0x100000001b3);
+		for (const char *s = key; *s; s++)
+			h[k] = (h[k] ^ (unsigned char)*s) * UINT64_C(0x100000001b3);
+		for (int i = 0; i < 8; i++)
+			b[k * 8 + i] = (unsigned char)(h[k] >> (56 - 8 * i));
+	}
+	b[6] = (unsigned char)((b[6] & 0x0f) | 0x40);
+	b[8] = (unsigned char)((b[8] & 0x3f) | 0x80);
+	for (int i = 0; i < 16; i++)
+		fprintf(out, "%02x", b[i]);
+	fputc('\n', out);
+}
+
+/* A single-quoted YAML scalar; a newline becomes a space. */
+void zbx_q(FILE *out, const char *s)
+{
+	fputc('\'', out);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputs("''", out);
+		else if (*s == '\n')
+			fputc(' ', out);
+		else
+			fputc(*s, out);
+	}
+	fputc('\'', out);
+}
+
+/*
+ * The first sentence of a DESCRIPTION's first paragraph (hw.help's
+ * one-line help for metrics), whole, and the object's name.
+ */
+static void first_sentence(FILE *out, const struct node *n)
+{
+	size_t len, par = strcspn(n->descr, "\n");
+	char line[1024];
+
+	while (n->descr[par] == '\n' && n->descr[par + 1] != '\n' &&
+	       n->descr[par + 1])
+		par += 1 + strcspn(n->descr + par + 1, "\n");
+	for (len = 0; len < par; len++)
+		if (n->descr[len] == '.' &&
+		    (len + 1 == par || n->descr[len + 1] == ' ' ||
+		     n->descr[len + 1] == '\n')) {
+			len++;
+			break;
+		}
+	snprintf(line, sizeof(line), "%.*s (HW-R10KEVCTR-MIB::%s)", (int)len,
+		 n->descr, n->name);
+	zbx_q(out, line);
+}
+
+/* A node's numeric OID, no leading dot. */
+void zbx_arcs(FILE *out, const struct node *n)
+{
+	for (size_t i = 0; i < sizeof(root_oid) / sizeof(root_oid[0]); i++)
+		fprintf(out, "%s%u", i ? "." : "", root_oid[i]);
+	for (unsigned i = 0; i < n->len; i++)
+		fprintf(out, ".%u", n->arcs[i]);
+}
+
+/* Tags from NULL-terminated name, value pairs, under "tags:" at `in`. */
+void zbx_tags(FILE *out, int in, const char *const *pairs)
+{
+	fprintf(out, "%*stags:\n", in, "");
+	for (; pairs[0]; pairs += 2)
+		fprintf(out, "%*s-\n%*stag: %s\n%*svalue: '%s'\n", in + 2, "",
+			in + 4, "", pairs[0], in + 4, "", pairs[1]);
+}
+
+void zbx_item(FILE *out, int in, const struct zbx_item *it)
+{
+	static const char *const vt[] = {"FLOAT", NULL, "CHAR"};
+	static const char *const pt[] = {NULL, "SIMPLE_CHANGE", "MULTIPLIER",
+					 "DISCARD_UNCHANGED_HEARTBEAT"};
+	int f = in + 2;
+
+	fprintf(out, "%*s-\n%*suuid: ", in, "", f, "");
+	zbx_uuid(out, "item/", it->key);
+	fprintf(out, "%*sname: ", f, "");
+	zbx_q(out, it->name);
+	fprintf(out, "\n%*stype: SNMP_AGENT\n%*ssnmp_oid: '", f, "", f, "");
+	zbx_arcs(out, it->n);
+	fprintf(out, ".%s'\n%*skey: ", it->instance, f, "");
+	zbx_q(out, it->key);
+	fprintf(out, "\n%*sdelay: '%s'\n", f, "", it->delay);
+	fprintf(out, "%*shistory: 7d\n", f, "");
+	if (it->vt == V_CHAR)
+		fprintf(out, "%*strends: '0'\n", f, "");
+	if (vt[it->vt])
+		fprintf(out, "%*svalue_type: %s\n", f, "", vt[it->vt]);
+	if (it->units) {
+		fprintf(out, "%*sunits: ", f, "");
+		zbx_q(out, it->units);
+		fputc('\n', out);
+	}
+	fprintf(out, "%*sdescription: ", f, "");
+	first_sentence(out, it->n);
+	fputc('\n', out);
+	if (it->valuemap)
+		fprintf(out, "%*svaluemap:\n%*sname: '%s'\n", f, "", f + 2, "",
+			it->valuemap);
+	if (it->prep != P_NONE)
+		fprintf(out,
+			"%*spreprocessing:\n%*s-\n%*stype: %s\n"
+			"%*sparameters:\n%*s- '%s'\n",
+			f, "", f + 2, "", f + 4, "", pt[it->prep], f + 4, "",
+			f + 6, "", it->param);
+	if (it->no_discover)
+		fprintf(out, "%*sdiscover: NO_DISCOVER\n", f, "");
+	const char *tags[] = {"component", "cpu", it->per_cpu ? "cpu" : NULL,
+			      "{#SNMPINDEX}", NULL};
+	zbx_tags(out, f, tags);
+}
+
+static void dependency(FILE *out, int in, const char *name, const char *expr)
+{
+	fprintf(out, "%*s-\n%*sname: '%s'\n%*sexpression: '%s'\n", in, "",
+		in + 2, "", name, in + 2, "", expr);
+}
+
+void zbx_triggers(FILE *out, int in, const struct zbx_trigger *t,
+		  size_t count, bool proto)
+{
+	int f = in + 6;
+	fprintf(out, "%*s%s:\n", in + 2, "",
+		proto ? "trigger_prototypes" : "triggers");
+	for (size_t i = 0; i < count; i++) {
+		fprintf(out, "%*s-\n%*suuid: ", in + 4, "", f, "");
+		zbx_uuid(out, "trigger/", t[i].expr);
+		fprintf(out, "%*sexpression: ", f, "");
+		zbx_q(out, t[i].expr);
+		fprintf(out, "\n%*sname: ", f, "");
+		zbx_q(out, t[i].name);
+		fprintf(out, "\n%*sopdata: 'Value: {ITEM.LASTVALUE1}'\n", f,
+			"");
+		fprintf(out, "%*spriority: %s\n%*sdescription: ", f, "",
+			t[i].priority, f, "");
+		zbx_q(out, t[i].descr);
+		fputc('\n', out);
+		if (t[i].hold)
+			fprintf(out,
+				"%*srecovery_mode: NONE\n"
+				"%*smanual_close: 'YES'\n",
+				f, "", f, "");
+		if (!t[i].root)
+			fprintf(out, "%*sdependencies:\n", f, "");
+		if (!t[i].root)
+			dependency(out, f + 2, zbx_snmp_down.name,
+				   zbx_snmp_down.expr);
+		if (t[i].on_state)
+			dependency(out, f + 2, zbx_state_down.name,
+				   zbx_state_down.expr);
+		const char *tags[] = {"scope",
+				      t[i].scope,
+				      "component",
+				      t[i].component,
+				      proto ? "cpu" : NULL,
+				      "{#SNMPINDEX}",
+				      NULL};
+		zbx_tags(out, f, tags);
+	}
+}
+
+/* "INTEGER { a(1), b(2) }" as a value map. */
+void zbx_enum_valuemap(FILE *out, const struct node *n)
+{
+	const char *p = strchr(n->syntax, '{');
+	fprintf(out, "        -\n          uuid: ");
+	zbx_uuid(out, "valuemap/", n->name);
+	fprintf(out, "          name: 'HW-R10KEVCTR-MIB::%s'\n", n->name);
+	fprintf(out, "          mappings:\n");
+	while (p && *++p) {
+		p += strspn(p, " \n,");
+		size_t nl = strcspn(p, "(");
+		if (!p[nl] || !nl)
+			break;
+		unsigned v = (unsigned)strtoul(p + nl + 1, NULL, 10);
+		fprintf(out,
+			"            -\n              value: '%u'\n"
+			"              newvalue: %.*s\n",
+			v, (int)nl, p);
+		p = strchr(p, ')');
+	}
+}
