@@ -31,9 +31,10 @@ done
 for f in README.md doc/nms.md doc/alarms.md doc/img/replay-phases.png; do
     has "/doc/hw-r10kevctr/$f"
 done
-# every document the README links, installed where its link points
-for f in $(grep -o '](doc/[a-z-]*\.md)' "$HWR_SRCDIR/README.md" | sed 's/^](//; s/)$//' | sort -u); do
-    has "/doc/hw-r10kevctr/$f"
+# every document and picture of doc/ (the README links them), installed
+# where its link points
+for f in "$HWR_SRCDIR"/doc/*.md "$HWR_SRCDIR"/doc/img/*.png; do
+    has "/doc/hw-r10kevctr/doc/${f#"$HWR_SRCDIR"/doc/}"
 done
 grep -q "/etc/" "$TMP/tree" && fail "something was installed into an etc directory"
 has /hw-r10kevctr/hwr10k-notify

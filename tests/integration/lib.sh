@@ -171,6 +171,38 @@ start_pair() {
     eval "PORT_$pn=$pport"
 }
 
+# start_matrix SIM-CONF: the NMS engines' matrix of hosts: masters with
+# the production example's SNMPv3 user and view, the agent with SIM-CONF
+# polling every 1 s (PORT, kept in P1), 5 s (PORT_p5) and 10 s
+# (PORT_p10), and a replay of 2 CPUs whose CPU 1 leaves at the third set
+# and which ends at the fourth (PORT_ended: rows ended, duty cycle 0);
+# returns once every agent serves.
+start_matrix() {
+    SNMPD_EXTRA=$(grep -E '^(view|createUser|rouser) ' "$HWR_SRCDIR/conf/snmpd.conf.example")
+    start_master
+    start_agent "$1
+pollInterval 1"
+    start_pair p5 "$1
+pollInterval 5"
+    start_pair p10 "$1
+pollInterval 10"
+    for t in 0 1 2 3; do
+        for cpu in 0 1; do
+            [ "$t" -ge 2 ] && [ "$cpu" = 1 ] && continue
+            echo "$t $cpu hw.r10kevctr.cycles $((t * 1000000 + 1))"
+            echo "$t $cpu hw.r10kevctr.grad.instrg $((t * 400000 + 1))"
+        done
+    done >"$TMP/ends.replay"
+    start_pair ended "backend replay
+replayFile $TMP/ends.replay
+pollInterval 1"
+    P1=$PORT
+    for p in $PORT_p5 $PORT_p10 $PORT_ended $P1; do
+        PORT=$p
+        wait_until 30 agent_serving || fail "the subagent on port $p never answered"
+    done
+}
+
 snmp() { # snmp TOOL ARGS...: a v2c request to the master
     tool=$1; shift
     # shellcheck disable=SC2086

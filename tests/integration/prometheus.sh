@@ -23,10 +23,8 @@ command -v curl >/dev/null && command -v jq >/dev/null ||
 P=$HWR_SRCDIR/conf/prometheus
 RUN=${PROMETHEUS_MATRIX_SECONDS:-200}
 
-# Every master has the production example's SNMPv3 user and view.
-SNMPD_EXTRA=$(grep -E '^(view|createUser|rouser) ' "$HWR_SRCDIR/conf/snmpd.conf.example")
 # CPU n counts rate * (n + 1) per second (backend_sim.c).
-SIM="backend sim
+start_matrix "backend sim
 simCpus 2
 simRate hw.r10kevctr.cycles 1000000
 simRate hw.r10kevctr.grad.instrg 500000
@@ -36,33 +34,7 @@ simRate hw.r10kevctr.pcache.dmiss 1000
 simRate hw.r10kevctr.scache.dmiss 250
 simRate hw.r10kevctr.issue.brd 2000
 simRate hw.r10kevctr.fail.brmp 100"
-start_master
-start_agent "$SIM
-pollInterval 1"
-start_pair p5 "$SIM
-pollInterval 5"
-start_pair p10 "$SIM
-pollInterval 10"
-# A recording of 2 CPUs: CPU 1 leaves at the third set, the fourth is the
-# last (then the rows are ended, duty cycle 0).
-{
-    for t in 0 1 2 3; do
-        for cpu in 0 1; do
-            [ "$t" -ge 2 ] && [ "$cpu" = 1 ] && continue
-            echo "$t $cpu hw.r10kevctr.cycles $((t * 1000000 + 1))"
-            echo "$t $cpu hw.r10kevctr.grad.instrg $((t * 400000 + 1))"
-        done
-    done
-} >"$TMP/ends.replay"
-start_pair ended "backend replay
-replayFile $TMP/ends.replay
-pollInterval 1"
-M1=127.0.0.1:$PORT M5=127.0.0.1:$PORT_p5 M10=127.0.0.1:$PORT_p10 ME=127.0.0.1:$PORT_ended
-P1=$PORT
-for p in $PORT_p5 $PORT_p10 $PORT_ended $P1; do
-    PORT=$p
-    wait_until 30 agent_serving || fail "the subagent on port $p never answered"
-done
+M1=127.0.0.1:$P1 M5=127.0.0.1:$PORT_p5 M10=127.0.0.1:$PORT_p10 ME=127.0.0.1:$PORT_ended
 # two polls: the rates and statistics exist
 has_rate() { case $(snmpq snmpget hwR10kEvCtrRateCycles.0) in [0-9]*) true ;; *) false ;; esac; }
 for p in $PORT_p5 $PORT_p10 $P1; do

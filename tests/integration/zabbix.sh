@@ -36,32 +36,12 @@ T0=$(date +%s)
 chmod 711 "$TMP"
 as_postgres() { setpriv --reuid=postgres --regid=postgres --clear-groups "$@"; }
 
-# --- the SNMP side: masters (with the production example's SNMPv3 user)
-# and agents; CPU n counts rate * (n + 1) per s
-SNMPD_EXTRA=$(grep -E '^(view|createUser|rouser) ' "$HWR_SRCDIR/conf/snmpd.conf.example")
-SIM="backend sim
+# --- the SNMP side: the matrix of masters and agents (lib.sh); CPU n
+# counts rate * (n + 1) per s
+start_matrix "backend sim
 simCpus 2
 simRate hw.r10kevctr.cycles 1000000
 simRate hw.r10kevctr.grad.instrg 500000"
-start_master
-start_agent "$SIM
-pollInterval 1"
-start_pair p5 "$SIM
-pollInterval 5"
-start_pair p10 "$SIM
-pollInterval 10"
-# two CPUs, four sets: the recording ends (rows ended, duty cycle 0)
-for t in 0 1 2 3; do
-    for cpu in 0 1; do echo "$t $cpu hw.r10kevctr.cycles $((t * 1000000 + 1))"; done
-done >"$TMP/ends.replay"
-start_pair ended "backend replay
-replayFile $TMP/ends.replay
-pollInterval 1"
-P1=$PORT
-for p in $PORT_p5 $PORT_p10 $PORT_ended $P1; do
-    PORT=$p
-    wait_until 30 agent_serving || fail "the subagent on port $p never answered"
-done
 
 # --- PostgreSQL: a cluster of the test's own, reached by its socket only
 mkdir "$TMP/pg" "$TMP/pgsock"
