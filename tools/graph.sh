@@ -9,6 +9,8 @@
 # the IPC it computes from them.  (A GET every second of counters that
 # step once a second sees 0 or 2 steps now and then: the misses are drawn
 # as a 5 s average; the IPC, a ratio of two such counters, needs none.)
+# The axes are fixed (0 to 12 M misses/s, IPC 0 to 3), so the picture
+# does not change with sampling jitter.
 #   tools/graph.sh [OUT.png]        (default: doc/img/replay-phases.png)
 # Takes about 100 s (one poll per recorded second).
 set -eu
@@ -77,8 +79,9 @@ mkdir -p "$(dirname "$png")"
 rrdtool graph "$png" --start "$start" --end "$end" --width 640 --height 200 \
     --title "R10000 replay through hw-r10kevctr-agent (RRDtool, SNMPv2c GET every 1 s)" \
     --vertical-label "misses per second" --right-axis 0.00000025:0 \
-    --lower-limit 0 --upper-limit 10000000 --rigid \
-    --right-axis-label "instructions per cycle" --font DEFAULT:8: \
+    --lower-limit 0 --upper-limit 12000000 --rigid \
+    --right-axis-label "instructions per cycle" --right-axis-format %.1lf \
+    --font DEFAULT:8: \
     DEF:c0="$rrd":cyc0:AVERAGE DEF:c1="$rrd":cyc1:AVERAGE \
     DEF:i0="$rrd":ins0:AVERAGE DEF:i1="$rrd":ins1:AVERAGE \
     DEF:m0="$rrd":miss0:AVERAGE DEF:m1="$rrd":miss1:AVERAGE \
