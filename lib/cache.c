@@ -355,6 +355,29 @@ static bool fold_rows(struct cache *c, const struct sample *s,
 	return disc;
 }
 
+/* The sums of this pass into the totals, and their span set. */
+static void fold_totals(struct cache *c, const struct sample *s,
+			const uint64_t *sum, const struct pass *ps,
+			counter_mask sw_reset, bool first)
+{
+	for (int i = 0; i < COUNTER_COUNT; i++) {
+		c->total[i] += sum[i];
+		c->total_delta[i] = sum[i];
+	}
+	c->total_delta_valid = !first && !ps->whole;
+	struct span_poll tp = {
+	    .counted = s->counted,
+	    .unread = ps->unread | (s->total_unread & s->system_wide),
+	    .reset = ps->reset | sw_reset,
+	    .no_base = ps->no_base,
+	    .invalid = !c->total_delta_valid,
+	    .raw = c->total,
+	    .delta = c->total_delta,
+	    .prev_ns = ps->prev_ns,
+	};
+	span_fold(&c->total_span, &tp);
+}
+
 void cache_timestamps_reset(struct cache *c)
 {
 	c->last_poll_time = 0;
@@ -396,22 +419,7 @@ int cache_update(struct cache *c, const struct sample *s, uint32_t now)
 	if (sw_reset && !first)
 		NOTE("the system-wide counts went backwards (reset)");
 
-	for (int i = 0; i < COUNTER_COUNT; i++) {
-		c->total[i] += sum[i];
-		c->total_delta[i] = sum[i];
-	}
-	c->total_delta_valid = !first && !ps.whole;
-	struct span_poll tp = {
-	    .counted = s->counted,
-	    .unread = ps.unread | (s->total_unread & s->system_wide),
-	    .reset = ps.reset | sw_reset,
-	    .no_base = ps.no_base,
-	    .invalid = !c->total_delta_valid,
-	    .raw = c->total,
-	    .delta = c->total_delta,
-	    .prev_ns = ps.prev_ns,
-	};
-	span_fold(&c->total_span, &tp);
+	fold_totals(c, s, sum, &ps, sw_reset, first);
 	c->total_live = live_counters(s, rows);
 	if (rows != c->rows) {
 		free(c->rows);

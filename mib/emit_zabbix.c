@@ -298,9 +298,42 @@ static void put_head(FILE *out)
 	zbx_tags(out, 6, tags);
 }
 
-void mibmodel_write_zabbix(const struct mibmodel *mm, FILE *out)
+/*
+ * The rules of an event only some CPU revisions count: the summed rate's
+ * (walking the summed counter: one row, {#SNMPINDEX} 0, where it is
+ * served) and the per-CPU rates' (walking the per-CPU counter column).
+ */
+static void put_rev_rules(FILE *out, const struct mibmodel *mm, int c)
 {
 	char key[KEYLEN], name[256], rule[KEYLEN], descr[256];
+	struct zbx_item it;
+	const struct node *total = find_tag(mm, TAG_TOTAL, c);
+	const struct node *rate = find_tag(mm, TAG_RATE, c);
+
+	snprintf(rule, sizeof(rule), "hwr10k.events.discovery[%s]",
+		 counters[c].name);
+	snprintf(name, sizeof(name), "Events %s (CPU revisions that count it)",
+		 counters[c].name);
+	snprintf(descr, sizeof(descr),
+		 "Finds whether the host serves %s (%s): only some R10000 "
+		 "revisions count it.",
+		 total->name, counters[c].fullname);
+	put_rule(out, rule, name, total, descr, false);
+	zbx_item_for(rate, &it, key, name, KEYLEN, true);
+	zbx_item(out, 12, &it);
+	snprintf(rule, sizeof(rule), "hwr10k.cpu.events.discovery[%s]",
+		 counters[c].name);
+	snprintf(name, sizeof(name), "CPUs counting %s", counters[c].name);
+	put_rule(out, rule, name, find_tag(mm, TAG_CPU_COUNTER, c),
+		 "The CPUs that count this event ({#SNMPINDEX} is the CPU "
+		 "number).",
+		 true);
+	put_cpu_prototypes(out, mm, c);
+}
+
+void mibmodel_write_zabbix(const struct mibmodel *mm, FILE *out)
+{
+	char key[KEYLEN], name[256];
 	struct zbx_item it;
 
 	put_head(out);
@@ -323,32 +356,9 @@ void mibmodel_write_zabbix(const struct mibmodel *mm, FILE *out)
 	fprintf(out, "          graph_prototypes:\n");
 	put_graph(out, 12, CPU_RATES_GRAPH, cpu_rates, 4);
 	put_graph(out, 12, CPU_RATIOS_GRAPH, cpu_ratios, 4);
-	for (int c = 0; c < COUNTER_COUNT; c++) {
-		if (!zbx_rev_dependent(&counters[c]))
-			continue;
-		const struct node *total = find_tag(mm, TAG_TOTAL, c);
-		const struct node *rate = find_tag(mm, TAG_RATE, c);
-		snprintf(rule, sizeof(rule), "hwr10k.events.discovery[%s]",
-			 counters[c].name);
-		snprintf(name, sizeof(name), "Events %s (CPU revisions that count it)",
-			 counters[c].name);
-		snprintf(descr, sizeof(descr),
-			 "Finds whether the host serves %s (%s): only some "
-			 "R10000 revisions count it.",
-			 total->name, counters[c].fullname);
-		put_rule(out, rule, name, total, descr, false);
-		zbx_item_for(rate, &it, key, name, KEYLEN, true);
-		zbx_item(out, 12, &it);
-		snprintf(rule, sizeof(rule), "hwr10k.cpu.events.discovery[%s]",
-			 counters[c].name);
-		snprintf(name, sizeof(name), "CPUs counting %s",
-			 counters[c].name);
-		put_rule(out, rule, name, find_tag(mm, TAG_CPU_COUNTER, c),
-			 "The CPUs that count this event ({#SNMPINDEX} is the "
-			 "CPU number).",
-			 true);
-		put_cpu_prototypes(out, mm, c);
-	}
+	for (int c = 0; c < COUNTER_COUNT; c++)
+		if (zbx_rev_dependent(&counters[c]))
+			put_rev_rules(out, mm, c);
 	put_dashboard(out);
 
 	fprintf(out, "      macros:\n");
