@@ -16,7 +16,8 @@ static size_t below(unsigned *o, const unsigned *arcs, size_t n)
 {
 	for (unsigned i = 0; i < mib_root_len; i++)
 		o[i] = mib_root[i];
-	memcpy(o + mib_root_len, arcs, n * sizeof(*o));
+	if (n)
+		memcpy(o + mib_root_len, arcs, n * sizeof(*o));
 	return mib_root_len + n;
 }
 
