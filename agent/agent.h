@@ -1,8 +1,8 @@
 /*
  * agent.h - the one agent context: the running config, backend, cache,
  * alarms and served state live here.  The other file statics of agent/
- * are for callbacks that get no context (the AgentX session's state in
- * session_data.h, the config loader's staging area, the pid file), each
+ * are for callbacks that get no context (the AgentX session's handle in
+ * session.c, the config loader's staging area, the pid file), each
  * commented where it is.
  */
 #ifndef HWR10K_AGENT_H

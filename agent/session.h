@@ -1,16 +1,10 @@
 /*
- * session.h - the AgentX session to the master, owned here and nowhere
- * else (RFC 2741's subagent side; doc/architecture.md says why).
- *
- * One non-blocking connection (unix or tcp), driven by the main loop:
- * Open, Register of the module's subtree, AddAgentCaps (sysORTable),
- * Pings every agentxPingInterval, Notify, Close.  Nothing waits for the
- * master: every request of ours has a deadline, and a master that does
- * not answer in time (hung, stopped, gone) is dropped and connected to
- * again, while polls, alarms and reads go on.  Every request from the
- * master is answered by lib/agentx_read.c, whatever the moment it
- * arrives.  poll.c and notify.c learn that the master came or went
- * through the events given to session_start.
+ * session.h - the agent's AgentX session: lib/ax_session.c's handle
+ * (RFC 2741's subagent side; doc/architecture.md says why the agent owns
+ * it), driven from the main loop with net-snmp's clock-free parts: its
+ * alarms tick the session, its debug tokens (hwr10k/session) trace it.
+ * poll.c and notify.c learn that the master came or went through the
+ * events given to session_start.
  */
 #ifndef HWR10K_SESSION_H
 #define HWR10K_SESSION_H
@@ -21,14 +15,6 @@
 
 #include "agentx_encode.h"
 #include "mibview.h"
-
-/* How long the agent waits for the master's answer to one of its own
- * requests (Open, Register, AddAgentCaps, Ping, Notify). */
-#define SESSION_TIMEOUT_S 5
-/* Output the master has not taken yet, past which it is dropped. */
-#define SESSION_OUTPUT_MAX (8u << 20)
-/* At stop, how long the Close and what is queued before it may take. */
-#define SESSION_CLOSE_FLUSH_MS 500
 
 struct session_events {
 	void (*up)(void *ctx);	 /* registered with a master */
@@ -50,7 +36,7 @@ void session_io(const fd_set *readable, const fd_set *writable);
 
 bool session_is_up(void);
 /* sysUpTime (TimeTicks): the master's, kept in step at each of its
- * Responses; before any, the agent's own since it started. */
+ * Responses; before any, the agent's own since the session started. */
 uint32_t session_uptime(void);
 
 /* A Notify: session_notify_start writes its header (false when no
