@@ -207,7 +207,9 @@ static int read_ranges(struct rd *r, struct ax_request *q)
 	if (n == 0)
 		return 0;
 	if (grow((void **)&q->ranges, &q->cap_ranges, n, sizeof(*q->ranges)) ||
-	    grow((void **)&q->subids, &q->cap_subids, subs,
+	    /* at least one: null OIDs only (subs 0) still move the
+	     * cursor, and NULL + 0 is undefined */
+	    grow((void **)&q->subids, &q->cap_subids, subs + 1,
 		 sizeof(*q->subids)))
 		return bad(r, "out of memory");
 	unsigned long *sub = q->subids;
