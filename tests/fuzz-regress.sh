@@ -5,7 +5,7 @@ set -u
 : "${HWR_SRCDIR:=$(cd "$(dirname "$0")/.." && pwd)}"
 : "${HWR_BUILDDIR:=$HWR_SRCDIR}"
 rc=0
-for t in helpfile config replay perfspec mibview agentx; do
+for t in helpfile config replay perfspec mibview agentx session; do
     # shellcheck disable=SC2086
     ${HWR_VALGRIND:-} "$HWR_BUILDDIR/fuzz/regress_$t" \
         "$HWR_SRCDIR/fuzz/seeds/$t" "$HWR_SRCDIR/fuzz/regressions/$t" || {
