@@ -1,8 +1,7 @@
 /*
  * replay_load.c - reads a replay file (doc/replay-format.md) into memory:
  * every line checked, every bad one logged with FILE:LINE, skipped and
- * counted; opened without blocking and in steps (backend.h: progress,
- * cancel).
+ * counted; opened without blocking and read in steps (replay_file.c).
  */
 #include "replay_data.h"
 
@@ -19,6 +18,7 @@
 #include "log.h"
 #include "metrics.h"
 #include "parse.h"
+#include "replay_file.h"
 
 /* ------------------------------------------------------------ parsing */
 
@@ -187,6 +187,9 @@ static int parse_time_ns(const char *s, uint64_t *ns)
 	return 0;
 }
 
+static int parse_counter(struct parser *p, const struct metric *m, char **f,
+			 uint64_t t);
+
 static int parse_line(struct parser *p, char *line)
 {
 	char *f[4];
@@ -212,6 +215,13 @@ static int parse_line(struct parser *p, char *line)
 			return bad(p, "CPU must be '-' for %s", f[2]);
 		return parse_machine_metric(p, m, f[3], t);
 	}
+	return parse_counter(p, m, f, t);
+}
+
+/* A counter's line: TIME CPU|- METRIC VALUE, the time already checked. */
+static int parse_counter(struct parser *p, const struct metric *m, char **f,
+			 uint64_t t)
+{
 	uint64_t cpu, v;
 	bool sys = strcmp(f[1], "-") == 0;
 	if (!sys && parse_u64(f[1], REPLAY_CPU_MAX, &cpu))
@@ -253,111 +263,12 @@ static int parse_line(struct parser *p, char *line)
 	return 0;
 }
 
-/*
- * Lines read in blocks, each kept up to REPLAY_LINE_MAX bytes: a longer
- * line is reported by its length and never stored, however long.  The
- * agent is given progress() every REPLAY_STEP_BYTES, so a huge line
- * does not stall the session either.
- */
-struct reader {
-	FILE *in;
-	const struct backend *b;
-	bool cancelled;
-	uint64_t consumed, next_step; /* bytes */
-	size_t pos, len;
-	char block[1 << 16];
-};
-
-static void step(struct reader *rd, size_t n)
-{
-	rd->consumed += n;
-	if (rd->consumed < rd->next_step)
-		return;
-	rd->next_step = rd->consumed + REPLAY_STEP_BYTES;
-	if (rd->b->progress)
-		rd->b->progress();
-	if (rd->b->cancel && *rd->b->cancel)
-		rd->cancelled = true;
-}
-
-/* The next line (without its newline) in line[], cut at REPLAY_LINE_MAX
- * bytes; *n is its whole length and *nul whether it has a NUL byte.
- * Returns false at the end of the file (or when cancelled). */
-static bool next_line(struct reader *rd, char *line, size_t *n, bool *nul)
-{
-	bool any = false;
-
-	*n = 0;
-	*nul = false;
-	while (!rd->cancelled) {
-		if (rd->pos == rd->len) {
-			rd->pos = 0;
-			rd->len = fread(rd->block, 1, sizeof(rd->block), rd->in);
-			if (rd->len == 0)
-				break;
-		}
-		const char *start = rd->block + rd->pos;
-		size_t avail = rd->len - rd->pos;
-		const char *nl = memchr(start, '\n', avail);
-		size_t chunk = nl ? (size_t)(nl - start) : avail;
-		if (*n < REPLAY_LINE_MAX) {
-			size_t keep = chunk < REPLAY_LINE_MAX - *n
-					  ? chunk
-					  : REPLAY_LINE_MAX - *n;
-			memcpy(line + *n, start, keep);
-			line[*n + keep] = '\0';
-		}
-		if (memchr(start, '\0', chunk))
-			*nul = true;
-		*n += chunk;
-		any = true;
-		rd->pos += chunk + (nl != NULL);
-		step(rd, chunk + (nl != NULL));
-		if (nl)
-			return true;
-	}
-	return any && !rd->cancelled;
-}
-
-int replay_file_id(int fd, struct file_id *id)
-{
-	struct stat st;
-	if (fstat(fd, &st) != 0)
-		return -1;
-	*id = (struct file_id){st.st_dev, st.st_ino, st.st_size, st.st_mtim};
-	return S_ISREG(st.st_mode) ? 0 : 1;
-}
-
-bool replay_file_id_equal(const struct file_id *a, const struct file_id *b)
-{
-	return a->dev == b->dev && a->ino == b->ino && a->size == b->size &&
-	       a->mtime.tv_sec == b->mtime.tv_sec &&
-	       a->mtime.tv_nsec == b->mtime.tv_nsec;
-}
-
-/*
- * Open without blocking (a FIFO or device named as replayFile would stall
- * the main loop until the master drops us) and accept regular files only.
- */
-static FILE *open_regular(struct replay *r, char *err, size_t errlen)
-{
-	int fd = open(r->file, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	int kind = fd < 0 ? -1 : replay_file_id(fd, &r->id);
-	FILE *in = kind == 0 ? fdopen(fd, "r") : NULL;
-
-	if (!in) {
-		snprintf(err, errlen, "replay: %s: %s", r->file,
-			 kind > 0 ? "not a regular file" : strerror(errno));
-		if (fd >= 0)
-			close(fd);
-	}
-	return in;
-}
+static int loaded(struct replay *r, char *err, size_t errlen);
 
 int replay_load(struct replay *r, const struct backend *b, char *err,
 		size_t errlen)
 {
-	FILE *in = open_regular(r, err, errlen);
+	FILE *in = replay_open(r, err, errlen);
 	if (!in)
 		return -1;
 	struct parser p = {.r = r, .file = r->file};
@@ -367,7 +278,7 @@ int replay_load(struct replay *r, const struct backend *b, char *err,
 		snprintf(err, errlen, "replay: out of memory");
 		return -1;
 	}
-	struct reader *rd = calloc(1, sizeof(*rd));
+	struct replay_reader *rd = replay_reader_new(in, b);
 	char line[REPLAY_LINE_MAX + 1];
 	size_t got;
 	bool nul;
@@ -377,15 +288,12 @@ int replay_load(struct replay *r, const struct backend *b, char *err,
 		snprintf(err, errlen, "replay: out of memory");
 		return -1;
 	}
-	*rd = (struct reader){.in = in, .b = b, .next_step = REPLAY_STEP_BYTES};
 	line[0] = '\0';
-	while (next_line(rd, line, &got, &nul)) {
+	while (replay_reader_next(rd, line, &got, &nul)) {
 		p.line++;
-		if (p.line % REPLAY_STEP_LINES == 0) { /* many short lines */
-			rd->next_step = rd->consumed;
-			step(rd, 0);
-		}
-		if (rd->cancelled)
+		if (p.line % REPLAY_STEP_LINES == 0) /* many short lines */
+			replay_reader_step(rd);
+		if (replay_reader_cancelled(rd))
 			break;
 		if (got > REPLAY_LINE_MAX)
 			bad(&p, "line of %zu bytes (at most %d)", got,
@@ -395,7 +303,7 @@ int replay_load(struct replay *r, const struct backend *b, char *err,
 		else
 			parse_line(&p, line);
 	}
-	bool stopped = rd->cancelled;
+	bool stopped = replay_reader_cancelled(rd);
 	free(rd);
 	free(p.last);
 	free(p.slot_of_cpu);
@@ -405,6 +313,12 @@ int replay_load(struct replay *r, const struct backend *b, char *err,
 			 r->file, p.line);
 		return -1;
 	}
+	return loaded(r, err, errlen);
+}
+
+/* The whole file read: the cells the reads fill, and the summary. */
+static int loaded(struct replay *r, char *err, size_t errlen)
+{
 	if (r->nsets == 0) {
 		snprintf(err, errlen, "replay: %s: no valid sample lines",
 			 r->file);
