@@ -3,6 +3,7 @@
 
 #include <limits.h>
 
+#include "cache_fold.h"
 #include "cache_gone.h"
 #include "sorted.h"
 
@@ -49,128 +50,6 @@ void cache_free(struct cache *c)
 
 #define ALL_COUNTERS ((counter_mask)((UINT64_C(1) << COUNTER_COUNT) - 1))
 
-static uint64_t advance(uint64_t *raw, uint64_t now, bool restarted)
-{
-	uint64_t d = restarted || now < *raw ? now : now - *raw;
-	*raw = now;
-	return d;
-}
-
-enum fold_event {
-	FOLD_STEADY,
-	FOLD_STOPPED,
-	FOLD_RESUMED,
-	FOLD_RESTARTED,
-	FOLD_RESET
-};
-
-/* One mask word per counter: all ones when it is counted per CPU. */
-static void counter_masks(counter_mask counted, uint64_t *mask)
-{
-	for (int i = 0; i < COUNTER_COUNT; i++)
-		mask[i] = counted & COUNTER_BIT(i) ? UINT64_MAX : 0;
-}
-
-/*
- * The counter loop of a CPU (most of the agent's idle cost: 4096 CPUs x 31
- * counters every second).  The delta is the reading itself after a
- * restart (restarted, inlined as a constant) or a drop, else the
- * difference; then the reading before it moves into the offset, so that
- * the value goes on from where it was.  A steady poll touches only raw
- * and delta.  A counter that is not counted (mask 0) adds nothing;
- * fold_cpu puts its raw reading and last delta back.  Returns the counted
- * readings that dropped.
- */
-static inline __attribute__((always_inline)) counter_mask
-fold_counters(struct cpu_row *r, uint64_t *offset, const uint64_t *now,
-	      const uint64_t *mask, uint64_t *sum, bool restarted)
-{
-	counter_mask lower = 0;
-
-	for (int i = 0; i < COUNTER_COUNT; i++) {
-		uint64_t raw = r->raw[i], d;
-		if (restarted) {
-			d = now[i] & mask[i];
-			offset[i] += raw & mask[i];
-		} else {
-			bool below = now[i] < raw;
-			d = (below ? now[i] : now[i] - raw) & mask[i];
-			if (below && mask[i]) { /* rare: a reset */
-				lower |= COUNTER_BIT(i);
-				offset[i] += raw;
-			}
-		}
-		r->raw[i] = now[i];
-		r->delta[i] = d;
-		sum[i] += d;
-	}
-	return lower;
-}
-
-/* Fold one CPU's reading into its row; says what happened to it, and
- * in *reset the cells that restarted (FOLD_RESET). */
-static enum fold_event fold_cpu(struct cpu_row *r, uint64_t *offset,
-				const struct cpu_sample *s, const uint64_t *mask,
-				counter_mask skip, uint64_t *sum, bool ended,
-				counter_mask *reset)
-{
-	enum fold_event ev = FOLD_STEADY;
-	uint64_t kept_raw[COUNTER_COUNT], kept_delta[COUNTER_COUNT];
-
-	if (ended && s->counting && r->have_raw) {
-		/* the recording ended: the values stand, time stands */
-		r->status = CPU_ENDED;
-		r->delta_valid = false;
-		r->duty_cycle = 0;
-		return FOLD_STEADY;
-	}
-	if (!s->counting) {
-		if (r->status == CPU_COUNTING && r->have_raw)
-			ev = FOLD_STOPPED;
-		r->status = CPU_STOPPED;
-		r->have_raw = false;
-		r->delta_valid = false;
-		r->duty_cycle = 0;
-		return ev;
-	}
-	bool restarted = !r->have_raw || r->epoch != s->epoch;
-	if (r->status != CPU_COUNTING)
-		ev = FOLD_RESUMED;
-	else if (restarted)
-		ev = FOLD_RESTARTED; /* counts since the last read are lost */
-	for (counter_mask b = skip; b; b &= b - 1) {
-		int i = __builtin_ctzll(b);
-		kept_raw[i] = r->raw[i];
-		kept_delta[i] = r->delta[i];
-	}
-	*reset = 0;
-	if (restarted)
-		fold_counters(r, offset, s->value, mask, sum, true);
-	else {
-		counter_mask lowered =
-		    fold_counters(r, offset, s->value, mask, sum, false);
-		if (ev == FOLD_STEADY && (lowered | (s->reset & ~skip))) {
-			*reset = lowered | (s->reset & ~skip);
-			ev = FOLD_RESET; /* its cells only: the others count */
-		}
-	}
-	for (counter_mask b = skip; b; b &= b - 1) {
-		int i = __builtin_ctzll(b);
-		r->raw[i] = kept_raw[i];
-		r->delta[i] = kept_delta[i];
-	}
-	uint64_t de = advance(&r->raw_enabled, s->time_enabled, restarted);
-	uint64_t dr = advance(&r->raw_running, s->time_running, restarted);
-	r->time_enabled += de;
-	r->time_running += dr;
-	r->duty_cycle = dr >= de ? 100 : (unsigned)(dr * 100 / de);
-	r->delta_valid = ev == FOLD_STEADY || ev == FOLD_RESET;
-	r->epoch = s->epoch;
-	r->have_raw = true;
-	r->status = CPU_COUNTING;
-	return ev;
-}
-
 /* The deltas of the system-wide counters into sum; true when their
  * reading restarted (new epoch) after one before; *reset: the counters
  * whose reading went backwards or that the backend says were reset. */
@@ -190,7 +69,7 @@ static bool fold_system_wide(struct cache *c, const struct sample *s,
 			continue;
 		if (!restarted && s->total[i] < c->total_raw[i])
 			*reset |= COUNTER_BIT(i);
-		sum[i] = advance(&c->total_raw[i], s->total[i], restarted);
+		sum[i] = cache_advance(&c->total_raw[i], s->total[i], restarted);
 	}
 	if (!restarted)
 		*reset |= s->total_reset & s->system_wide;
@@ -297,7 +176,7 @@ static bool fold_rows(struct cache *c, const struct sample *s,
 	counter_mask per_cpu = s->counted & ~s->system_wide;
 	bool first = ps->first;
 
-	counter_masks(per_cpu, mask);
+	cache_counter_masks(per_cpu, mask);
 	for (size_t i = 0; i < s->ncpus; i++) {
 		const struct cpu_sample *cs = &s->cpus[i];
 		while (old < c->nrows && c->rows[old].cpu < cs->cpu) {
@@ -326,7 +205,7 @@ static bool fold_rows(struct cache *c, const struct sample *s,
 		}
 		counter_mask reset = 0;
 		enum fold_event ev =
-		    fold_cpu(&rows[i], offset[i], cs, mask,
+		    cache_fold_cpu(&rows[i], offset[i], cs, mask,
 			     ~per_cpu & ALL_COUNTERS, sum, s->ended, &reset);
 		if (returned) /* its delta spans its absence: no rate */
 			rows[i].delta_valid = false;
