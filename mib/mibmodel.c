@@ -18,6 +18,7 @@
  *   .2        hwR10kEvCtrConformance
  */
 #include "mibmodel.h"
+#include "mibmodel_int.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -64,8 +65,8 @@ static void set_descr(struct node *n, const char *text)
 }
 
 /* An OBJECT-TYPE of a SCALAR, COLUMN or METRICS row. */
-static struct node *leaf(struct mibmodel *mm, const struct row *r,
-			 const char *name, unsigned arc, const char *descr)
+struct node *mibmodel_leaf(struct mibmodel *mm, const struct row *r,
+			  const char *name, unsigned arc, const char *descr)
 {
 	bool column = r->kind == R_COLUMN ||
 		      (r->kind == R_METRICS &&
@@ -175,7 +176,7 @@ static int add_totals(struct mibmodel *mm, const struct row *r,
 					  .tag = TAG_CPUREV,
 					  .group = r->group};
 		}
-		struct node *n = leaf(mm, &mr, name, m->arc, d);
+		struct node *n = mibmodel_leaf(mm, &mr, name, m->arc, d);
 		if (m->kind == METRIC_COUNTER)
 			n->counter = counter_index_of(m);
 		free(d);
@@ -228,7 +229,7 @@ static int add_per_counter(struct mibmodel *mm, const struct row *r,
 			d = from_template(r->descr, full);
 		}
 		metric_descriptor(m, r->name, name, sizeof(name));
-		leaf(mm, &cr, name, m->arc, d)->counter = c;
+		mibmodel_leaf(mm, &cr, name, m->arc, d)->counter = c;
 		free(d);
 	}
 	return errors;
@@ -283,68 +284,6 @@ static void add_group(struct mibmodel *mm, const struct row *r, unsigned arc,
 	strbuf_addf(all, "%s%s", arc > 1 ? ",\n" : "", r->name);
 }
 
-/* What the statistic is, in words made from its stats.def row. */
-static void stat_definition(struct strbuf *d, const struct stat_def *st)
-{
-	if (st->scale == 0)
-		strbuf_addf(d,
-			    "The interval's delta of\n%s%s minus that of\n"
-			    "%s%s, taken per CPU and 0 when\n"
-			    "negative (the counters are incremented on different\n"
-			    "cycles); the summed value is the sum of the CPUs'\n"
-			    "values.",
-			    METRIC_PREFIX, st->num, METRIC_PREFIX, st->minus);
-	else
-		strbuf_addf(d,
-			    "%llu times the interval's delta of\n%s%s%s%s\n"
-			    "over that of\n%s%s%s%s%s, truncated; the\n"
-			    "summed value divides the summed deltas.  No "
-			    "instance\nwhen the denominator is zero in the "
-			    "interval.",
-			    (unsigned long long)st->scale, METRIC_PREFIX,
-			    st->num, st->minus[0] ? " minus " : "",
-			    st->minus, METRIC_PREFIX, st->den,
-			    st->plus[0] ? " +\n" : "",
-			    st->plus[0] ? METRIC_PREFIX : "", st->plus);
-	if (st->rule == STAT_REV3)
-		strbuf_addf(d, "\nNot served for an R10000 revision below 3\n"
-			       "(hwR10kEvCtrCpurev 2.x).");
-}
-
-/* One object per statistic of stats.def: its SYNTAX, UNITS, summary
- * and hw.help citation, then the row's paragraph. */
-static int add_stats(struct mibmodel *mm, const struct row *r, FILE *err)
-{
-	int errors = 0;
-
-	for (size_t i = 0; i < stat_count; i++) {
-		const struct stat_def *st = &stat_defs[i];
-		struct stat_inputs in;
-		char name[METRIC_DESCRIPTOR_MAX + 1];
-		struct strbuf d = STRBUF_INIT;
-		struct row sr = *r;
-
-		if (stat_inputs(i, &in) != 0) {
-			fprintf(err,
-				"mib/stats.def: %s: an input is not a counter "
-				"of metrics.def\n",
-				st->name);
-			errors++;
-			continue;
-		}
-		sr.syntax = st->syntax;
-		sr.units = st->units;
-		sr.csyn = st->scale ? SYN_UNSIGNED32 : SYN_COUNTER64;
-		snprintf(name, sizeof(name), "%s%s", r->name, st->descriptor);
-		strbuf_addf(&d, "%s\n\n", st->summary);
-		stat_definition(&d, st);
-		strbuf_addf(&d, "\n\n%s\n\n%s", st->cite, r->descr);
-		leaf(mm, &sr, name, st->arc, d.buf)->stat = (int)i;
-		strbuf_release(&d);
-	}
-	return errors;
-}
-
 static int add_row(struct mibmodel *mm, const struct row *r,
 		   const struct helpfile *hf, FILE *err, unsigned *groups,
 		   struct strbuf *all)
@@ -373,13 +312,13 @@ static int add_row(struct mibmodel *mm, const struct row *r,
 		break;
 	case R_SCALAR:
 	case R_COLUMN:
-		leaf(mm, r, r->name, r->arc, r->descr);
+		mibmodel_leaf(mm, r, r->name, r->arc, r->descr);
 		break;
 	case R_NOTE:
 		break; /* read by with_trailer() */
 	case R_METRICS:
 		if (r->what == STATS || r->what == CPU_STATS)
-			return add_stats(mm, r, err);
+			return mibmodel_add_stats(mm, r, err);
 		return r->what == TOTALS ? add_totals(mm, r, hf, err)
 					 : add_per_counter(mm, r, hf, err);
 	case R_NOTIFICATION:
