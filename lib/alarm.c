@@ -170,11 +170,27 @@ static int parse_startup(const char *w, enum alarm_startup *startup)
 	return 0;
 }
 
+/* sum, each or a CPU number into out's scope; -1 when none of them. */
+static int parse_scope(const char *w, struct alarm_config *out)
+{
+	uint64_t v;
+	if (strcmp(w, "sum") == 0) {
+		out->scope = SCOPE_SUM;
+	} else if (strcmp(w, "each") == 0) {
+		out->scope = SCOPE_EACH_CPU;
+	} else if (parse_u64(w, 65535, &v) == 0) {
+		out->scope = SCOPE_CPU;
+		out->cpu = (unsigned)v;
+	} else {
+		return -1;
+	}
+	return 0;
+}
+
 int alarm_config_parse(const char *args, struct alarm_config *out, char *err,
 		       size_t len)
 {
 	char buf[PARSE_LINE_MAX], *w[7];
-	uint64_t v;
 
 	memset(out, 0, sizeof(*out));
 	if (strlen(args ? args : "") >= sizeof(buf))
@@ -197,16 +213,8 @@ int alarm_config_parse(const char *args, struct alarm_config *out, char *err,
 			    "not a counter metric or a statistic (stat.NAME)",
 			    w[1]);
 	snprintf(out->metric, sizeof(out->metric), "%s", w[1]);
-	if (strcmp(w[2], "sum") == 0) {
-		out->scope = SCOPE_SUM;
-	} else if (strcmp(w[2], "each") == 0) {
-		out->scope = SCOPE_EACH_CPU;
-	} else if (parse_u64(w[2], 65535, &v) == 0) {
-		out->scope = SCOPE_CPU;
-		out->cpu = (unsigned)v;
-	} else {
+	if (parse_scope(w[2], out) != 0)
 		return fail(err, len, "bad CPU (sum, each, or 0..65535)", w[2]);
-	}
 	if (strcmp(w[3], "rate") == 0)
 		out->type = TYPE_RATE;
 	else if (strcmp(w[3], "absolute") == 0)

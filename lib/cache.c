@@ -167,6 +167,21 @@ static void fold_span(struct cpu_row *r, const uint64_t *offset,
 /* Fold every CPU of s into rows and offset (c's own, or new arrays
  * matched against c's by CPU number); disc: a reason was noted in this
  * pass already.  Returns disc, or true when a discontinuity was noted. */
+/* Say what became of a CPU's row at this pass (a discontinuity). */
+static bool note_event(struct cache *c, bool disc, unsigned cpu,
+		       enum fold_event ev, counter_mask reset)
+{
+	if (ev == FOLD_STOPPED)
+		NOTE("CPU %u stopped counting", cpu);
+	else if (ev == FOLD_RESUMED)
+		NOTE("CPU %u resumed counting", cpu);
+	else if (ev == FOLD_RESTARTED)
+		NOTE("CPU %u restarted counting", cpu);
+	else if (ev == FOLD_RESET)
+		disc = note_reset(c, disc, cpu, reset);
+	return disc;
+}
+
 static bool fold_rows(struct cache *c, const struct sample *s,
 		      struct cpu_row *rows, uint64_t (*offset)[COUNTER_COUNT],
 		      uint64_t *sum, struct pass *ps, bool disc)
@@ -215,16 +230,8 @@ static bool fold_rows(struct cache *c, const struct sample *s,
 			continue;
 		if (joined || returned || (ev != FOLD_STEADY && ev != FOLD_RESET))
 			ps->whole = true;
-		if (joined)
-			continue;
-		if (ev == FOLD_STOPPED)
-			NOTE("CPU %u stopped counting", cs->cpu);
-		else if (ev == FOLD_RESUMED)
-			NOTE("CPU %u resumed counting", cs->cpu);
-		else if (ev == FOLD_RESTARTED)
-			NOTE("CPU %u restarted counting", cs->cpu);
-		else if (ev == FOLD_RESET)
-			disc = note_reset(c, disc, cs->cpu, reset);
+		if (!joined)
+			disc = note_event(c, disc, cs->cpu, ev, reset);
 	}
 	for (; old < c->nrows; old++) {
 		NOTE("CPU %u left the table", c->rows[old].cpu);

@@ -155,6 +155,32 @@ static counter_mask served_counters(const struct replay *r)
 	return m;
 }
 
+/* The CPUs of this set into out's rows; how many. */
+static size_t fill_cpus(struct replay *r, const bool *present,
+			struct sample *out)
+{
+	size_t n = 0;
+	for (size_t slot = 0; slot < r->ncpus; slot++) {
+		if (!present[slot])
+			continue; /* CPUs of this set only */
+		struct cpu_sample *cs = &out->cpus[n++];
+		memset(cs, 0, sizeof(*cs));
+		cs->cpu = r->cpus[slot];
+		cs->counting = true;
+		cs->epoch = r->epoch;
+		/* no enabled/running times in a recording: elapsed time */
+		cs->time_enabled = cs->time_running = r->time_ns - r->start_ns;
+		/* a counter without a line in this set is unread */
+		for (int c = 0; c < COUNTER_COUNT; c++) {
+			struct count_cell *cell = &r->cells[slot][c];
+			cs->value[c] = cell->acc;
+			count_cell_report(cell, COUNTER_BIT(c), r->ended,
+					  &cs->unread, &cs->reset);
+		}
+	}
+	return n;
+}
+
 static int replay_read(struct backend *b, struct sample *out)
 {
 	struct replay *r = b->priv;
@@ -193,30 +219,11 @@ static int replay_read(struct backend *b, struct sample *out)
 	}
 	if (sample_reserve(out, r->ncpus) < 0)
 		return -1;
-	size_t n = 0;
-	for (size_t slot = 0; slot < r->ncpus; slot++) {
-		if (!present[slot])
-			continue; /* CPUs of this set only */
-		struct cpu_sample *cs = &out->cpus[n++];
-		memset(cs, 0, sizeof(*cs));
-		cs->cpu = r->cpus[slot];
-		cs->counting = true;
-		cs->epoch = r->epoch;
-		/* no enabled/running times in a recording: elapsed time */
-		cs->time_enabled = cs->time_running = r->time_ns - r->start_ns;
-		/* a counter without a line in this set is unread */
-		for (int c = 0; c < COUNTER_COUNT; c++) {
-			struct count_cell *cell = &r->cells[slot][c];
-			cs->value[c] = cell->acc;
-			count_cell_report(cell, COUNTER_BIT(c), r->ended,
-					  &cs->unread, &cs->reset);
-		}
-	}
-	out->ncpus = n;
+	out->ncpus = fill_cpus(r, present, out);
 	out->time_ns = r->time_ns;
 	out->counted = served_counters(r);
 	out->system_wide = r->system_wide & out->counted;
-	for (size_t k = 0; k < n; k++)
+	for (size_t k = 0; k < out->ncpus; k++)
 		out->cpus[k].unread &= out->counted & ~out->system_wide;
 	for (int c = 0; c < COUNTER_COUNT; c++) {
 		out->total[c] = r->sys_cells[c].acc;
