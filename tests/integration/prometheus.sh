@@ -21,7 +21,7 @@ PROMETHEUS=${PROMETHEUS:-$(command -v prometheus || true)}
 command -v curl >/dev/null && command -v jq >/dev/null ||
     { echo "SKIP: curl or jq not installed"; exit 77; }
 P=$HWR_SRCDIR/conf/prometheus
-RUN=${PROMETHEUS_MATRIX_SECONDS:-200}
+RUN=${PROMETHEUS_MATRIX_SECONDS:-170}
 
 # CPU n counts rate * (n + 1) per second (backend_sim.c).
 start_matrix "backend sim
