@@ -49,7 +49,10 @@ chown postgres: "$TMP/pg" "$TMP/pgsock"
 as_postgres "$PGBIN/initdb" -D "$TMP/pg" -U zabbix --auth=trust -E UTF8 \
     --locale=C.UTF-8 >"$TMP/initdb.log" 2>&1 || fail "initdb failed"
 PGPORT=$(free_port)
-as_postgres "$PGBIN/postgres" -D "$TMP/pg" -k "$TMP/pgsock" -p "$PGPORT" \
+# setpriv itself (not a shell function in the background, whose $! would
+# be a subshell): it execs postgres, so PG_PID is the postmaster.
+setpriv --reuid=postgres --regid=postgres --clear-groups \
+    "$PGBIN/postgres" -D "$TMP/pg" -k "$TMP/pgsock" -p "$PGPORT" \
     -c listen_addresses= -c fsync=off -c synchronous_commit=off \
     -c full_page_writes=off >"$TMP/postgres.log" 2>&1 &
 PG_PID=$!
@@ -152,11 +155,14 @@ stop_zabbix() {
     wait "$ZS_PID" 2>/dev/null
     ZS_PID=
 }
+alive() { for p in "$@"; do kill -0 "$p" 2>/dev/null && return 0; done; return 1; }
 stop_postgres() {
     [ -n "$PG_PID" ] || return 0
-    kill -INT "$PG_PID" 2>/dev/null # fast shutdown
-    for _ in $(seq 100); do kill -0 "$PG_PID" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "$PG_PID" 2>/dev/null
+    # the postmaster as it recorded itself, in case it is not our child
+    pm=$(head -n 1 "$TMP/pg/postmaster.pid" 2>/dev/null)
+    for p in $PG_PID $pm; do kill -INT "$p" 2>/dev/null; done # fast shutdown
+    for _ in $(seq 100); do alive $PG_PID $pm || break; sleep 0.1; done
+    for p in $PG_PID $pm; do kill -KILL "$p" 2>/dev/null; done
     wait "$PG_PID" 2>/dev/null
     PG_PID=
 }
