@@ -157,20 +157,29 @@ static void a_refused_register(void **state)
 	assert_int_equal(ax_session_fd(f->s, &w), -1); /* dropped */
 }
 
+/* The module's root as the builder takes OIDs. */
+static unsigned root[32];
+
+/* A request of the session the handshake opened (77), its header only;
+ * the root OID filled in. */
+static void request(struct pdu *p, unsigned type)
+{
+	for (unsigned i = 0; i < mib_root_len; i++)
+		root[i] = mib_root[i];
+	header(p, type, 0, true);
+	p->len = 4;
+	put32(p, 77);
+	p->len = 20;
+}
+
 static void requests_answered(void **state)
 {
 	struct fixture *f = *state;
 	struct ax_header_in h;
-	unsigned root[32];
-	for (unsigned i = 0; i < mib_root_len; i++)
-		root[i] = mib_root[i];
 	handshake(f);
 	/* a GetNext: the Response echoes its IDs */
 	struct pdu p;
-	header(&p, AX_PDU_GETNEXT, 0, true);
-	p.len = 4;
-	put32(&p, 77);
-	p.len = 20;
+	request(&p, AX_PDU_GETNEXT);
 	oid(&p, root, mib_root_len, false);
 	oid(&p, NULL, 0, false);
 	finish(&p);
@@ -280,15 +289,9 @@ static void notify_and_close_at_stop(void **state)
 static void a_master_that_reads_nothing(void **state)
 {
 	struct fixture *f = *state;
-	unsigned root[32];
-	for (unsigned i = 0; i < mib_root_len; i++)
-		root[i] = mib_root[i];
 	handshake(f);
 	struct pdu p;
-	header(&p, AX_PDU_GETBULK, 0, true);
-	p.len = 4;
-	put32(&p, 77);
-	p.len = 20;
+	request(&p, AX_PDU_GETBULK);
 	put16(&p, 0);
 	put16(&p, 2000);
 	oid(&p, root, mib_root_len, false);
