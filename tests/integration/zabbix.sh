@@ -144,14 +144,18 @@ WPORT=$(free_port)
 mkdir "$TMP/locale"
 localedef -i en_US -f UTF-8 "$TMP/locale/en_US.UTF-8" >"$TMP/localedef.log" 2>&1 ||
     fail "localedef en_US.UTF-8 (package locales): $(cat "$TMP/localedef.log")"
-LOCPATH=$TMP/locale php -S "127.0.0.1:$WPORT" -t "$TMP/web" >"$TMP/php.log" 2>&1 &
+# Several workers: the dashboard's widgets load in parallel (PHP's
+# built-in server is one process otherwise).
+# (Its workers outlive their parent: it runs in a process group of its
+# own, stopped as one.)
+PHP_CLI_SERVER_WORKERS=4 LOCPATH=$TMP/locale \
+    setsid php -S "127.0.0.1:$WPORT" -t "$TMP/web" >"$TMP/php.log" 2>&1 &
 PHP_PID=$!
-EXTRA_PIDS="$EXTRA_PIDS $PHP_PID"
 stop_zabbix() {
     [ -n "$ZS_PID" ] || return 0
     kill -TERM "$ZS_PID" 2>/dev/null
     for _ in $(seq 100); do kill -0 "$ZS_PID" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL -- "-$ZS_PID" 2>/dev/null
+    kill -KILL "-$ZS_PID" 2>/dev/null
     wait "$ZS_PID" 2>/dev/null
     ZS_PID=
 }
@@ -166,7 +170,15 @@ stop_postgres() {
     wait "$PG_PID" 2>/dev/null
     PG_PID=
 }
-trap 'rc=$?; stop_zabbix; stop_postgres; (exit $rc); cleanup' EXIT
+stop_php() {
+    [ -n "$PHP_PID" ] || return 0
+    kill -TERM "-$PHP_PID" 2>/dev/null
+    for _ in $(seq 50); do kill -0 "-$PHP_PID" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "-$PHP_PID" 2>/dev/null
+    wait "$PHP_PID" 2>/dev/null
+    PHP_PID=
+}
+trap 'rc=$?; stop_php; stop_zabbix; stop_postgres; (exit $rc); cleanup' EXIT
 
 API=http://127.0.0.1:$WPORT/api_jsonrpc.php
 AUTH=null

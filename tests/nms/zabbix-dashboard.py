@@ -58,7 +58,9 @@ try:
     }
     return out;"""
     graphs = []
-    deadline = time.time() + 60
+    # php -S answers the widgets' requests; under a loaded CI machine the
+    # page may take its time
+    deadline = time.time() + 150
     while time.time() < deadline:
         graphs = driver.execute_script(count_js)
         # 2 classic graphs, 2 prototypes x 2 CPUs, the state's simple graph
@@ -76,6 +78,9 @@ try:
             bad += 1
     if len(graphs) < 7:
         print(f"FAIL: {len(graphs)} graph images on the dashboard, 7 expected")
+        print(f"page: {driver.current_url} '{driver.title}'")
+        text = driver.find_element(By.TAG_NAME, "body").text
+        print("page text: " + " | ".join(text.split("\n")[:30]))
         bad += 1
     sys.exit(1 if bad else 0)
 finally:
