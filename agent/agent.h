@@ -13,6 +13,8 @@
 #include <stdint.h>
 
 #include "alarm.h"
+#include "alarm_store.h"
+#include "alarm_write.h"
 #include "backend.h"
 #include "cache.h"
 #include "config.h"
@@ -33,6 +35,8 @@ struct agent {
 	 * (poll.c hands it to a long backend open as its progress call) */
 	void (*serve_pending)(void);
 	struct alarm_set alarms; /* alarms of cfg with their state */
+	struct alarm_store store;   /* rows created over SNMP, kept */
+	struct alarm_writer writer; /* what sets go through */
 	unsigned poll_alarm;	 /* net-snmp alarm id, 0 = none */
 	uint64_t last_poll_ns;	 /* monotonic, when a poll last ended */
 	const char *xaddr;	 /* -x, overrides agentXSocket */
@@ -49,6 +53,17 @@ void poll_master_connected(struct agent *a);
 /* Apply a new validated config (SIGHUP); keeps the old one on failure. */
 int poll_reconfigure(struct agent *a, struct config *newcfg);
 
+
+/* alarms.c: the store and the writer of the alarm table */
+int alarms_open(struct agent *a);
+void alarms_close(struct agent *a);
+/* The table of cfg's alarm lines and the stored rows, with the state of
+ * old's unchanged rows (old may be NULL). */
+int alarms_build(struct agent *a, const struct config *cfg,
+		 struct alarm_set *out, const struct alarm_set *old);
+/* The writer over a->alarms with a->cfg's alarmSet settings (any set in
+ * progress is forgotten). */
+void alarms_writer_configure(struct agent *a);
 
 /* notify.c (through session.c) */
 void notify_discontinuity(const struct mib_view *v);

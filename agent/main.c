@@ -106,8 +106,10 @@ static void reload(struct agent *a)
 	 * session on it */
 	if ((!a->xaddr && strcmp(address, a->cfg.agentx_socket) != 0) ||
 	    ping != a->cfg.agentx_ping) {
-		const struct session_events ev = {
-		    .up = on_master_up, .down = on_master_down, .ctx = a};
+		const struct session_events ev = {.up = on_master_up,
+						  .down = on_master_down,
+						  .ctx = a,
+						  .writer = &a->writer};
 		snmp_log(LOG_INFO, "reload: AgentX settings changed; "
 				   "connecting again\n");
 		session_stop();
@@ -220,8 +222,10 @@ static int load(struct agent *a)
 static int start(struct agent *a, const struct options *opt, int *failed)
 {
 	char err[256] = "";
-	const struct session_events ev = {
-		    .up = on_master_up, .down = on_master_down, .ctx = a};
+	const struct session_events ev = {.up = on_master_up,
+					  .down = on_master_down,
+					  .ctx = a,
+					  .writer = &a->writer};
 
 	*failed = 1;
 	/* the pid file first: a second instance stops before it touches

@@ -98,5 +98,5 @@ void notify_alarm(const struct mib_view *v, size_t index, bool rising)
 {
 	send_notification(
 	    v, rising ? "hwR10kEvCtrRisingAlarm" : "hwR10kEvCtrFallingAlarm",
-	    index + 1);
+	    index);
 }

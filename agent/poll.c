@@ -91,10 +91,11 @@ static void describe_served(struct agent *a)
 
 int poll_start(struct agent *a, char *err, size_t errlen)
 {
-	if (alarm_set_build(&a->alarms, a->cfg.alarms, a->cfg.nalarms, NULL)) {
+	if (alarms_open(a) != 0 || alarms_build(a, &a->cfg, &a->alarms, NULL)) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
+	alarms_writer_configure(a);
 	a->backend.cancel = &a->stop_requested;
 	/* While a backend opens for long (a large replay file), answer what
 	 * the master sends meanwhile, from the cache as always, and run due
@@ -124,8 +125,9 @@ int poll_reconfigure(struct agent *a, struct config *newcfg)
 	char err[256] = "";
 	struct alarm_set na;
 
-	/* Alarms whose settings did not change keep their state. */
-	if (alarm_set_build(&na, newcfg->alarms, newcfg->nalarms, &a->alarms)) {
+	/* Alarms whose settings did not change keep their state; the rows
+	 * created over SNMP are read back from the store, as at a start. */
+	if (alarms_build(a, newcfg, &na, &a->alarms)) {
 		snmp_log(LOG_ERR, "reload: out of memory; keeping the running "
 				  "config\n");
 		return -1;
@@ -160,10 +162,12 @@ int poll_reconfigure(struct agent *a, struct config *newcfg)
 		backend_close(&a->backend);
 		a->backend = nb;
 	}
+	alarm_write_reset(&a->writer); /* sets in progress: of the old table */
 	alarm_set_free(&a->alarms);
 	a->alarms = na;
 	config_free(&a->cfg);
 	a->cfg = *newcfg; /* takes ownership */
+	alarms_writer_configure(a);
 	describe_served(a);
 	if (!keep)
 		poll_now(a);
@@ -197,5 +201,6 @@ void poll_stop(struct agent *a)
 	backend_close(&a->backend);
 	served_configure(&a->served, a->cfg.backend, a->cfg.poll_interval,
 			 NULL);
+	alarms_close(a);
 	alarm_set_free(&a->alarms);
 }

@@ -44,6 +44,7 @@ int session_start(const char *address, unsigned ping_s,
 	    .down = ev ? ev->down : NULL,
 	    .ctx = ev ? ev->ctx : NULL,
 	    .view = view,
+	    .writer = ev ? ev->writer : NULL,
 	};
 	session_stop();
 	if (!(sess = ax_session_new(&env))) {

@@ -14,12 +14,14 @@
 #include <sys/select.h>
 
 #include "agentx_encode.h"
+#include "alarm_write.h"
 #include "mibview.h"
 
 struct session_events {
 	void (*up)(void *ctx);	 /* registered with a master */
 	void (*down)(void *ctx); /* the session ended */
 	void *ctx;
+	struct alarm_writer *writer; /* what sets go through */
 };
 
 /* Start connecting to address (unix:PATH, PATH, tcp:HOST:PORT); Pings

@@ -103,7 +103,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			ax_free(&b);
 			continue;
 		}
-		bool answered = ax_answer(v, &req, 4242, &b);
+		bool answered = ax_answer(v, NULL, &req, 4242, &b);
 		FUZZ_ASSERT(answered == (h.type != AX_PDU_CLEANUPSET));
 		if (answered) {
 			FUZZ_ASSERT(ax_finish(&b) == 0);

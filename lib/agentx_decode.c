@@ -123,10 +123,23 @@ static int skip_octets(struct rd *r)
 	return 0;
 }
 
-/* A varbind (5.4): its type and name read, its value skipped and
- * checked (scratch: AX_OID_MAX + 5 sub-identifiers, the name's). */
+/* A fixed-size value at the cursor (4 or 8 bytes, 5.4) into val. */
+static void get_fixed(const struct rd *r, size_t fixed, struct ax_value *val)
+{
+	const unsigned char *p = r->p + r->at;
+	if (fixed == 4) {
+		val->u32 = get32(p, r->network);
+	} else if (fixed == 8) {
+		uint64_t a = get32(p, r->network), b = get32(p + 4, r->network);
+		val->u64 = r->network ? a << 32 | b : b << 32 | a;
+	}
+}
+
+/* A varbind (5.4): its type and name read, its value checked and, when
+ * val is given, read into it (scratch: AX_OID_MAX + 5 sub-identifiers,
+ * the name's). */
 static int read_varbind(struct rd *r, uint16_t *vtype, struct ax_oid *name,
-			unsigned long *scratch)
+			unsigned long *scratch, struct ax_value *val)
 {
 	struct ax_oid value;
 	unsigned long vscratch[AX_OID_MAX + 5];
@@ -151,6 +164,10 @@ static int read_varbind(struct rd *r, uint16_t *vtype, struct ax_oid *name,
 	case AX_OCTET_STRING:
 	case AX_IPADDRESS:
 	case AX_OPAQUE:
+		if (val && have(r, 4)) {
+			val->len = get32(r->p + r->at, r->network);
+			val->octets = r->p + r->at + 4;
+		}
 		return skip_octets(r);
 	case AX_OBJECT_ID:
 		return read_oid(r, &value, vscratch);
@@ -165,6 +182,8 @@ static int read_varbind(struct rd *r, uint16_t *vtype, struct ax_oid *name,
 	}
 	if (!have(r, fixed))
 		return bad(r, "a varbind value past the payload's end");
+	if (val)
+		get_fixed(r, fixed, val);
 	r->at += fixed;
 	return 0;
 }
@@ -260,10 +279,12 @@ int ax_parse_request(const struct ax_header_in *h, const unsigned char *p,
 		return read_ranges(&r, q);
 	if (h->type == AX_PDU_TESTSET) {
 		unsigned long scratch[AX_OID_MAX + 5];
+		q->payload = p;
+		q->varbinds_at = r.at;
 		struct ax_oid name;
 		uint16_t type;
 		while (r.at < r.len) {
-			if (read_varbind(&r, &type, &name, scratch) != 0)
+			if (read_varbind(&r, &type, &name, scratch, NULL) != 0)
 				return -1;
 			q->nvarbinds++;
 		}
@@ -299,17 +320,32 @@ int ax_parse_close(const struct ax_header_in *h, const unsigned char *p,
 	return 0;
 }
 
-int ax_next_varbind(const struct ax_header_in *h, const unsigned char *p,
-		    size_t *at, uint16_t *type, struct ax_oid *name,
-		    unsigned long *sub, char *why, size_t len)
+int ax_next_varbind_value(const struct ax_header_in *h,
+			  const unsigned char *p, size_t *at,
+			  struct ax_oid *name, unsigned long *sub,
+			  struct ax_value *val, char *why, size_t len)
 {
 	struct rd r = {.p = p, .len = h->length, .at = *at,
 		       .network = h->flags & AX_FLAG_NETWORK_BYTE_ORDER,
 		       .why = why, .whylen = len};
+	struct ax_value ignored;
+	if (!val)
+		val = &ignored;
+	memset(val, 0, sizeof(*val));
 	if (r.at >= r.len)
 		return 0;
-	if (read_varbind(&r, type, name, sub) != 0)
+	if (read_varbind(&r, &val->type, name, sub, val) != 0)
 		return -1;
 	*at = r.at;
 	return 1;
+}
+
+int ax_next_varbind(const struct ax_header_in *h, const unsigned char *p,
+		    size_t *at, uint16_t *type, struct ax_oid *name,
+		    unsigned long *sub, char *why, size_t len)
+{
+	struct ax_value val;
+	int n = ax_next_varbind_value(h, p, at, name, sub, &val, why, len);
+	*type = val.type;
+	return n;
 }

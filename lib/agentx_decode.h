@@ -55,6 +55,10 @@ struct ax_request {
 	uint16_t non_repeaters, max_repetitions;
 	size_t nranges;		 /* Get/GetNext/GetBulk */
 	size_t nvarbinds;	 /* TestSet */
+	/* TestSet: the payload (valid while it is answered) and where its
+	 * varbinds start (ax_next_varbind_value reads them) */
+	const unsigned char *payload;
+	size_t varbinds_at;
 	struct ax_range *ranges; /* heap, nranges */
 	unsigned long *subids;	 /* heap: every OID's sub-identifiers */
 	size_t cap_ranges, cap_subids; /* kept for the next request */
@@ -83,6 +87,21 @@ int ax_parse_response(const struct ax_header_in *h, const unsigned char *p,
 int ax_next_varbind(const struct ax_header_in *h, const unsigned char *p,
 		    size_t *at, uint16_t *type, struct ax_oid *name,
 		    unsigned long *sub, char *why, size_t len);
+/* A varbind's value as read: the number of a 4-byte type (Integer as
+ * two's complement, Counter32, Gauge32, TimeTicks), of a Counter64, or
+ * the bytes of an OctetString, IpAddress or Opaque (in the payload). */
+struct ax_value {
+	uint16_t type;
+	uint32_t u32;
+	uint64_t u64;
+	const unsigned char *octets;
+	size_t len;
+};
+/* ax_next_varbind with the value read into val (TestSet). */
+int ax_next_varbind_value(const struct ax_header_in *h,
+			  const unsigned char *p, size_t *at,
+			  struct ax_oid *name, unsigned long *sub,
+			  struct ax_value *val, char *why, size_t len);
 /* A Close's reason; -1 if too short. */
 int ax_parse_close(const struct ax_header_in *h, const unsigned char *p,
 		   uint8_t *reason);

@@ -1,6 +1,8 @@
 /* agentx_read.c - the Response to a master's request (agentx_read.h). */
 #include "agentx_read.h"
 
+#include "agentx_write.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -131,29 +133,18 @@ static void fill_read(const struct mib_view *view, struct ax_buf *b,
 			    r->max_repetitions);
 }
 
-bool ax_answer(const struct mib_view *v, const struct ax_request *r,
-	       uint32_t uptime, struct ax_buf *b)
+bool ax_answer(const struct mib_view *v, struct alarm_writer *w,
+	       const struct ax_request *r, uint32_t uptime, struct ax_buf *b)
 {
 	uint16_t error = AX_ERR_NOERROR, index = 0;
 	bool read = r->h.type == AX_PDU_GET || r->h.type == AX_PDU_GETNEXT ||
 		    r->h.type == AX_PDU_GETBULK;
 
-	switch (r->h.type) {
-	case AX_PDU_CLEANUPSET:
+	if (r->has_context && r->h.type == AX_PDU_CLEANUPSET)
 		return false;
-	case AX_PDU_TESTSET:
-		error = AX_ERR_NOTWRITABLE;
-		index = r->nvarbinds ? 1 : 0;
-		break;
-	case AX_PDU_COMMITSET:
-		error = AX_ERR_COMMITFAILED;
-		break;
-	case AX_PDU_UNDOSET:
-		error = AX_ERR_UNDOFAILED;
-		break;
-	default:
-		break;
-	}
+	if (!read && !r->has_context &&
+	    !ax_answer_set(v, w, r, &error, &index))
+		return false; /* CleanupSet */
 	if (r->has_context) {
 		error = AX_ERR_UNSUPPORTEDCONTEXT;
 		read = false;

@@ -9,9 +9,10 @@
  * OID whole; a GetBulk answers its non-repeaters as GetNext, then up to
  * max-repetitions rows of its repeaters, each continuing from its
  * previous answer, and stops early once every repeater is at
- * endOfMibView.  The set phases of this read-only module are refused:
- * TestSet with notWritable at its first varbind, CommitSet and UndoSet
- * fail (nothing was set); CleanupSet has no Response.  The module is
+ * endOfMibView.  The set phases go to the one write path
+ * (lib/agentx_write.c; without a writer the module is read-only:
+ * TestSet notWritable at its first varbind, CommitSet and UndoSet
+ * fail); CleanupSet has no Response.  The module is
  * registered in the default context only: a request for another gets
  * unsupportedContext.
  */
@@ -23,6 +24,7 @@
 
 #include "agentx_decode.h"
 #include "agentx_encode.h"
+#include "alarm_write.h"
 #include "mibview.h"
 
 /* The most varbinds a Response carries (a GetBulk is cut there). */
@@ -31,7 +33,7 @@
 /* The Response to r into b (sysUpTime uptime); false when r needs none
  * (CleanupSet).  A Response that cannot be built (out of memory) is a
  * genErr without varbinds. */
-bool ax_answer(const struct mib_view *v, const struct ax_request *r,
-	       uint32_t uptime, struct ax_buf *b);
+bool ax_answer(const struct mib_view *v, struct alarm_writer *w,
+	       const struct ax_request *r, uint32_t uptime, struct ax_buf *b);
 
 #endif

@@ -53,106 +53,39 @@ int alarm_step(const struct alarm_config *cfg, struct alarm_instance *in,
 	return 0;
 }
 
-static bool same_config(const struct alarm_config *a,
-			const struct alarm_config *b)
-{
-	return strcmp(a->name, b->name) == 0 && a->counter == b->counter &&
-	       a->stat == b->stat && a->scope == b->scope && a->cpu == b->cpu &&
-	       a->type == b->type && a->rising == b->rising &&
-	       a->falling == b->falling && a->startup == b->startup;
-}
-
-int alarm_set_build(struct alarm_set *set, const struct alarm_config *cfgs,
-		    size_t n, const struct alarm_set *old)
-{
-	memset(set, 0, sizeof(*set));
-	if (n == 0)
-		return 0;
-	set->alarm = calloc(n, sizeof(*set->alarm));
-	if (!set->alarm)
-		return -1;
-	set->count = n;
-	for (size_t i = 0; i < n; i++) {
-		struct alarm *a = &set->alarm[i];
-		a->cfg = cfgs[i];
-		a->event_cpu = ALARM_CPU_SUM;
-		for (size_t k = 0; old && k < old->count; k++) {
-			const struct alarm *o = &old->alarm[k];
-			if (!same_config(&o->cfg, &cfgs[i]))
-				continue;
-			a->inst = o->ninst ? malloc(o->ninst * sizeof(*a->inst))
-					   : NULL;
-			if (o->ninst && !a->inst) {
-				alarm_set_free(set);
-				return -1;
-			}
-			if (o->ninst)
-				memcpy(a->inst, o->inst,
-				       o->ninst * sizeof(*a->inst));
-			a->ninst = o->ninst;
-			a->events = o->events;
-			a->dropped = o->dropped;
-			a->event_cpu = o->event_cpu;
-			a->event_value = o->event_value;
-			a->event_threshold = o->event_threshold;
-			break;
-		}
-	}
-	return 0;
-}
-
-void alarm_set_free(struct alarm_set *set)
-{
-	for (size_t i = 0; i < set->count; i++)
-		free(set->alarm[i].inst);
-	free(set->alarm);
-	memset(set, 0, sizeof(*set));
-}
-
-enum alarm_status alarm_status_of(const struct alarm *a)
-{
-	enum alarm_status s = ALARM_WAITING;
-	for (size_t i = 0; i < a->ninst; i++) {
-		if (!a->inst[i].sampled)
-			continue;
-		if (a->inst[i].status == ALARM_RISEN)
-			return ALARM_RISEN; /* any CPU above: the row is risen
-					     */
-		if (a->inst[i].status == ALARM_FALLEN || s == ALARM_WAITING)
-			s = a->inst[i].status;
-	}
-	return s;
-}
-
-bool alarm_value_of(const struct alarm *a, uint64_t *value)
-{
-	bool any = false;
-	for (size_t i = 0; i < a->ninst; i++) {
-		if (!a->inst[i].sampled)
-			continue;
-		if (!any || a->inst[i].value > *value)
-			*value = a->inst[i].value;
-		any = true;
-	}
-	return any;
-}
-
 static int fail(char *err, size_t len, const char *msg, const char *arg)
 {
 	return arg ? parse_fail(err, len, "alarm: %s: '%s'", msg, arg)
 		   : parse_fail(err, len, "alarm: %s", msg);
 }
 
-static bool valid_name(const char *s)
+bool alarm_name_valid(const char *s, size_t n)
 {
-	size_t n = strlen(s);
 	if (n == 0 || n > ALARM_NAME_MAX)
 		return false;
-	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && *s != '-' && *s != '_' &&
-		    *s != '.')
+	for (size_t i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '-' &&
+		    s[i] != '_' && s[i] != '.')
 			return false;
 	return true;
+}
+
+int alarm_metric_set(struct alarm_config *cfg, const char *metric, size_t n)
+{
+	char m[ALARM_METRIC_MAX + 1];
+
+	if (n == 0 || n > ALARM_METRIC_MAX || memchr(metric, '\0', n))
+		return -1;
+	memcpy(m, metric, n);
+	m[n] = '\0';
+	int counter = counter_index_by_name(m);
+	int stat = counter < 0 ? (int)stat_index_by_name(m) : -1;
+	if (counter < 0 && stat < 0)
+		return -1;
+	cfg->counter = counter;
+	cfg->stat = stat;
+	memcpy(cfg->metric, m, n + 1);
+	return 0;
 }
 
 /* The optional 7th word: which first sample may trigger (RFC 2819's
@@ -187,8 +120,8 @@ static int parse_scope(const char *w, struct alarm_config *out)
 	return 0;
 }
 
-int alarm_config_parse(const char *args, struct alarm_config *out, char *err,
-		       size_t len)
+int alarm_words_parse(const char *args, struct alarm_config *out, char *err,
+		      size_t len)
 {
 	char buf[PARSE_LINE_MAX], *w[7];
 
@@ -202,17 +135,14 @@ int alarm_config_parse(const char *args, struct alarm_config *out, char *err,
 			    "rate|absolute RISING FALLING "
 			    "[rising|falling|both]",
 			    NULL);
-	if (!valid_name(w[0]))
+	if (!alarm_name_valid(w[0], strlen(w[0])))
 		return fail(err, len, "bad name (1-32 of A-Z a-z 0-9 . _ -)",
 			    w[0]);
 	snprintf(out->name, sizeof(out->name), "%s", w[0]);
-	out->counter = counter_index_by_name(w[1]);
-	out->stat = out->counter < 0 ? (int)stat_index_by_name(w[1]) : -1;
-	if (out->counter < 0 && out->stat < 0)
+	if (alarm_metric_set(out, w[1], strlen(w[1])) != 0)
 		return fail(err, len,
 			    "not a counter metric or a statistic (stat.NAME)",
 			    w[1]);
-	snprintf(out->metric, sizeof(out->metric), "%s", w[1]);
 	if (parse_scope(w[2], out) != 0)
 		return fail(err, len, "bad CPU (sum, each, or 0..65535)", w[2]);
 	if (strcmp(w[3], "rate") == 0)
@@ -231,14 +161,22 @@ int alarm_config_parse(const char *args, struct alarm_config *out, char *err,
 		return fail(err, len, "bad rising threshold", w[4]);
 	if (parse_u64(w[5], UINT64_MAX, &out->falling))
 		return fail(err, len, "bad falling threshold", w[5]);
+	out->startup = STARTUP_BOTH;
+	if (n == 7 && parse_startup(w[6], &out->startup) != 0)
+		return fail(err, len, "startup must be rising, falling or both",
+			    w[6]);
+	return 0;
+}
+
+int alarm_config_parse(const char *args, struct alarm_config *out, char *err,
+		       size_t len)
+{
+	if (alarm_words_parse(args, out, err, len) != 0)
+		return -1;
 	if (out->falling >= out->rising)
 		return fail(err, len,
 			    "the falling threshold must be below the rising "
 			    "threshold",
 			    NULL);
-	out->startup = STARTUP_BOTH;
-	if (n == 7 && parse_startup(w[6], &out->startup) != 0)
-		return fail(err, len, "startup must be rising, falling or both",
-			    w[6]);
 	return 0;
 }

@@ -45,6 +45,36 @@ enum alarm_status {
 
 #define ALARM_METRIC_MAX 63
 
+/* hwR10kEvCtrAlarmStorageType: StorageType of SNMPv2-TC (RFC 2579). */
+enum alarm_storage {
+	STORAGE_OTHER = 1,
+	STORAGE_VOLATILE = 2,
+	STORAGE_NONVOLATILE = 3,
+	STORAGE_PERMANENT = 4, /* the config file's rows */
+	STORAGE_READONLY = 5
+};
+/* hwR10kEvCtrAlarmRowStatus: the states of RowStatus (RFC 2579) a row
+ * can be in. */
+enum alarm_row {
+	ROW_ACTIVE = 1,
+	ROW_NOT_IN_SERVICE = 2,
+	ROW_NOT_READY = 3
+};
+/* The columns without a default that a row created over SNMP was given
+ * (a row of the config file or of the store has them all). */
+#define ALARM_GIVEN_METRIC 1u
+#define ALARM_GIVEN_RISING 2u
+#define ALARM_GIVEN_CPU	   4u /* hwR10kEvCtrAlarmCpu >= 0 */
+#define ALARM_GIVEN_ALL	   (ALARM_GIVEN_METRIC | ALARM_GIVEN_RISING)
+/* What a complete definition (a config line, a stored row) was given. */
+#define ALARM_GIVEN_OF(cfg)                                                    \
+	(ALARM_GIVEN_ALL | ((cfg)->scope == SCOPE_CPU ? ALARM_GIVEN_CPU : 0))
+/* Indexes: the config file's alarm lines are 1..ALARM_CONFIG_INDEX_MAX
+ * in order; rows created over SNMP take the indexes above, up to
+ * ALARM_INDEX_MAX (doc/alarms.md). */
+#define ALARM_CONFIG_INDEX_MAX 1024u
+#define ALARM_INDEX_MAX	       65535u
+
 struct alarm_config {
 	char name[ALARM_NAME_MAX + 1];
 	char metric[ALARM_METRIC_MAX + 1]; /* as configured */
@@ -55,6 +85,17 @@ struct alarm_config {
 	enum alarm_type type;
 	uint64_t rising, falling;
 	enum alarm_startup startup;
+};
+
+/* One row of the alarm table, without its state: a config line made
+ * permanent and active, or a row written over SNMP (lib/alarm_write.c)
+ * or read back from the store (lib/alarm_store.c). */
+struct alarm_def {
+	uint32_t index;
+	enum alarm_storage storage;
+	enum alarm_row row;
+	unsigned given; /* ALARM_GIVEN_* */
+	struct alarm_config cfg;
 };
 
 /* The state of one watched value (the sum, or one CPU). */
@@ -68,6 +109,10 @@ struct alarm_instance {
 
 struct alarm {
 	struct alarm_config cfg;
+	uint32_t index; /* hwR10kEvCtrAlarmIndex */
+	enum alarm_storage storage;
+	enum alarm_row row; /* only active rows are evaluated */
+	unsigned given;	    /* ALARM_GIVEN_* */
 	struct alarm_instance *inst; /* sorted by cpu */
 	size_t ninst;
 	uint32_t events;  /* notifications raised */
@@ -80,7 +125,7 @@ struct alarm {
 };
 
 struct alarm_set {
-	struct alarm *alarm; /* index + 1 = hwR10kEvCtrAlarmIndex */
+	struct alarm *alarm; /* sorted by index */
 	size_t count;
 };
 
@@ -91,12 +136,30 @@ int alarm_step(const struct alarm_config *cfg, struct alarm_instance *in,
 	       uint64_t value, enum alarm_event_kind *kind);
 
 /*
- * Build a set from configs, keeping the state of alarms whose config is
- * unchanged (same name and settings) from `old` (may be NULL).
+ * Build a set from configs (indexes 1..n, permanent, active) and rows
+ * (indexes above ALARM_CONFIG_INDEX_MAX, any order, no index twice),
+ * keeping the state of active alarms whose index and settings are
+ * unchanged from `old` (may be NULL).
  */
+int alarm_set_build_rows(struct alarm_set *set,
+			 const struct alarm_config *cfgs, size_t n,
+			 const struct alarm_def *rows, size_t nrows,
+			 const struct alarm_set *old);
+/* The same with configs only. */
 int alarm_set_build(struct alarm_set *set, const struct alarm_config *cfgs,
 		    size_t n, const struct alarm_set *old);
+/* A deep copy (state included); -1 when out of memory. */
+int alarm_set_copy(struct alarm_set *to, const struct alarm_set *from);
 void alarm_set_free(struct alarm_set *set);
+/* The alarm with this index; NULL if none. */
+struct alarm *alarm_set_find(const struct alarm_set *set, uint32_t index);
+/* The position of the first alarm with an index > index (count if none). */
+size_t alarm_set_after(const struct alarm_set *set, uint64_t index);
+/* A row's definition. */
+struct alarm_def alarm_def_of(const struct alarm *a);
+/* Do two configs agree on everything an alarm is evaluated on? */
+bool alarm_config_same(const struct alarm_config *a,
+		       const struct alarm_config *b);
 
 /* Table view: the row's summary status and value (max over CPUs). */
 enum alarm_status alarm_status_of(const struct alarm *a);
@@ -105,5 +168,15 @@ bool alarm_value_of(const struct alarm *a, uint64_t *value);
 /* Parse "NAME METRIC SCOPE TYPE RISING FALLING [STARTUP]". */
 int alarm_config_parse(const char *args, struct alarm_config *out, char *err,
 		       size_t errlen);
+/* The same words without the check that FALLING is below RISING (a row
+ * that is not in service may be stored so, lib/alarm_store.c). */
+int alarm_words_parse(const char *args, struct alarm_config *out, char *err,
+		      size_t errlen);
+/* NAME's rule: 1-32 of A-Z a-z 0-9 . _ - */
+bool alarm_name_valid(const char *name, size_t len);
+/* METRIC into cfg's metric, counter and stat; -1 if it names neither a
+ * counter nor a statistic. */
+int alarm_metric_set(struct alarm_config *cfg, const char *metric,
+		     size_t len);
 
 #endif

@@ -37,7 +37,7 @@ static void drop_departed(struct alarm *a, const struct cache *c)
 	a->ninst = k;
 }
 
-static unsigned sample_one(const struct cache *c, struct alarm *a, size_t index,
+static unsigned sample_one(const struct cache *c, struct alarm *a,
 			   int cpu, alarm_emit_fn emit, void *ctx)
 {
 	uint64_t v = 0;
@@ -74,7 +74,7 @@ static unsigned sample_one(const struct cache *c, struct alarm *a, size_t index,
 		(unsigned long long)v, kind == ALARM_EVENT_RISING ? ">=" : "<=",
 		(unsigned long long)a->event_threshold);
 	if (emit)
-		emit(ctx, a, index, kind);
+		emit(ctx, a, a->index, kind);
 	return 1;
 }
 
@@ -86,9 +86,11 @@ unsigned alarms_evaluate(const struct cache *c, struct alarm_set *alarms,
 		return 0;
 	for (size_t i = 0; i < alarms->count; i++) {
 		struct alarm *a = &alarms->alarm[i];
+		if (a->row != ROW_ACTIVE)
+			continue; /* notInService, notReady: not sampled */
 		switch (a->cfg.scope) {
 		case SCOPE_SUM:
-			n += sample_one(c, a, i, ALARM_CPU_SUM, emit, ctx);
+			n += sample_one(c, a, ALARM_CPU_SUM, emit, ctx);
 			break;
 		case SCOPE_CPU:
 			if (c->polls && !cache_row(c, a->cfg.cpu)) {
@@ -103,12 +105,12 @@ unsigned alarms_evaluate(const struct cache *c, struct alarm_set *alarms,
 				break;
 			}
 			a->cpu_absent_logged = false;
-			n += sample_one(c, a, i, (int)a->cfg.cpu, emit, ctx);
+			n += sample_one(c, a, (int)a->cfg.cpu, emit, ctx);
 			break;
 		case SCOPE_EACH_CPU:
 			drop_departed(a, c);
 			for (size_t r = 0; r < c->nrows; r++)
-				n += sample_one(c, a, i, (int)c->rows[r].cpu,
+				n += sample_one(c, a, (int)c->rows[r].cpu,
 						emit, ctx);
 			break;
 		}

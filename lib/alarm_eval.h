@@ -5,7 +5,8 @@
 #include "alarm.h"
 #include "cache.h"
 
-/* Called for each crossing; a->event_* describe it. */
+/* Called for each crossing; a->event_* describe it, index is the
+ * alarm's hwR10kEvCtrAlarmIndex. */
 typedef void (*alarm_emit_fn)(void *ctx, const struct alarm *a, size_t index,
 			      enum alarm_event_kind kind);
 

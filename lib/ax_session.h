@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "agentx_encode.h"
+#include "alarm_write.h"
 #include "ax_session_limits.h"
 #include "mibview.h"
 
@@ -32,6 +33,9 @@ struct ax_session_env {
 	void (*down)(void *ctx);	 /* the session ended */
 	void *ctx;
 	const struct mib_view *view; /* what requests read */
+	/* what sets write (NULL: the module is read-only); its
+	 * transactions are forgotten when the session ends */
+	struct alarm_writer *writer;
 };
 
 struct ax_session;

@@ -54,6 +54,8 @@ void axs_drop(struct ax_session *s)
 	s->state = S_IDLE;
 	s->id = 0;
 	s->retry_ms = axs_now(s) + (uint64_t)s->ping_s * 1000u;
+	if (s->env.writer) /* its sets will never be committed or undone */
+		alarm_write_reset(s->env.writer);
 	if (was_up && s->env.down)
 		s->env.down(s->env.ctx);
 }

@@ -197,8 +197,8 @@ static void on_request(struct ax_session *s, const struct ax_header_in *h,
 			h->ids.packet);
 		ax_response(&b, &h->ids, ax_session_uptime(s), AX_ERR_NOTOPEN,
 			    0);
-	} else if (!ax_answer(s->env.view, &s->req, ax_session_uptime(s),
-			      &b)) {
+	} else if (!ax_answer(s->env.view, s->env.writer, &s->req,
+			      ax_session_uptime(s), &b)) {
 		return; /* CleanupSet: no Response */
 	}
 	axs_debug(s, "%s, packet %u", ax_pdu_name(h->type), h->ids.packet);

@@ -38,6 +38,7 @@ void config_defaults(struct config *c)
 	snprintf(c->agentx_socket, sizeof(c->agentx_socket), "%s",
 		 AGENTX_SOCKET_DEFAULT);
 	c->agentx_ping = AGENTX_PING_DEFAULT;
+	c->alarm_set_max_rows = ALARM_SET_MAX_ROWS_DEFAULT;
 }
 
 void config_free(struct config *c)
@@ -161,6 +162,13 @@ const struct config_token config_tokens[] = {
 		 "[rising|falling|both]",
 		 struct config, alarms, false, parse_alarm, NULL,
 		 release_alarms),
+    TOKEN_YESNO("alarmSet",
+		"yes|no (default no: managers may create, change and "
+		"destroy alarms over SNMP)",
+		struct config, alarm_set, false),
+    TOKEN_UINT("alarmSetMaxRows", "ROWS (0..64511, default 100)",
+	       struct config, alarm_set_max_rows, 0,
+	       ALARM_INDEX_MAX - ALARM_CONFIG_INDEX_MAX, false),
     TOKEN_END,
 };
 

@@ -24,7 +24,8 @@
 #define CONFIG_BACKEND_MAX    16
 #define POLL_INTERVAL_DEFAULT 5
 #define POLL_INTERVAL_MAX     3600
-#define ALARMS_MAX	      1024
+#define ALARMS_MAX	      ALARM_CONFIG_INDEX_MAX
+#define ALARM_SET_MAX_ROWS_DEFAULT 100
 #define AGENTX_SOCKET_DEFAULT "unix:/var/agentx/master"
 #define AGENTX_SOCKET_MAX     256
 #define AGENTX_PING_DEFAULT   2
@@ -44,6 +45,8 @@ struct config {
 	struct alarm_config
 	    *alarms; /* in config order: index + 1 = MIB index */
 	size_t nalarms;
+	bool alarm_set;		     /* alarmSet: sets are accepted */
+	unsigned alarm_set_max_rows; /* alarmSetMaxRows */
 };
 
 void config_defaults(struct config *c);

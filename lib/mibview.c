@@ -17,9 +17,9 @@ enum mibview_result mibview_value(const struct mib_view *v,
 		if (instance != 0)
 			return MV_NO_SUCH_INSTANCE;
 	} else if (o->table == TBL_ALARM) {
-		if (!alarms || instance < 1 || instance > alarms->count)
+		if (instance > UINT32_MAX ||
+		    !(at.alarm = alarm_set_find(alarms, (uint32_t)instance)))
 			return MV_NO_SUCH_INSTANCE;
-		at.alarm = &alarms->alarm[instance - 1];
 	} else {
 		if (instance > UINT32_MAX ||
 		    !(at.row = cache_row(c, (unsigned)instance)))
@@ -100,7 +100,7 @@ enum mibview_result mibview_get(const struct mib_view *v,
 	size_t i = lower_bound(rel, rlen);
 	if (i == mib_objects_count ||
 	    cmp_object(&mib_objects[i], rel, rlen) != 0 ||
-	    mib_objects[i].access != ACC_READ_ONLY)
+	    mib_objects[i].access == ACC_FOR_NOTIFY)
 		return MV_NO_SUCH_OBJECT;
 	const struct mib_object *o = &mib_objects[i];
 	*obj = o;
@@ -135,11 +135,13 @@ static enum mibview_result next_instance(const struct mib_view *v,
 		return MV_END_OF_VIEW;
 	if (o->table == TBL_ALARM) {
 		size_t n = alarms ? alarms->count : 0;
-		/* [x] and [x, ...] are both followed by alarm x+1 */
-		for (unsigned long i = ilen ? inst[0] + 1 : 1; i <= n; i++) {
-			at.alarm = &alarms->alarm[i - 1];
+		/* [x] and [x, ...] are both followed by the first alarm
+		 * after x */
+		for (size_t i = alarm_set_after(alarms, ilen ? inst[0] : 0);
+		     i < n; i++) {
+			at.alarm = &alarms->alarm[i];
 			if (value_read(&at, val) == MV_OK) {
-				*instance = i;
+				*instance = alarms->alarm[i].index;
 				return MV_OK;
 			}
 		}
@@ -176,7 +178,7 @@ enum mibview_result mibview_getnext(const struct mib_view *v,
 		i = lower_bound(rel, rlen);
 	for (; i < mib_objects_count; i++) {
 		const struct mib_object *o = &mib_objects[i];
-		if (o->access != ACC_READ_ONLY)
+		if (o->access == ACC_FOR_NOTIFY)
 			continue;
 		bool inside = where == 0 && cmp_object(o, rel, rlen) == 0;
 		unsigned long instance;

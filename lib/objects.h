@@ -39,7 +39,7 @@ enum obj_syntax {
 extern const char *const smi_type_name[SYN_COUNT];
 extern const unsigned char smi_type_wire[SYN_COUNT];
 
-enum obj_access { ACC_READ_ONLY, ACC_FOR_NOTIFY };
+enum obj_access { ACC_READ_ONLY, ACC_FOR_NOTIFY, ACC_READ_CREATE };
 
 /* Where an object's instances come from. */
 enum obj_table {

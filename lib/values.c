@@ -82,13 +82,47 @@ NUM(cpu_status, at->row->status)
 
 /* The alarm table. */
 STR(alarm_name, at->alarm->cfg.name)
-STR(alarm_metric, at->alarm->cfg.metric)
 NUM(alarm_scope, at->alarm->cfg.scope)
-NUM(alarm_cpu,
-    at->alarm->cfg.scope == SCOPE_CPU ? (int32_t)at->alarm->cfg.cpu : -1)
+NUM(alarm_cpu, at->alarm->cfg.scope == SCOPE_CPU ||
+		       (at->alarm->given & ALARM_GIVEN_CPU)
+		   ? (int32_t)at->alarm->cfg.cpu
+		   : -1)
 NUM(alarm_sample_type, at->alarm->cfg.type == TYPE_RATE ? 2 : 1)
-NUM(alarm_rising, at->alarm->cfg.rising)
 NUM(alarm_falling, at->alarm->cfg.falling)
+NUM(alarm_falling_low, at->alarm->cfg.falling & 0xffffffffu)
+NUM(alarm_falling_high, at->alarm->cfg.falling >> 32)
+NUM(alarm_storage, at->alarm->storage)
+NUM(alarm_row_status, at->alarm->row)
+
+/* A row created over SNMP has no metric or rising threshold until it is
+ * given them (RFC 2579: noSuchInstance, not a made-up default). */
+static bool alarm_metric(const struct value_at *at, struct raw *r)
+{
+	r->str = at->alarm->cfg.metric;
+	return at->alarm->given & ALARM_GIVEN_METRIC;
+}
+
+static bool rising_part(const struct value_at *at, struct raw *r,
+			uint64_t value)
+{
+	r->num = value;
+	return at->alarm->given & ALARM_GIVEN_RISING;
+}
+
+static bool alarm_rising(const struct value_at *at, struct raw *r)
+{
+	return rising_part(at, r, at->alarm->cfg.rising);
+}
+
+static bool alarm_rising_low(const struct value_at *at, struct raw *r)
+{
+	return rising_part(at, r, at->alarm->cfg.rising & 0xffffffffu);
+}
+
+static bool alarm_rising_high(const struct value_at *at, struct raw *r)
+{
+	return rising_part(at, r, at->alarm->cfg.rising >> 32);
+}
 NUM(alarm_startup, at->alarm->cfg.startup)
 NUM(alarm_status, alarm_status_of(at->alarm))
 NUM(alarm_events, at->alarm->events)
@@ -138,6 +172,12 @@ static value_fn *const value_of[TAG_COUNT] = {
     [TAG_ALARM_EVENT_CPU] = alarm_event_cpu,
     [TAG_ALARM_EVENT_VALUE] = alarm_event_value,
     [TAG_ALARM_EVENT_THRESHOLD] = alarm_event_threshold,
+    [TAG_ALARM_RISING_LOW] = alarm_rising_low,
+    [TAG_ALARM_RISING_HIGH] = alarm_rising_high,
+    [TAG_ALARM_FALLING_LOW] = alarm_falling_low,
+    [TAG_ALARM_FALLING_HIGH] = alarm_falling_high,
+    [TAG_ALARM_STORAGE] = alarm_storage,
+    [TAG_ALARM_ROW_STATUS] = alarm_row_status,
 };
 
 bool value_has_source(enum obj_tag tag)

@@ -14,6 +14,14 @@
 static const struct {
 	const char *date, *text;
 } revisions[] = {
+    {"202612050000Z", "hwR10kEvCtrAlarmTable is read-create, as RMON's\n"
+		      "alarmTable and HC-ALARM-MIB's hcAlarmTable: a\n"
+		      "manager creates, changes and destroys alarms with\n"
+		      "hwR10kEvCtrAlarmRowStatus; the thresholds are written\n"
+		      "as Unsigned32 halves (...Low, ...High), as RFC 3434\n"
+		      "does; hwR10kEvCtrAlarmStorageType says which rows are\n"
+		      "the config file's and which are kept across restarts.\n"
+		      "Indexes up to 65535."},
     {"202612042200Z", "Rates and statistics have no instance when an\n"
 		      "input has no reading at the poll, and cover the\n"
 		      "time since the last reading after one; a counter\n"
@@ -88,7 +96,8 @@ static void put_header(FILE *out)
 	    "    MODULE-IDENTITY, OBJECT-TYPE, NOTIFICATION-TYPE,\n"
 	    "    Integer32, Unsigned32, Gauge32, Counter32, Counter64\n"
 	    "        FROM SNMPv2-SMI\n"
-	    "    TEXTUAL-CONVENTION, DisplayString, TimeStamp\n"
+	    "    TEXTUAL-CONVENTION, DisplayString, TimeStamp, RowStatus,\n"
+	    "    StorageType\n"
 	    "        FROM SNMPv2-TC\n"
 	    "    MODULE-COMPLIANCE, OBJECT-GROUP, NOTIFICATION-GROUP\n"
 	    "        FROM SNMPv2-CONF\n"
@@ -163,8 +172,25 @@ static void put_list(FILE *out, const char *clause, const char *members)
 	fprintf(out, "\n    }\n");
 }
 
+/* The compliance's refinements: write access to the read-create
+ * columns is not required (an agent with 'alarmSet no' complies). */
+static void put_min_access(FILE *out, const struct mibmodel *mm)
+{
+	for (size_t i = 0; i < mm->count; i++) {
+		const struct node *c = &mm->nodes[i];
+		if (c->kind != NK_COLUMN || c->acc != ACC_READ_CREATE)
+			continue;
+		fprintf(out, "    OBJECT      %s\n", c->name);
+		fprintf(out, "    MIN-ACCESS  read-only\n");
+		put_descr(out, "Write access is not required: an agent\n"
+			       "whose alarms come from its configuration\n"
+			       "only complies.");
+	}
+}
+
 /* OBJECT-GROUP, NOTIFICATION-GROUP and MODULE-COMPLIANCE. */
-static void put_conformance(FILE *out, const struct node *n)
+static void put_conformance(FILE *out, const struct mibmodel *mm,
+			    const struct node *n)
 {
 	if (n->kind == NK_COMPLIANCE) {
 		fprintf(out, "%s MODULE-COMPLIANCE\n    STATUS      current\n",
@@ -174,6 +200,7 @@ static void put_conformance(FILE *out, const struct node *n)
 		fprintf(out, "    MANDATORY-GROUPS {\n        ");
 		put_indented(out, n->members, 8);
 		fprintf(out, "\n    }\n");
+		put_min_access(out, mm);
 	} else {
 		fprintf(out, "%s %s\n", n->name,
 			n->kind == NK_OGROUP ? "OBJECT-GROUP"
@@ -205,9 +232,9 @@ static void put_node(FILE *out, const struct mibmodel *mm, const struct node *n)
 	case NK_SCALAR:
 	case NK_COLUMN:
 		put_object_type(out, n,
-				n->acc == ACC_FOR_NOTIFY
-				    ? "accessible-for-notify"
-				    : "read-only");
+				n->acc == ACC_FOR_NOTIFY    ? "accessible-for-notify"
+				: n->acc == ACC_READ_CREATE ? "read-create"
+							    : "read-only");
 		break;
 	case NK_TABLE: {
 		struct node t = *n; /* the SYNTAX of a table is SEQUENCE OF */
@@ -234,7 +261,7 @@ static void put_node(FILE *out, const struct mibmodel *mm, const struct node *n)
 	case NK_OGROUP:
 	case NK_NGROUP:
 	case NK_COMPLIANCE:
-		put_conformance(out, n);
+		put_conformance(out, mm, n);
 		break;
 	}
 }
@@ -327,8 +354,9 @@ void mibmodel_write_c(const struct mibmodel *mm, FILE *out)
 			fprintf(out, "%s%u", k ? ", " : "", o->arcs[k]);
 		fprintf(out, "}, %u, %s, %s, %s, %s, %d, %d},\n", o->len,
 			smi_type_name[o->csyn],
-			o->acc == ACC_FOR_NOTIFY ? "ACC_FOR_NOTIFY"
-						 : "ACC_READ_ONLY",
+			o->acc == ACC_FOR_NOTIFY    ? "ACC_FOR_NOTIFY"
+			: o->acc == ACC_READ_CREATE ? "ACC_READ_CREATE"
+						    : "ACC_READ_ONLY",
 			o->table == TBL_CPU	? "TBL_CPU"
 			: o->table == TBL_ALARM ? "TBL_ALARM"
 						: "TBL_SCALAR",

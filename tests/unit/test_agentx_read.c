@@ -44,7 +44,7 @@ static bool ask(struct pdu *p, struct answer *a)
 					  sizeof(why)),
 			 0);
 	ax_init(&b, st, sizeof(st));
-	if (!ax_answer(populated_view(), &req, 77, &b)) {
+	if (!ax_answer(populated_view(), NULL, &req, 77, &b)) {
 		ax_free(&b);
 		return false;
 	}

@@ -327,7 +327,13 @@ static void alarm_rows(void **state)
 	assert_int_equal(mibview_getnext(&view, q, n, next, &nlen, &o, &v),
 			 MV_OK);
 	assert_string_equal(o->name, "hwR10kEvCtrAlarmStatus");
+	/* the notification-only columns are skipped */
 	n = oid_of("hwR10kEvCtrAlarmDropped", 2, q);
+	assert_int_equal(mibview_getnext(&view, q, n, next, &nlen, &o, &v),
+			 MV_OK);
+	assert_string_equal(o->name, "hwR10kEvCtrAlarmRisingThresholdLow");
+	assert_int_equal(next[nlen - 1], 1);
+	n = oid_of("hwR10kEvCtrAlarmRowStatus", 2, q);
 	assert_int_equal(mibview_getnext(&view, q, n, next, &nlen, &o, &v),
 			 MV_END_OF_VIEW);
 	served.alarms = NULL;

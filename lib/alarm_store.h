@@ -1,0 +1,48 @@
+/*
+ * alarm_store.h - the alarm rows created over SNMP with StorageType
+ * nonVolatile, kept in one file (in net-snmp's persistent directory: the
+ * agent picks it, doc/alarms.md) and read back at start and at a reload.
+ *
+ * One line per row, in the words of a config 'alarm' line after its
+ * index, status and storage:
+ *     alarmRow INDEX STATUS nonVolatile NAME METRIC SCOPE TYPE RISING FALLING
+ * STARTUP The file is rewritten whole at every change: a temporary file beside
+ * it, flushed to disk, then renamed over it, so a crash leaves the old
+ * file or the new one, never half of one.  A line that cannot be loaded
+ * (hand-edited, damaged) is logged with FILE: line N and the reason,
+ * counted, and kept in the file as a comment ("# not loaded ..."), so
+ * that no row written is ever lost silently; the good rows load.
+ */
+#ifndef HWR10K_ALARM_STORE_H
+#define HWR10K_ALARM_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "alarm.h"
+
+struct alarm_store {
+	char *path;
+	char **kept; /* lines not loaded, rewritten as they are */
+	size_t nkept;
+	bool unreadable; /* the last load could not read it: never written */
+};
+
+/* -1 when out of memory. */
+int alarm_store_init(struct alarm_store *st, const char *path);
+void alarm_store_free(struct alarm_store *st);
+
+/*
+ * The rows of the file into *rows (malloc'ed, *n of them; a missing file
+ * has none) and the lines it could not load counted in *bad.  -1 (logged)
+ * when the file is there but cannot be read: nothing is loaded, and
+ * nothing will be written over it.
+ */
+int alarm_store_load(struct alarm_store *st, struct alarm_def **rows, size_t *n,
+		     unsigned *bad);
+/* The set's nonVolatile rows that are active or notInService, written
+ * atomically; -1 with the reason in why. */
+int alarm_store_save(struct alarm_store *st, const struct alarm_set *set,
+		     char *why, size_t len);
+
+#endif

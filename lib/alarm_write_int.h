@@ -1,0 +1,28 @@
+/* alarm_write_int.h - what alarm_write.c and alarm_write_check.c share. */
+#ifndef HWR10K_ALARM_WRITE_INT_H
+#define HWR10K_ALARM_WRITE_INT_H
+
+#include "alarm_write.h"
+
+/* What a request does to one row. */
+struct aw_change {
+	struct alarm_def def;  /* the row as it will be */
+	bool existed;	       /* the row is in the table now */
+	bool destroy;	       /* destroy(6) */
+	bool noop;	       /* destroy(6) of a row that is not there */
+	bool redefined;	       /* a definition column is written */
+	unsigned rs;	       /* the RowStatus written, 0: none */
+	size_t first_vb;       /* the request's first varbind on the row */
+	size_t vb[AC_MAX + 1]; /* by column: the varbind (from 1), 0: none */
+};
+
+/* The transaction of key, NULL if none. */
+struct aw_txn *aw_find(struct alarm_writer *w, struct aw_key key);
+/* t's change of the row index, NULL if none. */
+struct aw_change *aw_change_of(const struct aw_txn *t, uint32_t index);
+/* TestSet's checks of vb[0..n) into t's changes: noError, or the error
+ * and the varbind (from 1) at fault. */
+enum ax_error aw_check(struct alarm_writer *w, struct aw_txn *t,
+		       const struct aw_varbind *vb, size_t n, size_t *bad);
+
+#endif
