@@ -12,7 +12,13 @@
  * varbind per range (unless genErr); each GetNext answer is at or after
  * its start (at it only with include) and before its end, or
  * endOfMibView naming the start; a GetBulk answer is at most
- * non-repeaters + repeaters x max-repetitions varbinds.
+ * non-repeaters + repeaters x max-repetitions varbinds.  The set
+ * phases go through the one write path (lib/agentx_write.c) on a copy
+ * of the populated alarm table, with 'alarmSet yes' and at most 8 rows
+ * created: after every PDU the table is sorted by index, within its row
+ * limit, and every active row could be evaluated (a metric, a rising
+ * threshold above the falling one, a CPU for scope cpu, absolute for a
+ * statistic).
  */
 #include <string.h>
 
@@ -41,7 +47,7 @@ static void check_answer(const struct ax_request *r, const struct ax_buf *b)
 	struct ax_oid oid;
 	char why[160];
 	int got;
-	size_t nr = r->h.type != AX_PDU_GETBULK	     ? r->nranges
+	size_t nr = r->h.type != AX_PDU_GETBULK	    ? r->nranges
 		    : r->non_repeaters < r->nranges ? r->non_repeaters
 						    : r->nranges;
 	while ((got = ax_next_varbind(&h, b->p + AX_HEADER_LEN, &at, &type,
@@ -51,18 +57,23 @@ static void check_answer(const struct ax_request *r, const struct ax_buf *b)
 		FUZZ_ASSERT(type != AX_NULL && type != AX_IPADDRESS &&
 			    type != AX_OPAQUE); /* never served */
 		/* the range this varbind answers */
-		size_t i = count < nr ? count
-			   : nr + (count - nr) % (r->nranges - nr ? r->nranges - nr : 1);
-		const struct ax_range *g = i < r->nranges ? &r->ranges[i] : NULL;
+		size_t i =
+		    count < nr
+			? count
+			: nr + (count - nr) %
+				   (r->nranges - nr ? r->nranges - nr : 1);
+		const struct ax_range *g =
+		    i < r->nranges ? &r->ranges[i] : NULL;
 		if (g && r->h.type == AX_PDU_GETNEXT) {
 			if (type == AX_END_OF_MIB_VIEW) {
 				FUZZ_ASSERT(mibview_oid_cmp(name, nlen,
 							    g->start.sub,
 							    g->start.len) == 0);
 			} else {
-				int c = mibview_oid_cmp(name, nlen, g->start.sub,
-							g->start.len);
-				FUZZ_ASSERT(c > 0 || (c == 0 && g->start.include));
+				int c = mibview_oid_cmp(
+				    name, nlen, g->start.sub, g->start.len);
+				FUZZ_ASSERT(c > 0 ||
+					    (c == 0 && g->start.include));
 				FUZZ_ASSERT(!g->end.len ||
 					    mibview_oid_cmp(name, nlen,
 							    g->end.sub,
@@ -78,13 +89,47 @@ static void check_answer(const struct ax_request *r, const struct ax_buf *b)
 		FUZZ_ASSERT(count == r->nranges);
 	else if (r->h.type == AX_PDU_GETBULK)
 		FUZZ_ASSERT(count <= nr + (r->nranges - nr) *
-						   (size_t)r->max_repetitions);
+					      (size_t)r->max_repetitions);
+}
+
+/* The writer over a fresh copy of the populated table, per input. */
+static struct alarm_writer *writer(const struct mib_view *v)
+{
+	static struct alarm_writer w;
+	static struct alarm_set set;
+	const struct alarm_writer_env env = {.enabled = true, .max_rows = 8};
+
+	alarm_write_reset(&w);
+	alarm_set_free(&set);
+	FUZZ_ASSERT(alarm_set_copy(&set, v->served->alarms) == 0);
+	alarm_writer_init(&w, &set, &env);
+	return &w;
+}
+
+static void check_table(const struct alarm_writer *w)
+{
+	const struct alarm_set *s = w->set;
+	FUZZ_ASSERT(alarm_rows_created(s) <= w->env.max_rows);
+	for (size_t i = 0; i < s->count; i++) {
+		const struct alarm *a = &s->alarm[i];
+		FUZZ_ASSERT(i == 0 || s->alarm[i - 1].index < a->index);
+		FUZZ_ASSERT(a->index >= 1 && a->index <= ALARM_INDEX_MAX);
+		if (a->row != ROW_ACTIVE)
+			continue;
+		FUZZ_ASSERT((a->given & ALARM_GIVEN_ALL) == ALARM_GIVEN_ALL);
+		FUZZ_ASSERT(a->cfg.falling < a->cfg.rising);
+		FUZZ_ASSERT(a->cfg.counter >= 0 || a->cfg.stat >= 0);
+		FUZZ_ASSERT(a->cfg.stat < 0 || a->cfg.type == TYPE_ABSOLUTE);
+		FUZZ_ASSERT(a->cfg.scope != SCOPE_CPU ||
+			    (a->given & ALARM_GIVEN_CPU));
+	}
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const struct mib_view *v = populated_view();
 	static struct ax_request req; /* reused, as the session does */
+	struct alarm_writer *w = writer(v);
 	size_t at = 0;
 
 	struct ax_header_in h;
@@ -98,18 +143,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		char why[160];
 		struct ax_buf b;
 		ax_init(&b, st, sizeof(st));
-		if (ax_parse_request(&h, payload, &req, why, sizeof(why)) != 0) {
+		if (ax_parse_request(&h, payload, &req, why, sizeof(why)) !=
+		    0) {
 			FUZZ_ASSERT(why[0] != '\0');
 			ax_free(&b);
 			continue;
 		}
-		bool answered = ax_answer(v, NULL, &req, 4242, &b);
+		bool answered = ax_answer(v, w, &req, 4242, &b);
 		FUZZ_ASSERT(answered == (h.type != AX_PDU_CLEANUPSET));
 		if (answered) {
 			FUZZ_ASSERT(ax_finish(&b) == 0);
 			check_answer(&req, &b);
 		}
 		ax_free(&b);
+		check_table(w);
 	}
 	return 0;
 }

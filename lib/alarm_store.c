@@ -61,11 +61,11 @@ static int parse_row(char **w, int n, struct alarm_def *d, char *why,
 	uint64_t index;
 	char rest[PARSE_LINE_MAX] = "";
 
-	if (n != 11)
+	if (n < 10 || n > 11)
 		return parse_fail(why, len,
 				  "expected " STORE_TOKEN " INDEX STATUS "
 				  "nonVolatile NAME METRIC SCOPE TYPE RISING "
-				  "FALLING STARTUP");
+				  "FALLING [STARTUP]");
 	if (parse_u64(w[1], ALARM_INDEX_MAX, &index) != 0 ||
 	    index <= ALARM_CONFIG_INDEX_MAX)
 		return parse_fail(why, len, "bad index '%s' (%u..%u)", w[1],
@@ -133,12 +133,14 @@ static int read_lines(struct alarm_store *st, FILE *f, struct alarm_def **rows,
 		size_t l = strlen(line);
 		bool whole = l && line[l - 1] == '\n';
 		line[strcspn(line, "\n")] = '\0';
-		if (strncmp(line, NOT_LOADED, strlen(NOT_LOADED)) == 0) {
-			if (keep(st, "", line) != 0)
-				return -1;
-			continue;
-		}
-		if (line[0] == '#' || blank(line))
+		bool comment = line[0] == '#' || blank(line);
+		if (strncmp(line, NOT_LOADED, strlen(NOT_LOADED)) == 0 &&
+		    keep(st, "", line) != 0)
+			return -1;
+		while (comment && !whole && fgets(line, sizeof(line), f) &&
+		       !strchr(line, '\n'))
+			; /* the rest of a long comment */
+		if (comment)
 			continue;
 		struct alarm_def d;
 		snprintf(copy, sizeof(copy), "%s", line);
@@ -161,6 +163,8 @@ static int read_lines(struct alarm_store *st, FILE *f, struct alarm_def **rows,
 		char where[320];
 		snprintf(where, sizeof(where),
 			 NOT_LOADED " (line %u: %s): ", no, why);
+		if (strlen(copy) > 600) /* kept lines stay short */
+			strcpy(copy + 597, "...");
 		if (keep(st, where, copy) != 0)
 			return -1;
 		while (!whole && fgets(line, sizeof(line), f) &&
