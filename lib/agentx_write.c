@@ -81,6 +81,70 @@ static enum ax_error varbind(const struct mib_view *view,
 	return AX_ERR_NOERROR;
 }
 
+static const char *error_name(enum ax_error e)
+{
+	switch (e) {
+	case AX_ERR_WRONGTYPE:
+		return "wrongType";
+	case AX_ERR_WRONGLENGTH:
+		return "wrongLength";
+	case AX_ERR_WRONGVALUE:
+		return "wrongValue";
+	case AX_ERR_NOCREATION:
+		return "noCreation";
+	case AX_ERR_INCONSISTENTVALUE:
+		return "inconsistentValue";
+	case AX_ERR_RESOURCEUNAVAILABLE:
+		return "resourceUnavailable";
+	case AX_ERR_NOTWRITABLE:
+		return "notWritable";
+	case AX_ERR_INCONSISTENTNAME:
+		return "inconsistentName";
+	default:
+		return "an error";
+	}
+}
+
+/* The name of varbind k (from 1) of r: the column's descriptor and the
+ * row, or the OID. */
+static void varbind_name(const struct ax_request *r, size_t k, char *buf,
+			 size_t len)
+{
+	unsigned long sub[AX_OID_MAX + 5], col, idx;
+	struct ax_oid name = {0};
+	size_t at = r->varbinds_at, idxlen;
+	char why[160];
+
+	snprintf(buf, len, "?");
+	for (size_t i = 0; i < k; i++)
+		if (ax_next_varbind_value(&r->h, r->payload, &at, &name, sub,
+					  NULL, why, sizeof(why)) != 1)
+			return;
+	const struct mib_object *o =
+	    in_entry(&name, &col, &idx, &idxlen) ? alarm_column(col) : NULL;
+	if (o && idxlen == 1) {
+		snprintf(buf, len, "%s.%lu", o->name, idx);
+		return;
+	}
+	size_t n = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < name.len && n + 12 < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, ".%lu", name.sub[i]);
+}
+
+/* A refused set is logged: the manager sees the error, the operator
+ * sees which object and which request. */
+static void log_refused(const struct ax_request *r, enum ax_error e, size_t bad)
+{
+	char name[200];
+	varbind_name(r, bad, name, sizeof(name));
+	hwr_log(LOG_INFO,
+		"alarm table: a set refused (AgentX session %u, transaction "
+		"%u): %s at varbind %zu, %s\n",
+		r->h.ids.session, r->h.ids.transaction, error_name(e), bad,
+		name);
+}
+
 /* TestSet: every varbind read, then checked together. */
 static enum ax_error test(const struct mib_view *view, struct alarm_writer *w,
 			  const struct ax_request *r, uint16_t *index)
@@ -114,6 +178,8 @@ static enum ax_error test(const struct mib_view *view, struct alarm_writer *w,
 		    w, (struct aw_key){r->h.ids.session, r->h.ids.transaction},
 		    vb, n, &bad);
 	free(vb);
+	if (e != AX_ERR_NOERROR)
+		log_refused(r, e, bad);
 	*index = e == AX_ERR_NOERROR ? 0 : (uint16_t)bad;
 	return e;
 }

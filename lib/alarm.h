@@ -137,7 +137,8 @@ int alarm_step(const struct alarm_config *cfg, struct alarm_instance *in,
 
 /*
  * Build a set from configs (indexes 1..n, permanent, active) and rows
- * (indexes above ALARM_CONFIG_INDEX_MAX, any order, no index twice),
+ * (any order, no index twice, none of 1..n: the stored rows, or every
+ * row of a table when lib/alarm_write.c applies a set),
  * keeping the state of active alarms whose index and settings are
  * unchanged from `old` (may be NULL).
  */

@@ -390,6 +390,12 @@ static void refused(void **state)
 		snapshot(after, sizeof(after));
 		assert_string_equal(before, after);
 	}
+	/* each refused set is logged with its object and request */
+	assert_logged("alarm table: a set refused (AgentX session 11, "
+		      "transaction 100): wrongType at varbind 1, "
+		      "hwR10kEvCtrAlarmName.1100\n");
+	assert_logged("noCreation at varbind 1, "
+		      ".1.3.6.1.4.1.8072.9999.9999.59.1.7.1.30.1100\n");
 	/* falling >= rising: the threshold's varbind is blamed */
 	assert_int_equal(SET(200, S(AC_METRIC, 1300, "hw.r10kevctr.tlb"),
 			     U(AC_RISING_LOW, 1300, 5),
