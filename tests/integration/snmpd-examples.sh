@@ -35,7 +35,8 @@ start_with "$TMP/prod.conf"
     fail "AgentX socket: $(stat -c '%a %U %G' "$SOCK")"
 start_agent "backend sim
 pollInterval 1
-simCpus 2"
+simCpus 2
+alarmSet yes"
 V3="-v3 -l authPriv -u hwr10kMonitor -a SHA -A change-this-auth-phrase -x AES -X change-this-priv-phrase"
 v3_serving() {
     # shellcheck disable=SC2086
@@ -50,8 +51,17 @@ out=$(snmpget $V3 -r 1 -t 1 $MIBOPTS -On "udp:127.0.0.1:$PORT" .1.3.6.1.2.1.1.1.
 echo "$out" | grep -q "No Such Object" || fail "the v3 view is wider than the module: $out"
 out=$(snmp snmpget -Oqv hwR10kEvCtrNumCpus.0)
 case "$out" in 2) fail "v2c 'public' reads the module without a community line" ;; esac
+# the alarm managers' user writes the alarm table (and only it); the
+# monitor cannot
+ADMIN="-v3 -l authPriv -u hwr10kAlarmAdmin -a SHA -A change-this-admin-auth -x AES -X change-this-admin-priv"
+# shellcheck disable=SC2086
+out=$(snmpset $ADMIN -r 1 -t 2 $MIBOPTS "udp:127.0.0.1:$PORT" hwR10kEvCtrAlarmRowStatus.1025 i createAndWait 2>&1)
+echo "$out" | grep -q "createAndWait(5)" || fail "the example's alarm admin cannot create a row: $out"
+# shellcheck disable=SC2086
+out=$(snmpset $V3 -r 1 -t 2 $MIBOPTS "udp:127.0.0.1:$PORT" hwR10kEvCtrAlarmRowStatus.1025 i destroy 2>&1)
+echo "$out" | grep -q "noAccess\|notWritable" || fail "the example's monitor could write: $out"
 grep -qi "can't identify\|unknown\|error" "$TMP/snmpd.log" && { cat "$TMP/snmpd.log"; fail "snmpd complained"; }
-ok "snmpd.conf.example: v3 authPriv walks $n objects, only the module; no v2c; socket 0660 Debian-snmp"
+ok "snmpd.conf.example: v3 authPriv walks $n objects, only the module; the alarm admin alone writes the alarm table; no v2c; socket 0660 Debian-snmp"
 stop_pid "$AGENT_PID"; AGENT_PID=
 stop_pid "$SNMPD_PID"; SNMPD_PID=
 
@@ -75,8 +85,13 @@ cp "$HWR_SRCDIR/conf/snmpd.conf.d/hw-r10kevctr.conf" "$TMP/snmpd.conf.d/"
 start_with "$TMP/stock.conf"
 start_agent "backend sim
 pollInterval 1
-simCpus 2"
+simCpus 2
+alarmSet yes"
 wait_until 20 agent_serving || fail "with the drop-in, 'public' does not see the module"
 n=$(snmp snmpbulkwalk hwR10kEvCtrMIB | grep -c "^HW-R10KEVCTR-MIB::")
 [ "$n" -gt 100 ] || fail "stock + drop-in walk: $n objects"
-ok "Debian's stock snmpd.conf: the module is hidden; with the drop-in 'public' walks $n objects"
+# the drop-in gives nobody write access, even to an agent with alarmSet yes
+out=$(snmp snmpset hwR10kEvCtrAlarmRowStatus.1025 i createAndWait)
+echo "$out" | grep -q "noAccess\|notWritable\|authorizationError" || fail "stock + drop-in: a set went through: $out"
+snmp snmpget hwR10kEvCtrAlarmRowStatus.1025 | grep -q "No Such" || fail "stock + drop-in: a row was created"
+ok "Debian's stock snmpd.conf: the module is hidden; with the drop-in 'public' walks $n objects and cannot write"
