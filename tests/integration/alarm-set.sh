@@ -167,11 +167,17 @@ ok "two managers racing on one row: one creates it whole, the other gets an erro
 
 # --- SIGHUP and restart keep nonVolatile rows, drop volatile ones -------
 [ "$(v3get hwR10kEvCtrAlarmRowStatus.1026)" = active ] || fail "row 1026 before the reload"
+# a hand-edited line that cannot load: named, counted, the good row kept
+echo "alarmRow 1040 active nonVolatile typo hw.r10kevctr.nosuch sum rate 10 5 both" >>"$STORE"
+bad=$(wc -l <"$STORE")
 kill -HUP "$AGENT_PID"
 wait_until 10 grep -q "alarm row(s) created over SNMP loaded" "$TMP/agent.log" || fail "no reload"
 wait_until 10 sh -c "v3get() { snmpget $ADMIN -r 1 -t 2 -OUqv $MIBOPTS udp:127.0.0.1:$PORT \"\$@\"; }; v3get hwR10kEvCtrAlarmRowStatus.1026 | grep -q 'No Such Instance'" ||
     fail "the volatile row survived a SIGHUP"
 [ "$(v3get hwR10kEvCtrAlarmRowStatus.1025)" = active ] || fail "row 1025 lost at SIGHUP"
+grep -q "$STORE: line $bad: alarm: not a counter metric or a statistic" "$TMP/agent.log" ||
+    fail "the bad store line is not named: $(grep alarms.conf "$TMP/agent.log")"
+grep -q "1 alarm row(s) created over SNMP loaded, 1 line(s) not loaded" "$TMP/agent.log" || fail "the load is not counted"
 stop_pid "$AGENT_PID"; AGENT_PID=
 start_agent "$CONF"
 wait_until 30 v3_serving || fail "the restarted subagent never answered"
@@ -179,13 +185,18 @@ set -- $(v3get hwR10kEvCtrAlarmRowStatus.1025 hwR10kEvCtrAlarmStorageType.1025 h
     hwR10kEvCtrAlarmRisingThreshold.1025)
 [ "$*" = "active nonVolatile brmpset 5000000" ] || fail "row 1025 after a restart: $*"
 await 'hwR10kEvCtrAlarmName.1025 = STRING: brmpset' 3
-ok "SIGHUP and restart: the nonVolatile row is back (and alarms again), the volatile one is gone"
+grep "hwR10kEvCtrAlarmName.1025 = STRING: brmpset" "$TMP/trapd.log" | tail -n 1 | sed 's/^/snmptrapd after the restart: /'
+ok "SIGHUP and restart: the nonVolatile row is back (and alarms again), the volatile one is gone; a bad store line named and kept"
 
 # --- destroy -------------------------------------------------------------
 v3set hwR10kEvCtrAlarmRowStatus.1025 i destroy
+grep "alarm table: row 1025" "$TMP/agent.log" | sed 's/^/agent: /'
 v3get hwR10kEvCtrAlarmRowStatus.1025 | grep -q "No Such Instance" || fail "row 1025 still there"
 grep -q "alarmRow 1025" "$STORE" && fail "row 1025 still stored"
 grep -q "alarm table: row 1025 destroyed over SNMP" "$TMP/agent.log" || fail "destroy not logged"
+grep -q "^# not loaded (line $bad: alarm: not a counter metric.*alarmRow 1040" "$STORE" ||
+    fail "the bad line was not kept in the store: $(cat "$STORE")"
+echo "the store after the destroy:"; cat "$STORE"
 stop_pid "$AGENT_PID"; AGENT_PID=
 start_agent "$CONF"
 wait_until 30 v3_serving || fail "the restarted subagent never answered"
