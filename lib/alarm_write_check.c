@@ -80,76 +80,97 @@ static bool in(int64_t v, int64_t lo, int64_t hi)
 	return v >= lo && v <= hi;
 }
 
-/* The value of one column into the row's definition. */
-static enum ax_error put(struct aw_change *c, const struct aw_varbind *vb)
+/* A DisplayString column into the row's definition. */
+static enum ax_error put_text(struct aw_change *c, const struct aw_varbind *vb)
 {
 	struct alarm_config *cfg = &c->def.cfg;
-	switch (vb->column) {
-	case AC_NAME:
-		if (vb->len < 1 || vb->len > ALARM_NAME_MAX)
-			return AX_ERR_WRONGLENGTH;
-		if (!alarm_name_valid(vb->str, vb->len))
-			return AX_ERR_WRONGVALUE;
-		memcpy(cfg->name, vb->str, vb->len);
-		cfg->name[vb->len] = '\0';
-		return AX_ERR_NOERROR;
-	case AC_METRIC:
-		if (vb->len < 1 || vb->len > 64)
-			return AX_ERR_WRONGLENGTH;
+	size_t max = vb->column == AC_NAME ? ALARM_NAME_MAX : 64;
+
+	if (vb->len < 1 || vb->len > max)
+		return AX_ERR_WRONGLENGTH;
+	if (vb->column == AC_METRIC) {
 		if (alarm_metric_set(cfg, vb->str, vb->len) != 0)
 			return AX_ERR_WRONGVALUE; /* no such metric */
 		c->def.given |= ALARM_GIVEN_METRIC;
 		return AX_ERR_NOERROR;
+	}
+	if (!alarm_name_valid(vb->str, vb->len))
+		return AX_ERR_WRONGVALUE;
+	memcpy(cfg->name, vb->str, vb->len);
+	cfg->name[vb->len] = '\0';
+	return AX_ERR_NOERROR;
+}
+
+/* The enumerations and ranges of the numeric columns (MIB SYNTAX, and
+ * RFC 2579: only volatile and nonVolatile may be written, never
+ * notReady). */
+static bool in_range(unsigned column, int64_t v)
+{
+	switch (column) {
 	case AC_SCOPE:
-		if (!in(vb->num, SCOPE_SUM, SCOPE_EACH_CPU))
-			return AX_ERR_WRONGVALUE;
-		cfg->scope = (enum alarm_scope)vb->num;
-		return AX_ERR_NOERROR;
+		return in(v, SCOPE_SUM, SCOPE_EACH_CPU);
 	case AC_CPU:
-		if (!in(vb->num, -1, 65535))
-			return AX_ERR_WRONGVALUE;
+		return in(v, -1, 65535);
+	case AC_SAMPLE_TYPE:
+		return in(v, TYPE_ABSOLUTE, TYPE_RATE);
+	case AC_STARTUP:
+		return in(v, STARTUP_RISING, STARTUP_BOTH);
+	case AC_STORAGE:
+		return v == STORAGE_VOLATILE || v == STORAGE_NONVOLATILE;
+	case AC_ROW_STATUS:
+		return in(v, AW_RS_ACTIVE, AW_RS_DESTROY) &&
+		       v != AW_RS_NOT_READY;
+	default: /* the Unsigned32 halves */
+		return true;
+	}
+}
+
+/* The value of one column into the row's definition. */
+static enum ax_error put(struct aw_change *c, const struct aw_varbind *vb)
+{
+	struct alarm_config *cfg = &c->def.cfg;
+	uint64_t u = (uint64_t)vb->num;
+
+	if (vb->column == AC_NAME || vb->column == AC_METRIC)
+		return put_text(c, vb);
+	if (!in_range(vb->column, vb->num))
+		return AX_ERR_WRONGVALUE;
+	switch (vb->column) {
+	case AC_SCOPE:
+		cfg->scope = (enum alarm_scope)vb->num;
+		break;
+	case AC_CPU:
 		cfg->cpu = vb->num < 0 ? 0 : (unsigned)vb->num;
 		c->def.given = vb->num < 0 ? c->def.given & ~ALARM_GIVEN_CPU
 					   : c->def.given | ALARM_GIVEN_CPU;
-		return AX_ERR_NOERROR;
+		break;
 	case AC_SAMPLE_TYPE:
-		if (!in(vb->num, TYPE_ABSOLUTE, TYPE_RATE))
-			return AX_ERR_WRONGVALUE;
 		cfg->type = (enum alarm_type)vb->num;
-		return AX_ERR_NOERROR;
+		break;
 	case AC_STARTUP:
-		if (!in(vb->num, STARTUP_RISING, STARTUP_BOTH))
-			return AX_ERR_WRONGVALUE;
 		cfg->startup = (enum alarm_startup)vb->num;
-		return AX_ERR_NOERROR;
+		break;
 	case AC_RISING_LOW:
 	case AC_RISING_HIGH:
-		set_half(&cfg->rising, vb->column == AC_RISING_HIGH,
-			 (uint64_t)vb->num);
+		set_half(&cfg->rising, vb->column == AC_RISING_HIGH, u);
 		c->def.given |= ALARM_GIVEN_RISING;
-		return AX_ERR_NOERROR;
+		break;
 	case AC_FALLING_LOW:
 	case AC_FALLING_HIGH:
-		set_half(&cfg->falling, vb->column == AC_FALLING_HIGH,
-			 (uint64_t)vb->num);
-		return AX_ERR_NOERROR;
-	case AC_STORAGE: /* only these two may be written (RFC 2579) */
-		if (vb->num != STORAGE_VOLATILE &&
-		    vb->num != STORAGE_NONVOLATILE)
-			return AX_ERR_WRONGVALUE;
+		set_half(&cfg->falling, vb->column == AC_FALLING_HIGH, u);
+		break;
+	case AC_STORAGE:
 		c->def.storage = (enum alarm_storage)vb->num;
-		return AX_ERR_NOERROR;
+		break;
 	case AC_ROW_STATUS:
-		if (!in(vb->num, AW_RS_ACTIVE, AW_RS_DESTROY) ||
-		    vb->num == AW_RS_NOT_READY)
-			return AX_ERR_WRONGVALUE;
 		if (c->rs)
 			return AX_ERR_INCONSISTENTVALUE; /* twice */
 		c->rs = (unsigned)vb->num;
-		return AX_ERR_NOERROR;
+		break;
 	default:
 		return AX_ERR_NOTWRITABLE;
 	}
+	return AX_ERR_NOERROR;
 }
 
 static bool writable(unsigned col)
