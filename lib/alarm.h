@@ -156,6 +156,8 @@ void alarm_set_free(struct alarm_set *set);
 struct alarm *alarm_set_find(const struct alarm_set *set, uint32_t index);
 /* The position of the first alarm with an index > index (count if none). */
 size_t alarm_set_after(const struct alarm_set *set, uint64_t index);
+/* Rows created over SNMP in the table (not the config file's). */
+size_t alarm_rows_created(const struct alarm_set *set);
 /* A row's definition. */
 struct alarm_def alarm_def_of(const struct alarm *a);
 /* Do two configs agree on everything an alarm is evaluated on? */

@@ -17,6 +17,14 @@ bool alarm_config_same(const struct alarm_config *a,
 	       a->falling == b->falling && a->startup == b->startup;
 }
 
+size_t alarm_rows_created(const struct alarm_set *set)
+{
+	size_t n = 0;
+	for (size_t i = 0; set && i < set->count; i++)
+		n += set->alarm[i].storage != STORAGE_PERMANENT;
+	return n;
+}
+
 struct alarm_def alarm_def_of(const struct alarm *a)
 {
 	return (struct alarm_def){.index = a->index,

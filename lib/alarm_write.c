@@ -17,14 +17,6 @@ void alarm_writer_init(struct alarm_writer *w, struct alarm_set *set,
 	w->env = *env;
 }
 
-size_t alarm_rows_created(const struct alarm_set *set)
-{
-	size_t n = 0;
-	for (size_t i = 0; set && i < set->count; i++)
-		n += set->alarm[i].storage != STORAGE_PERMANENT;
-	return n;
-}
-
 struct aw_txn *aw_find(struct alarm_writer *w, struct aw_key key)
 {
 	for (size_t i = 0; i < AW_TXN_MAX; i++)

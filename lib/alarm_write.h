@@ -26,78 +26,7 @@
 
 #include "agentx_pdu.h"
 #include "alarm.h"
-
-/* hwR10kEvCtrAlarmEntry's writable columns (mib/objects.def). */
-enum alarm_column {
-	AC_NAME = 2,
-	AC_METRIC = 3,
-	AC_SCOPE = 4,
-	AC_CPU = 5,
-	AC_SAMPLE_TYPE = 6,
-	AC_STARTUP = 9,
-	AC_RISING_LOW = 17,
-	AC_RISING_HIGH = 18,
-	AC_FALLING_LOW = 19,
-	AC_FALLING_HIGH = 20,
-	AC_STORAGE = 21,
-	AC_ROW_STATUS = 22,
-	AC_MAX = 22
-};
-
-/* RowStatus values a manager writes (RFC 2579). */
-enum {
-	AW_RS_ACTIVE = 1,
-	AW_RS_NOT_IN_SERVICE = 2,
-	AW_RS_NOT_READY = 3,
-	AW_RS_CREATE_AND_GO = 4,
-	AW_RS_CREATE_AND_WAIT = 5,
-	AW_RS_DESTROY = 6
-};
-
-/* One varbind of a set: the column and the row index (as in the OID),
- * and its value, already of the column's SMI type (agentx_write.c
- * answers wrongType otherwise): num for the numbers (an Integer32 sign
- * extended), str/len for a DisplayString. */
-struct aw_varbind {
-	unsigned column;
-	uint64_t index;
-	int64_t num;
-	const char *str;
-	size_t len;
-};
-
-/* A transaction: the master's session and transaction IDs. */
-struct aw_key {
-	uint32_t session, transaction;
-};
-
-struct alarm_writer_env {
-	bool enabled;	   /* alarmSet yes */
-	unsigned max_rows; /* rows created over SNMP, at most */
-	/* After a change: keep the table (the store); -1 with why fails the
-	 * commit.  NULL: nothing is kept. */
-	int (*save)(void *ctx, const struct alarm_set *set, char *why,
-		    size_t len);
-	void *ctx;
-};
-
-#define AW_TXN_MAX 4 /* transactions between TestSet and CleanupSet */
-
-struct aw_change; /* alarm_write.c's */
-
-struct aw_txn {
-	bool used, committed;
-	struct aw_key key;
-	struct aw_change *ch; /* one per row the request touches */
-	size_t nch;
-	struct alarm_set before; /* while committed: for UndoSet */
-};
-
-struct alarm_writer {
-	struct alarm_set *set; /* the table served and evaluated */
-	struct alarm_writer_env env;
-	struct aw_txn txn[AW_TXN_MAX];
-};
+#include "alarm_txn.h"
 
 void alarm_writer_init(struct alarm_writer *w, struct alarm_set *set,
 		       const struct alarm_writer_env *env);
@@ -113,8 +42,6 @@ void alarm_write_cleanup(struct alarm_writer *w, struct aw_key key);
 /* Forget every transaction (the master went away, the table was
  * rebuilt): committed changes stand. */
 void alarm_write_reset(struct alarm_writer *w);
-/* Rows created over SNMP in the table. */
-size_t alarm_rows_created(const struct alarm_set *set);
 
 /* A row as one line of words (the store's format, the log's):
  * "INDEX STATUS STORAGE NAME METRIC SCOPE TYPE RISING FALLING STARTUP";

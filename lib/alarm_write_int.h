@@ -2,7 +2,8 @@
 #ifndef HWR10K_ALARM_WRITE_INT_H
 #define HWR10K_ALARM_WRITE_INT_H
 
-#include "alarm_write.h"
+#include "agentx_pdu.h"
+#include "alarm_txn.h"
 
 /* What a request does to one row. */
 struct aw_change {

@@ -30,63 +30,6 @@
 #include "stats.h"
 #include "strbuf.h"
 
-static struct node *add(struct mibmodel *mm, enum node_kind kind,
-			const char *name, const char *parent, unsigned arc)
-{
-	struct node *n = realloc(mm->nodes, (mm->count + 1) * sizeof(*n));
-	if (!n) {
-		perror("genmib");
-		exit(2);
-	}
-	mm->nodes = n;
-	n = &mm->nodes[mm->count++];
-	memset(n, 0, sizeof(*n));
-	n->kind = kind;
-	snprintf(n->name, sizeof(n->name), "%s", name);
-	n->parent = parent && parent[0] ? parent : NULL;
-	n->arc = arc;
-	n->counter = -1;
-	n->stat = -1;
-	n->acc = ACC_READ_ONLY;
-	for (size_t i = 0; n->parent && i + 1 < mm->count; i++) {
-		if (strcmp(mm->nodes[i].name, n->parent) == 0) {
-			memcpy(n->arcs, mm->nodes[i].arcs, sizeof(n->arcs));
-			n->len = mm->nodes[i].len;
-			break;
-		}
-	}
-	n->arcs[n->len++] = arc;
-	return n;
-}
-
-static void set_descr(struct node *n, const char *text)
-{
-	n->descr = strdup(text);
-}
-
-/* An OBJECT-TYPE of a SCALAR, COLUMN or METRICS row. */
-struct node *mibmodel_leaf(struct mibmodel *mm, const struct row *r,
-			  const char *name, unsigned arc, const char *descr)
-{
-	bool column = r->kind == R_COLUMN ||
-		      (r->kind == R_METRICS &&
-		       (r->what == CPU_COUNTERS || r->what == CPU_RATES ||
-			r->what == CPU_STATS));
-	struct node *n =
-	    add(mm, column ? NK_COLUMN : NK_SCALAR, name, r->parent, arc);
-	n->syntax = r->syntax;
-	n->seqtype = r->seqtype ? r->seqtype : r->syntax;
-	n->csyn = r->csyn;
-	n->acc = r->acc;
-	n->tag = r->tag;
-	n->group = r->group;
-	n->units = r->units;
-	n->table =
-	    r->kind == R_METRICS ? (column ? TBL_CPU : TBL_SCALAR) : r->tbl;
-	set_descr(n, descr);
-	return n;
-}
-
 /*
  * A last paragraph that says where the value comes from: the PCP metric,
  * the R10000 event(s) and the Linux perf mapping of metrics.def.
@@ -239,13 +182,13 @@ static int add_per_counter(struct mibmodel *mm, const struct row *r,
 static void add_table(struct mibmodel *mm, const struct row *r)
 {
 	struct node *n =
-	    add(mm, NK_TABLE, r->name, "hwR10kEvCtrObjects", r->arc);
+	    mibmodel_add(mm, NK_TABLE, r->name, "hwR10kEvCtrObjects", r->arc);
 	n->syntax = r->type; /* written as SEQUENCE OF type */
-	set_descr(n, r->descr);
-	n = add(mm, NK_ENTRY, r->entry, r->name, 1);
+	mibmodel_descr(n, r->descr);
+	n = mibmodel_add(mm, NK_ENTRY, r->entry, r->name, 1);
 	n->syntax = r->type;
 	n->index = r->index;
-	set_descr(n, r->descr2);
+	mibmodel_descr(n, r->descr2);
 }
 
 /* Members of a group: every node naming it, as "a, b,\n c". */
@@ -277,10 +220,11 @@ static void add_group(struct mibmodel *mm, const struct row *r, unsigned arc,
 		      struct strbuf *all)
 {
 	char *members = group_members(mm, r->name);
-	struct node *n = add(mm, r->what == OBJECTS ? NK_OGROUP : NK_NGROUP,
-			     r->name, "hwR10kEvCtrGroups", arc);
+	struct node *n =
+	    mibmodel_add(mm, r->what == OBJECTS ? NK_OGROUP : NK_NGROUP,
+			 r->name, "hwR10kEvCtrGroups", arc);
 	n->members = members;
-	set_descr(n, r->descr);
+	mibmodel_descr(n, r->descr);
 	strbuf_addf(all, "%s%s", arc > 1 ? ",\n" : "", r->name);
 }
 
@@ -292,23 +236,23 @@ static int add_row(struct mibmodel *mm, const struct row *r,
 
 	switch (r->kind) {
 	case R_TC:
-		n = add(mm, NK_TC, r->name, NULL, 0);
+		n = mibmodel_add(mm, NK_TC, r->name, NULL, 0);
 		n->len = 0;
 		n->syntax = r->syntax;
 		n->hint = r->hint;
-		set_descr(n, r->descr);
+		mibmodel_descr(n, r->descr);
 		break;
 	case R_BRANCH:
-		add(mm, NK_BRANCH, r->name, r->parent, r->arc);
+		mibmodel_add(mm, NK_BRANCH, r->name, r->parent, r->arc);
 		break;
 	case R_TABLE:
 		add_table(mm, r);
 		break;
 	case R_INDEX:
-		n = add(mm, NK_INDEX, r->name, r->entry, 1);
+		n = mibmodel_add(mm, NK_INDEX, r->name, r->entry, 1);
 		n->syntax = r->syntax;
 		n->seqtype = r->seqtype;
-		set_descr(n, r->descr);
+		mibmodel_descr(n, r->descr);
 		break;
 	case R_SCALAR:
 	case R_COLUMN:
@@ -322,21 +266,21 @@ static int add_row(struct mibmodel *mm, const struct row *r,
 		return r->what == TOTALS ? add_totals(mm, r, hf, err)
 					 : add_per_counter(mm, r, hf, err);
 	case R_NOTIFICATION:
-		n = add(mm, NK_NOTIF, r->name, "hwR10kEvCtrNotifications",
-			r->arc);
+		n = mibmodel_add(mm, NK_NOTIF, r->name,
+				 "hwR10kEvCtrNotifications", r->arc);
 		n->members = strdup(r->objects);
 		n->group = notification_group();
 		n->table = r->what == ALARM ? TBL_ALARM : TBL_SCALAR;
-		set_descr(n, r->descr);
+		mibmodel_descr(n, r->descr);
 		break;
 	case R_GROUP:
 		add_group(mm, r, ++*groups, all);
 		break;
 	case R_COMPLIANCE:
-		n = add(mm, NK_COMPLIANCE, r->name, "hwR10kEvCtrCompliances",
-			1);
+		n = mibmodel_add(mm, NK_COMPLIANCE, r->name,
+				 "hwR10kEvCtrCompliances", 1);
 		n->members = strbuf_take(all);
-		set_descr(n, r->descr);
+		mibmodel_descr(n, r->descr);
 		break;
 	}
 	return 0;

@@ -1,5 +1,5 @@
-/* mibmodel_int.h - between the model's files (mibmodel.c builds, the
- * others add their objects through it). */
+/* mibmodel_int.h - between the model's files (mibmodel.c builds,
+ * mibmodel_node.c adds nodes, mibmodel_stats.c the statistics). */
 #ifndef HWR10K_MIBMODEL_INT_H
 #define HWR10K_MIBMODEL_INT_H
 
@@ -8,6 +8,11 @@
 #include "mibmodel.h"
 #include "rows.h"
 
+/* A node below parent (NULL or "": the module root) at arc
+ * (mibmodel_node.c); its DESCRIPTION, copied. */
+struct node *mibmodel_add(struct mibmodel *mm, enum node_kind kind,
+			  const char *name, const char *parent, unsigned arc);
+void mibmodel_descr(struct node *n, const char *text);
 /* An OBJECT-TYPE of a SCALAR, COLUMN or METRICS row. */
 struct node *mibmodel_leaf(struct mibmodel *mm, const struct row *r,
 			   const char *name, unsigned arc, const char *descr);
