@@ -27,6 +27,7 @@ command -v debootstrap >/dev/null || { echo "FAIL: debootstrap not installed"; e
 MIRROR=${MIRROR:-$(awk '/^URIs:/ { print $2; exit }' /etc/apt/sources.list.d/debian.sources 2>/dev/null)}
 MIRROR=${MIRROR:-http://deb.debian.org/debian}
 T0=$(date +%s)
+SRCDIR=$(cd "$(dirname "$0")/../.." && pwd)
 TMP=$(mktemp -d /tmp/hwr-root.XXXXXX)
 R=$TMP/root
 PIDS=
@@ -118,11 +119,17 @@ exec_start=$(key ExecStart)
 [ "$(key User)" = hw-r10kevctr ] && [ "$(key SupplementaryGroups)" = Debian-snmp ] &&
     [ "$(key AmbientCapabilities)" = CAP_PERFMON ] && [ "$(key NoNewPrivileges)" = yes ] ||
     fail "the unit is not the one this test emulates"
+[ "$(key StateDirectory)" = hw-r10kevctr ] &&
+    [ "$(key Environment)" = SNMP_PERSISTENT_DIR=/var/lib/hw-r10kevctr ] ||
+    fail "the unit's state directory is not the one this test emulates"
 start_unit_agent() {
+    # systemd makes the StateDirectory, owned by User, before ExecStart
+    in_root install -d -m "$(key StateDirectoryMode)" -o "$(key User)" -g "$(key Group)" \
+        "/var/lib/$(key StateDirectory)"
     # shellcheck disable=SC2086
     chroot "$R" setpriv --reuid="$(key User)" --regid="$(key Group)" --groups="$(key SupplementaryGroups)" \
         --inh-caps=+perfmon --ambient-caps=+perfmon --bounding-set=-all,+perfmon --no-new-privs \
-        sh -c "umask $(key UMask); exec $exec_start" 2>>"$R/var/log/hwr-test-agent.log" &
+        env "$(key Environment)" sh -c "umask $(key UMask); exec $exec_start" 2>>"$R/var/log/hwr-test-agent.log" &
     AGENT_PID=$!
     PIDS="$PIDS $AGENT_PID"
 }
@@ -198,10 +205,31 @@ wait_until 10 sh -c "! kill -0 $pid" || fail "the agent did not stop"
 ok "the man page's production line as printed ($line): served, reconnected after a master restart"
 
 # The init script (hosts without systemd), with its /etc/default file.
+# Alarms over SNMP as production has them: snmpd (Debian-snmp) with the
+# example's alarm admin, the agent (hw-r10kevctr) with alarmSet yes
+# writing its rows into its own state directory.
+grep -E '^(view|createUser|group|access) ' "$SRCDIR/conf/snmpd.conf.example" |
+    grep -v hwr10kMonitor >"$R/etc/snmp/snmpd.conf.d/zz-test-alarm-admin.conf"
+echo 'alarmSet yes' >"$R/etc/snmp/hw-r10kevctr.local.conf"
+kill -TERM "$SNMPD_PID"; wait "$SNMPD_PID" 2>/dev/null
+start_snmpd
 initd() { chroot "$R" /etc/init.d/hw-r10kevctr "$@"; }
 initd start >"$TMP/initd.out" 2>&1 || { cat "$TMP/initd.out"; fail "/etc/init.d/hw-r10kevctr start"; }
 pid=$(cat "$R/run/hw-r10kevctr/agent.pid")
 wait_until 20 backend_served || fail "the init script's agent is not served"
+E=.1.3.6.1.4.1.8072.9999.9999.59.1.7.1
+admin_set() {
+    in_root snmpset -v3 -l authPriv -u hwr10kAlarmAdmin -a SHA -A change-this-admin-auth -x AES \
+        -X change-this-admin-priv -t 3 -r 1 "127.0.0.1:$PORT" "$@" 2>&1
+}
+out=$(admin_set $E.3.1025 s hw.r10kevctr.cycles $E.17.1025 u 5 $E.22.1025 i 4)
+echo "$out" | grep -q "$E.22.1025 = INTEGER: 4" || fail "the alarm admin could not create a row: $out"
+store=/var/lib/hw-r10kevctr/hw-r10kevctr-alarms.conf
+grep -q '^alarmRow 1025 active nonVolatile alarm1025 hw.r10kevctr.cycles sum absolute 5 0 both$' "$R$store" ||
+    fail "row 1025 not in $store: $(cat "$R$store" 2>&1)"
+[ "$(in_root stat -c '%a %U' /var/lib/hw-r10kevctr "$store" | tr '\n' ' ')" = "700 hw-r10kevctr 600 hw-r10kevctr " ] ||
+    fail "the state directory and store: $(in_root stat -c '%n %a %U' /var/lib/hw-r10kevctr "$store")"
+ok "alarms over SNMP: the example's admin (snmpd as Debian-snmp) created a row; the agent (hw-r10kevctr) stored it in $store (0600, directory 0700)"
 initd status >/dev/null || fail "status of a running agent: not 0"
 initd start >/dev/null 2>&1 || fail "start of a running agent: not 0"
 [ "$(cat "$R/run/hw-r10kevctr/agent.pid")" = "$pid" ] && kill -0 "$pid" ||
@@ -218,13 +246,15 @@ sleep 1
 kill -0 "$pid" && backend_served || fail "not served after reload"
 initd restart >/dev/null || fail "restart"
 wait_until 20 backend_served || fail "not served after restart"
+walk $E.22.1025 | grep -q "$E.22.1025 = INTEGER: 1" || fail "row 1025 lost at the restart: $(walk $E.22)"
 [ "$(cat "$R/run/hw-r10kevctr/agent.pid")" != "$pid" ] || fail "restart kept the old process"
 initd stop >/dev/null || fail "stop"
 initd status >/dev/null 2>&1; st=$?
 [ "$st" = 3 ] || fail "status of a stopped agent: $st, not 3"
 [ ! -e "$R/run/hw-r10kevctr/agent.pid" ] || fail "the pid file stayed after stop"
 initd stop >/dev/null || fail "stop of a stopped agent: not 0"
-ok "/etc/init.d/hw-r10kevctr: start, status 0, a second start keeps the first, reload, restart, stop, status 3"
+rm -f "$R/etc/snmp/hw-r10kevctr.local.conf" "$R/etc/snmp/snmpd.conf.d/zz-test-alarm-admin.conf"
+ok "/etc/init.d/hw-r10kevctr: start, status 0, a second start keeps the first, reload, restart (the created alarm row kept), stop, status 3"
 kill -TERM "$SNMPD_PID"; wait "$SNMPD_PID" 2>/dev/null
 
 # ---------------------------------------------------------------- lifecycle
@@ -241,6 +271,7 @@ left=
 while read -r f; do in_root test -e "$f" && left="$left $f"; done <"$TMP/plain"
 [ -z "$left" ] || fail "left after purge:$left"
 in_root getent passwd hw-r10kevctr >/dev/null && fail "the user stayed after purge"
+in_root test -e /var/lib/hw-r10kevctr && fail "the state directory stayed after purge"
 in_root getent group hw-r10kevctr >/dev/null && fail "the group stayed after purge"
 in_root dpkg -s hw-r10kevctr >/dev/null 2>&1 && fail "dpkg still knows the package"
 ok "removed, then purged: none of its $(wc -l <"$TMP/plain") files, no user, no group"
