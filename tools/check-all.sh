@@ -1,7 +1,9 @@
 #!/bin/sh
 # Every test, the way CI runs them:
-#  1. build with AddressSanitizer + UBSan and -Werror, run 'make check'
-#     (unit tests, MIB checks, integration tests with a real snmpd);
+#  1. build with AddressSanitizer + UBSan and -Werror, run 'make check-ci':
+#     make check's tests (unit tests, MIB checks, integration tests with a
+#     real snmpd, the NMS engines), the engines' slow matrices in a make
+#     of their own beside the rest;
 #  2. build without sanitizers (and without libpfm4, so both builds are
 #     covered) and run 'make check-valgrind' (unit tests
 #     and the daemon of the integration tests under valgrind);
@@ -48,7 +50,7 @@ host_state() {
     done
 }
 host_before=$(host_state)
-stage "ASan+UBSan: make check" "$top/build-asan" check --enable-sanitizers
+stage "ASan+UBSan: make check-ci (make check, the slow engines beside the rest)" "$top/build-asan" check-ci --enable-sanitizers
 # libFuzzer (clang, ASan+UBSan): every target for FUZZ_SECONDS, in the
 # ASan build's tree.  One result per target.
 fuzz_seconds=${FUZZ_SECONDS:-30}
