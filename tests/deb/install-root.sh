@@ -219,7 +219,7 @@ pid=$(cat "$R/run/hw-r10kevctr/agent.pid")
 wait_until 20 backend_served || fail "the init script's agent is not served"
 E=.1.3.6.1.4.1.8072.9999.9999.59.1.7.1
 admin_set() {
-    in_root snmpset -v3 -l authPriv -u hwr10kAlarmAdmin -a SHA -A change-this-admin-auth -x AES \
+    in_root snmpset -On -v3 -l authPriv -u hwr10kAlarmAdmin -a SHA -A change-this-admin-auth -x AES \
         -X change-this-admin-priv -t 3 -r 1 "127.0.0.1:$PORT" "$@" 2>&1
 }
 out=$(admin_set $E.3.1025 s hw.r10kevctr.cycles $E.17.1025 u 5 $E.22.1025 i 4)
@@ -246,7 +246,8 @@ sleep 1
 kill -0 "$pid" && backend_served || fail "not served after reload"
 initd restart >/dev/null || fail "restart"
 wait_until 20 backend_served || fail "not served after restart"
-walk $E.22.1025 | grep -q "$E.22.1025 = INTEGER: 1" || fail "row 1025 lost at the restart: $(walk $E.22)"
+row_active() { walk $E.22 | grep -q "^$E.22.1025 = INTEGER: 1$"; }
+wait_until 10 row_active || fail "row 1025 lost at the restart: $(walk $E.22)"
 [ "$(cat "$R/run/hw-r10kevctr/agent.pid")" != "$pid" ] || fail "restart kept the old process"
 initd stop >/dev/null || fail "stop"
 initd status >/dev/null 2>&1; st=$?
