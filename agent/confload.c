@@ -127,9 +127,12 @@ void confload_library_setup(void)
 	 * never from SIGALRM */
 	netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID,
 			       NETSNMP_DS_LIB_ALARM_DONT_USE_SIG, 1);
-	/* The agent keeps no state between runs: net-snmp's persistent
-	 * store (/var/lib/snmp/hw-r10kevctr.conf, written at exit) would
-	 * only fail for an unprivileged service user. */
+	/* net-snmp's own persistent store (PERSISTDIR/hw-r10kevctr.conf,
+	 * written at exit, read as config) is off: the agent has nothing
+	 * of net-snmp's to keep, and an unprivileged service user could
+	 * not write it.  The alarm rows created over SNMP have a file of
+	 * their own in the same directory, written at each change
+	 * (alarms.c). */
 	netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID,
 			       NETSNMP_DS_LIB_DISABLE_PERSISTENT_LOAD, 1);
 	netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID,
