@@ -100,7 +100,7 @@ fi
 echo "==== make distcheck"
 dc="$top/build-dist"
 rm -rf "$dc"
-if tools/build.sh "$dc" && (cd "$dc" && make -s distcheck SOAK_SECONDS=5 HWR_MASTER_DOWN=5 \
+if tools/build.sh "$dc" && (cd "$dc" && make -s -j2 distcheck SOAK_SECONDS=5 HWR_MASTER_DOWN=5 \
     >"$dc/distcheck.out" 2>&1); then
     passed=$((passed + 1)); echo "distcheck: ok"
 else

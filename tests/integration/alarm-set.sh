@@ -72,6 +72,8 @@ done
 grep -q "^alarmRow 1025 active nonVolatile brmpset hw.r10kevctr.fail.brmp sum rate 5000000 1000000 both$" "$STORE" ||
     fail "row 1025 not in $STORE: $(cat "$STORE")"
 grep -q "alarm table: row 1025 created over SNMP (AgentX session" "$TMP/agent.log" || fail "creation not logged"
+grep "alarm table: row 1025 created" "$TMP/agent.log" | sed 's/^/agent: /'
+grep "^alarmRow 1025 " "$STORE" | sed "s|^|$(basename "$STORE"): |"
 ok "createAndGo over SNMPv3 authPriv: active, a rising notification (9000000 >= 5000000), stored"
 
 # --- createAndWait: notReady, then notInService, then active ------------
