@@ -44,7 +44,7 @@ kill "$LISTEN" "$DNS"
 EOF
 TMP=$TMP HWR_SRCDIR=$HWR_SRCDIR AGENT=$AGENT HWR_VALGRIND=${HWR_VALGRIND:-} \
     unshare -mn sh "$TMP/inner.sh" >"$TMP/inner.out" 2>&1 || fail "the namespace run failed: $(cat "$TMP/inner.out")"
-[ ! -e "$TMP/agent.exit" ] || fail "$(cat "$TMP/agent.exit")"
+[ ! -e "$TMP/agent.exit" ] || fail "$(cat "$TMP/agent.exit"); its stderr (valgrind's report, if any): $(cat "$TMP/inner.out")"
 grep -q "cannot resolve the master's host 'master.hwr-test.invalid' (tcp:master.hwr-test.invalid:705): " "$TMP/agent.log" ||
     fail "no resolver failure logged: $(cat "$TMP/agent.log")"
 reason=$(sed -n "s/.*cannot resolve the master's host [^:]*:[^:]*:[^:]*: \(.*\); trying every.*/\1/p" "$TMP/agent.log" | head -1)
