@@ -51,11 +51,20 @@ show_logs() {
     return 0
 }
 
+alive() { for p in "$@"; do kill -0 "$p" 2>/dev/null && return 0; done; return 1; }
+# stop_procs SIG TENTHS TARGET...: SIG to each target (a PID, or -PGID for
+# a process group), up to TENTHS tenths of a second for all to end, then
+# SIGKILL to those left.  The caller waits for its own child.
+stop_procs() {
+    sig=$1 tenths=$2; shift 2
+    for t in "$@"; do kill "-$sig" "$t" 2>/dev/null; done
+    for _ in $(seq "$tenths"); do alive "$@" || break; sleep 0.1; done
+    for t in "$@"; do kill -KILL "$t" 2>/dev/null; done
+}
 stop_pid() { # stop_pid PID: SIGTERM, wait, then SIGKILL; returns exit status
     [ -n "$1" ] || return 0
-    kill -TERM "$1" 2>/dev/null || return 0
-    for _ in $(seq 50); do kill -0 "$1" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "$1" 2>/dev/null
+    kill -0 "$1" 2>/dev/null || return 0
+    stop_procs TERM 50 "$1"
     wait "$1" 2>/dev/null
 }
 
@@ -203,10 +212,11 @@ pollInterval 1"
     done
 }
 
-snmp() { # snmp TOOL ARGS...: a v2c request to the master
+snmp() { # snmp TOOL ARGS...: a v2c request to the master (community public,
+    # or $SNMP_COMMUNITY: the test master's read-write one is private)
     tool=$1; shift
     # shellcheck disable=SC2086
-    "$tool" -v2c -c public -r 2 -t 1 $MIBOPTS "udp:127.0.0.1:$PORT" "$@" 2>&1
+    "$tool" -v2c -c "${SNMP_COMMUNITY:-public}" -r 2 -t 1 $MIBOPTS "udp:127.0.0.1:$PORT" "$@" 2>&1
 }
 snmpq() { # value only: snmpq TOOL OID...
     tool=$1; shift

@@ -151,30 +151,24 @@ localedef -i en_US -f UTF-8 "$TMP/locale/en_US.UTF-8" >"$TMP/localedef.log" 2>&1
 PHP_CLI_SERVER_WORKERS=4 LOCPATH=$TMP/locale \
     setsid php -S "127.0.0.1:$WPORT" -t "$TMP/web" >"$TMP/php.log" 2>&1 &
 PHP_PID=$!
-stop_zabbix() {
+stop_zabbix() { # the server, then whatever of its group is left
     [ -n "$ZS_PID" ] || return 0
-    kill -TERM "$ZS_PID" 2>/dev/null
-    for _ in $(seq 100); do kill -0 "$ZS_PID" 2>/dev/null || break; sleep 0.1; done
+    stop_procs TERM 100 "$ZS_PID"
     kill -KILL "-$ZS_PID" 2>/dev/null
     wait "$ZS_PID" 2>/dev/null
     ZS_PID=
 }
-alive() { for p in "$@"; do kill -0 "$p" 2>/dev/null && return 0; done; return 1; }
 stop_postgres() {
     [ -n "$PG_PID" ] || return 0
     # the postmaster as it recorded itself, in case it is not our child
     pm=$(head -n 1 "$TMP/pg/postmaster.pid" 2>/dev/null)
-    for p in $PG_PID $pm; do kill -INT "$p" 2>/dev/null; done # fast shutdown
-    for _ in $(seq 100); do alive $PG_PID $pm || break; sleep 0.1; done
-    for p in $PG_PID $pm; do kill -KILL "$p" 2>/dev/null; done
+    stop_procs INT 100 $PG_PID $pm # INT: a fast shutdown
     wait "$PG_PID" 2>/dev/null
     PG_PID=
 }
-stop_php() {
+stop_php() { # its process group: the workers outlive their parent
     [ -n "$PHP_PID" ] || return 0
-    kill -TERM "-$PHP_PID" 2>/dev/null
-    for _ in $(seq 50); do kill -0 "-$PHP_PID" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "-$PHP_PID" 2>/dev/null
+    stop_procs TERM 50 "-$PHP_PID"
     wait "$PHP_PID" 2>/dev/null
     PHP_PID=
 }
