@@ -25,8 +25,9 @@ v3set() { snmpset $ADMIN ${RAW:-} -r 0 -t 5 $MIBOPTS "udp:127.0.0.1:$PORT" "$@" 
 v3get() { snmpget $ADMIN -r 1 -t 2 -OUqv $MIBOPTS "udp:127.0.0.1:$PORT" "$@" 2>&1; }
 table() { snmp snmpbulkwalk -Cr30 -OUq hwR10kEvCtrAlarmTable | grep -v 'Status\.\|Value\.\|Events\.\|Dropped\.'; }
 traps() { grep -c "$1" "$TMP/trapd.log"; }
+reached() { [ "$(traps "$1")" -ge "$2" ]; } # reached PATTERN N
 await() { # await PATTERN N
-    wait_until 20 sh -c "[ \$(grep -c '$1' '$TMP/trapd.log') -ge $2 ]" ||
+    wait_until 20 reached "$1" "$2" ||
         fail "$(traps "$1") notifications matching $1, expected $2"
 }
 refused() { # refused REASON SNMPSET-ARGS...: the set fails with REASON, nothing changes
@@ -97,7 +98,8 @@ v3set hwR10kEvCtrAlarmRowStatus.1025 i notInService >/dev/null
 [ "$(v3get hwR10kEvCtrAlarmStatus.1025)" = waiting ] || fail "notInService row still evaluated"
 v3get hwR10kEvCtrAlarmValue.1025 | grep -q "No Such Instance" || fail "a stopped row serves a value"
 polls=$(v3get hwR10kEvCtrPolls.0)
-wait_until 10 sh -c "[ \$(snmpget $MONITOR -r 1 -t 2 -OUqv $MIBOPTS udp:127.0.0.1:$PORT hwR10kEvCtrPolls.0) -ge $((polls + 2)) ]"
+two_more_polls() { [ "$(v3get hwR10kEvCtrPolls.0)" -ge $((polls + 2)) ]; }
+wait_until 10 two_more_polls
 [ "$(v3get hwR10kEvCtrAlarmStatus.1025)" = waiting ] || fail "notInService row sampled"
 grep -q "alarmRow 1025 notInService" "$STORE" || fail "notInService not stored"
 v3set hwR10kEvCtrAlarmRowStatus.1025 i active >/dev/null
@@ -174,7 +176,8 @@ echo "alarmRow 1040 active nonVolatile typo hw.r10kevctr.nosuch sum rate 10 5 bo
 bad=$(wc -l <"$STORE")
 kill -HUP "$AGENT_PID"
 wait_until 10 grep -q "alarm row(s) created over SNMP loaded" "$TMP/agent.log" || fail "no reload"
-wait_until 10 sh -c "v3get() { snmpget $ADMIN -r 1 -t 2 -OUqv $MIBOPTS udp:127.0.0.1:$PORT \"\$@\"; }; v3get hwR10kEvCtrAlarmRowStatus.1026 | grep -q 'No Such Instance'" ||
+volatile_gone() { v3get hwR10kEvCtrAlarmRowStatus.1026 | grep -q 'No Such Instance'; }
+wait_until 10 volatile_gone ||
     fail "the volatile row survived a SIGHUP"
 [ "$(v3get hwR10kEvCtrAlarmRowStatus.1025)" = active ] || fail "row 1025 lost at SIGHUP"
 grep -q "$STORE: line $bad: alarm: not a counter metric or a statistic" "$TMP/agent.log" ||

@@ -44,11 +44,7 @@ start_master
 start_agent "$(conf 1200000; cat "$TMP/agent.conf")"
 wait_until 20 agent_serving || fail "the subagent never answered"
 if [ "$I1" = 1025 ]; then
-    snmp() { # v2c with the test master's read-write community
-        tool=$1; shift
-        # shellcheck disable=SC2086
-        "$tool" -v2c -c private -r 2 -t 1 $MIBOPTS "udp:127.0.0.1:$PORT" "$@" 2>&1
-    }
+    SNMP_COMMUNITY=private # the test master's read-write community
     create 1025 brmp sum 5000000 2000000
     create 1026 brmpcpu eachCpu 2500000 1000000
 fi
