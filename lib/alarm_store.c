@@ -72,14 +72,15 @@ static int parse_row(char **w, int n, struct alarm_def *d, char *why,
 				  ALARM_CONFIG_INDEX_MAX + 1, ALARM_INDEX_MAX);
 	memset(d, 0, sizeof(*d));
 	d->index = (uint32_t)index;
-	if (strcmp(w[2], "active") == 0)
+	/* the words alarm_def_format writes; a notReady row is never kept */
+	if (strcmp(w[2], alarm_row_name(ROW_ACTIVE)) == 0)
 		d->row = ROW_ACTIVE;
-	else if (strcmp(w[2], "notInService") == 0)
+	else if (strcmp(w[2], alarm_row_name(ROW_NOT_IN_SERVICE)) == 0)
 		d->row = ROW_NOT_IN_SERVICE;
 	else
 		return parse_fail(
 		    why, len, "bad status '%s' (active, notInService)", w[2]);
-	if (strcmp(w[3], "nonVolatile") != 0)
+	if (strcmp(w[3], alarm_storage_name(STORAGE_NONVOLATILE)) != 0)
 		return parse_fail(why, len, "bad storage '%s' (nonVolatile)",
 				  w[3]);
 	d->storage = STORAGE_NONVOLATILE;
