@@ -67,6 +67,7 @@ void poll_now(struct agent *a)
 		notify_discontinuity(&a->view);
 	}
 	served_errors(&a->served, a->sample.errors);
+	alarm_write_age(&a->writer); /* notReady rows left too long */
 	alarms_evaluate(c, &a->alarms, on_alarm_event, &a->view);
 }
 
@@ -120,45 +121,65 @@ int poll_start(struct agent *a, char *err, size_t errlen)
  * the old one keeps on), and the old one is read one last time so that
  * nothing counted since the last poll is lost.
  */
-int poll_reconfigure(struct agent *a, struct config *newcfg)
+/* The new backend for newcfg into nb, or keep the running one (*keep);
+ * -1 (logged) to keep the running config. */
+static int reopen(struct agent *a, struct config *newcfg, struct backend *nb,
+		  bool *keep)
 {
 	char err[256] = "";
-	struct alarm_set na;
 
-	/* Alarms whose settings did not change keep their state; the rows
-	 * created over SNMP are read back from the store, as at a start. */
-	if (alarms_build(a, newcfg, &na, &a->alarms)) {
-		snmp_log(LOG_ERR, "reload: out of memory; keeping the running "
-				  "config\n");
-		return -1;
-	}
-	bool keep = backend_keep(&a->backend, &a->cfg, newcfg);
-	/* The schedule goes on through a reopen: restarting it at every
-	 * SIGHUP would starve the polls when reloads come faster than
-	 * pollInterval.  Only a new interval restarts it. */
-	bool reschedule = newcfg->poll_interval != a->cfg.poll_interval;
-	if (!keep && a->priv.dropped && !a->priv.keep_perfmon &&
+	*keep = backend_keep(&a->backend, &a->cfg, newcfg);
+	if (*keep)
+		return 0;
+	if (a->priv.dropped && !a->priv.keep_perfmon &&
 	    backend_needs_perfmon(newcfg->backend)) {
 		snmp_log(LOG_ERR,
 			 "reload: backend %s needs CAP_PERFMON, given up at "
 			 "start with -u and backend %s; keeping the running "
 			 "config (restart the agent to switch to %s)\n",
 			 newcfg->backend, a->cfg.backend, newcfg->backend);
-		alarm_set_free(&na);
+		return -1;
+	}
+	*nb = (struct backend){.clock_ns = a->backend.clock_ns,
+			       .cancel = &a->stop_requested,
+			       .progress = a->serve_pending};
+	if (backend_open(nb, newcfg, err, sizeof(err)) != 0) {
+		snmp_log(LOG_ERR, "reload: %s; keeping the running config\n",
+			 err);
+		return -1;
+	}
+	return 0;
+}
+
+int poll_reconfigure(struct agent *a, struct config *newcfg)
+{
+	struct alarm_set na;
+	struct backend nb;
+	bool keep;
+
+	/* The schedule goes on through a reopen: restarting it at every
+	 * SIGHUP would starve the polls when reloads come faster than
+	 * pollInterval.  Only a new interval restarts it. */
+	bool reschedule = newcfg->poll_interval != a->cfg.poll_interval;
+	/* A backend that opens for long answers requests meanwhile (its
+	 * progress call), sets included: the alarm table is built after
+	 * it, from the table as those sets left it, with nothing served
+	 * in between. */
+	if (reopen(a, newcfg, &nb, &keep) != 0)
+		return -1;
+	if (!keep)
+		poll_now(a); /* the old backend's counts since the last poll */
+	/* Alarms whose settings did not change keep their state; the rows
+	 * created over SNMP are read back from the store, as at a start,
+	 * and the running table's volatile and notReady rows are kept. */
+	if (alarms_build(a, newcfg, &na, &a->alarms)) {
+		snmp_log(LOG_ERR, "reload: out of memory; keeping the running "
+				  "config\n");
+		if (!keep)
+			backend_close(&nb);
 		return -1;
 	}
 	if (!keep) {
-		struct backend nb = {.clock_ns = a->backend.clock_ns,
-				     .cancel = &a->stop_requested,
-				     .progress = a->serve_pending};
-		if (backend_open(&nb, newcfg, err, sizeof(err)) != 0) {
-			snmp_log(LOG_ERR,
-				 "reload: %s; keeping the running config\n",
-				 err);
-			alarm_set_free(&na);
-			return -1;
-		}
-		poll_now(a); /* the old backend's counts since the last poll */
 		backend_close(&a->backend);
 		a->backend = nb;
 	}

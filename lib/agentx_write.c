@@ -7,15 +7,23 @@
 
 #include "log.h"
 
-/* The alarm table's column object of arc col; NULL if none. */
+/* The alarm table's column object of arc col; NULL if none.  Found
+ * once per column (a TestSet may have thousands of varbinds). */
 static const struct mib_object *alarm_column(unsigned long col)
 {
-	for (size_t i = 0; i < mib_objects_count; i++) {
-		const struct mib_object *o = &mib_objects[i];
-		if (o->table == TBL_ALARM && o->arcs[o->len - 1] == col)
-			return o;
+	static const struct mib_object *column[AC_MAX + 1];
+	static bool indexed;
+
+	if (!indexed) {
+		for (size_t i = 0; i < mib_objects_count; i++) {
+			const struct mib_object *o = &mib_objects[i];
+			unsigned arc = o->arcs[o->len - 1];
+			if (o->table == TBL_ALARM && arc <= AC_MAX)
+				column[arc] = o;
+		}
+		indexed = true;
 	}
-	return NULL;
+	return col <= AC_MAX ? column[col] : NULL;
 }
 
 /* Does name lie in the alarm table's entry (root, entry arcs)?  Then

@@ -120,8 +120,9 @@ static int parse_scope(const char *w, struct alarm_config *out)
 	return 0;
 }
 
-int alarm_words_parse(const char *args, struct alarm_config *out, char *err,
-		      size_t len)
+/* The words into out (no rule between them: alarm_def_flaw's). */
+static int words(const char *args, struct alarm_config *out, char *err,
+		 size_t len)
 {
 	char buf[PARSE_LINE_MAX], *w[7];
 
@@ -152,11 +153,6 @@ int alarm_words_parse(const char *args, struct alarm_config *out, char *err,
 	else
 		return fail(err, len, "sample type must be rate or absolute",
 			    w[3]);
-	if (out->stat >= 0 && out->type == TYPE_RATE)
-		return fail(err, len,
-			    "a statistic is already per poll interval: use "
-			    "absolute",
-			    w[1]);
 	if (parse_u64(w[4], UINT64_MAX, &out->rising))
 		return fail(err, len, "bad rising threshold", w[4]);
 	if (parse_u64(w[5], UINT64_MAX, &out->falling))
@@ -168,15 +164,60 @@ int alarm_words_parse(const char *args, struct alarm_config *out, char *err,
 	return 0;
 }
 
+enum alarm_flaw alarm_def_flaw(const struct alarm_def *d)
+{
+	const struct alarm_config *c = &d->cfg;
+	bool cpu = d->given & ALARM_GIVEN_CPU;
+
+	if ((d->given & ALARM_GIVEN_ALL) != ALARM_GIVEN_ALL &&
+	    d->row != ROW_NOT_READY)
+		return ALARM_FLAW_INCOMPLETE;
+	if ((d->given & ALARM_GIVEN_METRIC) && c->stat >= 0 &&
+	    c->type == TYPE_RATE)
+		return ALARM_FLAW_STAT_RATE;
+	if ((c->scope == SCOPE_CPU) != cpu)
+		return ALARM_FLAW_CPU;
+	if (d->row == ROW_ACTIVE && c->falling >= c->rising)
+		return ALARM_FLAW_THRESHOLDS;
+	return ALARM_FLAW_NONE;
+}
+
+const char *alarm_flaw_text(enum alarm_flaw f)
+{
+	switch (f) {
+	case ALARM_FLAW_INCOMPLETE:
+		return "no metric or no rising threshold";
+	case ALARM_FLAW_STAT_RATE:
+		return "a statistic is already per poll interval: use "
+		       "absolute";
+	case ALARM_FLAW_CPU:
+		return "a CPU is given with the cpu scope, and only with it";
+	case ALARM_FLAW_THRESHOLDS:
+		return "the falling threshold must be below the rising "
+		       "threshold";
+	default:
+		return "no flaw";
+	}
+}
+
+int alarm_words_parse(const char *args, struct alarm_def *d, char *err,
+		      size_t len)
+{
+	if (words(args, &d->cfg, err, len) != 0)
+		return -1;
+	d->given = ALARM_GIVEN_OF(&d->cfg);
+	enum alarm_flaw f = alarm_def_flaw(d);
+	if (f != ALARM_FLAW_NONE)
+		return fail(err, len, alarm_flaw_text(f),
+			    f == ALARM_FLAW_STAT_RATE ? d->cfg.metric : NULL);
+	return 0;
+}
+
 int alarm_config_parse(const char *args, struct alarm_config *out, char *err,
 		       size_t len)
 {
-	if (alarm_words_parse(args, out, err, len) != 0)
-		return -1;
-	if (out->falling >= out->rising)
-		return fail(err, len,
-			    "the falling threshold must be below the rising "
-			    "threshold",
-			    NULL);
-	return 0;
+	struct alarm_def d = {.row = ROW_ACTIVE};
+	int r = alarm_words_parse(args, &d, err, len);
+	*out = d.cfg;
+	return r;
 }

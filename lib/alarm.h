@@ -44,6 +44,11 @@ enum alarm_status {
 };
 
 #define ALARM_METRIC_MAX 63
+/* hwR10kEvCtrAlarmOwner: OwnerString of RMON-MIB (RFC 2819), 0..127
+ * octets; the config file's rows are the agent's own, "monitor" (RFC
+ * 2819's convention for rows the probe itself creates). */
+#define ALARM_OWNER_MAX	   127
+#define ALARM_OWNER_CONFIG "monitor"
 
 /* hwR10kEvCtrAlarmStorageType: StorageType of SNMPv2-TC (RFC 2579). */
 enum alarm_storage {
@@ -96,7 +101,32 @@ struct alarm_def {
 	enum alarm_row row;
 	unsigned given; /* ALARM_GIVEN_* */
 	struct alarm_config cfg;
+	char owner[ALARM_OWNER_MAX + 1]; /* no NUL inside (DisplayString) */
 };
+
+/*
+ * The one validity rule of a row, whichever way it came (a config line,
+ * an SNMP set, the store) and whatever its status:
+ *  - ALARM_FLAW_INCOMPLETE: no metric or no rising threshold yet (a row
+ *    created over SNMP may be so while notReady, never otherwise);
+ *  - ALARM_FLAW_STAT_RATE: a statistic sampled as a rate (it is already
+ *    per poll interval): never;
+ *  - ALARM_FLAW_CPU: the cpu scope without a CPU, or a CPU without the
+ *    cpu scope: never (hwR10kEvCtrAlarmCpu is -1 unless the scope is
+ *    cpu(2));
+ *  - ALARM_FLAW_THRESHOLDS: falling >= rising: not while active (a row
+ *    being set up over SNMP gets its thresholds one at a time).
+ */
+enum alarm_flaw {
+	ALARM_FLAW_NONE = 0,
+	ALARM_FLAW_INCOMPLETE,
+	ALARM_FLAW_STAT_RATE,
+	ALARM_FLAW_CPU,
+	ALARM_FLAW_THRESHOLDS
+};
+enum alarm_flaw alarm_def_flaw(const struct alarm_def *d);
+/* What is wrong, for a log line or a config error. */
+const char *alarm_flaw_text(enum alarm_flaw f);
 
 /* The state of one watched value (the sum, or one CPU). */
 struct alarm_instance {
@@ -113,6 +143,10 @@ struct alarm {
 	enum alarm_storage storage;
 	enum alarm_row row; /* only active rows are evaluated */
 	unsigned given;	    /* ALARM_GIVEN_* */
+	char owner[ALARM_OWNER_MAX + 1];
+	/* notReady: since when (the writer's clock, seconds), for the age
+	 * after which an unfinished row is removed (RFC 2579) */
+	uint64_t not_ready_since;
 	struct alarm_instance *inst; /* sorted by cpu */
 	size_t ninst;
 	uint32_t events;  /* notifications raised */
@@ -136,19 +170,37 @@ int alarm_step(const struct alarm_config *cfg, struct alarm_instance *in,
 	       uint64_t value, enum alarm_event_kind *kind);
 
 /*
- * Build a set from configs (indexes 1..n, permanent, active) and rows
- * (any order, no index twice, none of 1..n: the stored rows, or every
- * row of a table when lib/alarm_write.c applies a set),
- * keeping the state of active alarms whose index and settings are
- * unchanged from `old` (may be NULL).
+ * Build a set from configs (indexes 1..n, permanent, active, owner
+ * "monitor") and rows (any order, no index twice, none of 1..n: the
+ * stored rows and the rows kept at a reload), with the state of `old`
+ * (may be NULL): the evaluation state of alarms active on the same
+ * settings at the same index, and the counters (Events, Dropped) and
+ * last event of every row of the same index, which never go backwards
+ * while the row exists.
  */
 int alarm_set_build_rows(struct alarm_set *set,
 			 const struct alarm_config *cfgs, size_t n,
 			 const struct alarm_def *rows, size_t nrows,
 			 const struct alarm_set *old);
+/* One row the table gets, loses or gets back (lib/alarm_write.c). */
+struct alarm_edit {
+	uint32_t index;
+	const struct alarm_def *def; /* the row as it will be; NULL: gone */
+	/* NULL: the state of the table's row (as alarm_set_build_rows);
+	 * else this row's whole state (an undo puts a row back as it was;
+	 * its counters never below the table's) */
+	const struct alarm *was;
+	uint64_t now; /* the writer's clock, for a row becoming notReady */
+};
+/* cur with the edits (sorted by index, one per index) into out; linear
+ * in rows + edits.  -1 when out of memory (out empty, cur unchanged). */
+int alarm_set_edit(struct alarm_set *out, const struct alarm_set *cur,
+		   const struct alarm_edit *e, size_t n);
 /* The same with configs only. */
 int alarm_set_build(struct alarm_set *set, const struct alarm_config *cfgs,
 		    size_t n, const struct alarm_set *old);
+/* One row, state included, into to (taken as empty); -1 out of memory. */
+int alarm_copy(struct alarm *to, const struct alarm *from);
 /* A deep copy (state included); -1 when out of memory. */
 int alarm_set_copy(struct alarm_set *to, const struct alarm_set *from);
 void alarm_set_free(struct alarm_set *set);
@@ -168,12 +220,13 @@ bool alarm_config_same(const struct alarm_config *a,
 enum alarm_status alarm_status_of(const struct alarm *a);
 bool alarm_value_of(const struct alarm *a, uint64_t *value);
 
-/* Parse "NAME METRIC SCOPE TYPE RISING FALLING [STARTUP]". */
+/* Parse "NAME METRIC SCOPE TYPE RISING FALLING [STARTUP]": a config
+ * line, an active row (alarm_def_flaw). */
 int alarm_config_parse(const char *args, struct alarm_config *out, char *err,
 		       size_t errlen);
-/* The same words without the check that FALLING is below RISING (a row
- * that is not in service may be stored so, lib/alarm_store.c). */
-int alarm_words_parse(const char *args, struct alarm_config *out, char *err,
+/* The same words into d's definition (complete: d->given), checked by
+ * the rule for a row of d->row (lib/alarm_store.c). */
+int alarm_words_parse(const char *args, struct alarm_def *d, char *err,
 		      size_t errlen);
 /* NAME's rule: 1-32 of A-Z a-z 0-9 . _ - */
 bool alarm_name_valid(const char *name, size_t len);

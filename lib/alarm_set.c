@@ -27,11 +27,13 @@ size_t alarm_rows_created(const struct alarm_set *set)
 
 struct alarm_def alarm_def_of(const struct alarm *a)
 {
-	return (struct alarm_def){.index = a->index,
-				  .storage = a->storage,
-				  .row = a->row,
-				  .given = a->given,
-				  .cfg = a->cfg};
+	struct alarm_def d = {.index = a->index,
+			      .storage = a->storage,
+			      .row = a->row,
+			      .given = a->given,
+			      .cfg = a->cfg};
+	memcpy(d.owner, a->owner, sizeof(d.owner));
+	return d;
 }
 
 size_t alarm_set_after(const struct alarm_set *set, uint64_t index)
@@ -56,6 +58,17 @@ struct alarm *alarm_set_find(const struct alarm_set *set, uint32_t index)
 	return &set->alarm[i - 1];
 }
 
+/* The counters of o into a: a row's Counter32s never go backwards while
+ * it exists, whatever is done to its definition or status. */
+static void keep_counters(struct alarm *a, const struct alarm *o)
+{
+	a->events = o->events;
+	a->dropped = o->dropped;
+	a->event_cpu = o->event_cpu;
+	a->event_value = o->event_value;
+	a->event_threshold = o->event_threshold;
+}
+
 /* The state of o into a (the same alarm, unchanged); -1 out of memory. */
 static int keep_state(struct alarm *a, const struct alarm *o)
 {
@@ -67,19 +80,16 @@ static int keep_state(struct alarm *a, const struct alarm *o)
 		memcpy(a->inst, o->inst, o->ninst * sizeof(*a->inst));
 	}
 	a->ninst = o->ninst;
-	a->events = o->events;
-	a->dropped = o->dropped;
 	a->cpu_absent_logged = o->cpu_absent_logged;
-	a->event_cpu = o->event_cpu;
-	a->event_value = o->event_value;
-	a->event_threshold = o->event_threshold;
+	keep_counters(a, o);
 	return 0;
 }
 
-/* A fresh alarm of def, with the state of old's alarm of the same index
- * when both are active on the same settings. */
+/* A fresh alarm of def; from old's row of the same index (o, may be
+ * NULL) its counters, and its evaluation state when both are active on
+ * the same settings; a notReady row keeps the time it became so. */
 static int place(struct alarm *a, const struct alarm_def *def,
-		 const struct alarm_set *old)
+		 const struct alarm *o, uint64_t now)
 {
 	memset(a, 0, sizeof(*a));
 	a->cfg = def->cfg;
@@ -87,12 +97,18 @@ static int place(struct alarm *a, const struct alarm_def *def,
 	a->storage = def->storage;
 	a->row = def->row;
 	a->given = def->given;
+	memcpy(a->owner, def->owner, sizeof(a->owner));
 	a->event_cpu = ALARM_CPU_SUM;
-	const struct alarm *o = alarm_set_find(old, def->index);
-	if (o && o->row == ROW_ACTIVE && a->row == ROW_ACTIVE &&
+	a->not_ready_since = now;
+	if (!o)
+		return 0; /* new */
+	if (o->row == ROW_NOT_READY && a->row == ROW_NOT_READY)
+		a->not_ready_since = o->not_ready_since;
+	if (o->row == ROW_ACTIVE && a->row == ROW_ACTIVE &&
 	    alarm_config_same(&o->cfg, &a->cfg))
 		return keep_state(a, o);
-	return 0; /* new or changed: starts afresh */
+	keep_counters(a, o); /* changed: evaluation starts afresh */
+	return 0;
 }
 
 static int by_index(const void *x, const void *y)
@@ -118,9 +134,11 @@ int alarm_set_build_rows(struct alarm_set *set, const struct alarm_config *cfgs,
 					     .storage = STORAGE_PERMANENT,
 					     .row = ROW_ACTIVE,
 					     .given = ALARM_GIVEN_OF(&cfgs[i]),
-					     .cfg = cfgs[i]}
+					     .cfg = cfgs[i],
+					     .owner = ALARM_OWNER_CONFIG}
 			: rows[i - n];
-		if (place(&set->alarm[i], &d, old) != 0) {
+		const struct alarm *o = alarm_set_find(old, d.index);
+		if (place(&set->alarm[i], &d, o, o ? o->not_ready_since : 0)) {
 			set->count = i;
 			alarm_set_free(set);
 			return -1;
@@ -131,10 +149,74 @@ int alarm_set_build_rows(struct alarm_set *set, const struct alarm_config *cfgs,
 	return 0;
 }
 
+/* The next row of cur and e merged by index: from cur (unchanged), from
+ * an edit (placed), or none (gone).  -1 out of memory. */
+static int merge_one(struct alarm *out, bool *made, const struct alarm_set *cur,
+		     size_t *i, const struct alarm_edit *e, size_t n, size_t *k)
+{
+	const struct alarm *c = *i < cur->count ? &cur->alarm[*i] : NULL;
+	const struct alarm_edit *x = *k < n ? &e[*k] : NULL;
+
+	*made = false;
+	if (c && (!x || c->index < x->index)) {
+		(*i)++;
+		*made = true;
+		*out = *c;
+		return keep_state(out, c);
+	}
+	(*k)++;
+	if (c && c->index == x->index)
+		(*i)++;
+	else
+		c = NULL;
+	if (!x->def)
+		return 0; /* gone */
+	*made = true;
+	if (!x->was)
+		return place(out, x->def, c, x->now);
+	*out = *x->was; /* put back as it was */
+	if (keep_state(out, x->was) != 0)
+		return -1;
+	if (c && c->events > out->events)
+		out->events = c->events;
+	if (c && c->dropped > out->dropped)
+		out->dropped = c->dropped;
+	return 0;
+}
+
+int alarm_set_edit(struct alarm_set *out, const struct alarm_set *cur,
+		   const struct alarm_edit *e, size_t n)
+{
+	size_t i = 0, k = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (cur->count + n == 0)
+		return 0;
+	out->alarm = calloc(cur->count + n, sizeof(*out->alarm));
+	if (!out->alarm)
+		return -1;
+	while (i < cur->count || k < n) {
+		bool made;
+		if (merge_one(&out->alarm[out->count], &made, cur, &i, e, n,
+			      &k) != 0) {
+			alarm_set_free(out);
+			return -1;
+		}
+		out->count += made;
+	}
+	return 0;
+}
+
 int alarm_set_build(struct alarm_set *set, const struct alarm_config *cfgs,
 		    size_t n, const struct alarm_set *old)
 {
 	return alarm_set_build_rows(set, cfgs, n, NULL, 0, old);
+}
+
+int alarm_copy(struct alarm *to, const struct alarm *from)
+{
+	*to = *from;
+	return keep_state(to, from);
 }
 
 int alarm_set_copy(struct alarm_set *to, const struct alarm_set *from)

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "alarm_write.h"
@@ -16,9 +17,10 @@
 #define STORE_TOKEN "alarmRow"
 #define NOT_LOADED  "# not loaded"
 
-int alarm_store_init(struct alarm_store *st, const char *path)
+int alarm_store_init(struct alarm_store *st, const char *path, uid_t owner)
 {
 	memset(st, 0, sizeof(*st));
+	st->owner = owner == (uid_t)-1 ? geteuid() : owner;
 	st->path = strdup(path);
 	return st->path ? 0 : -1;
 }
@@ -61,11 +63,11 @@ static int parse_row(char **w, int n, struct alarm_def *d, char *why,
 	uint64_t index;
 	char rest[PARSE_LINE_MAX] = "";
 
-	if (n < 10 || n > 11)
+	if (n < 10 || n > 12)
 		return parse_fail(why, len,
 				  "expected " STORE_TOKEN " INDEX STATUS "
 				  "nonVolatile NAME METRIC SCOPE TYPE RISING "
-				  "FALLING [STARTUP]");
+				  "FALLING [STARTUP [OWNER]]");
 	if (parse_u64(w[1], ALARM_INDEX_MAX, &index) != 0 ||
 	    index <= ALARM_CONFIG_INDEX_MAX)
 		return parse_fail(why, len, "bad index '%s' (%u..%u)", w[1],
@@ -84,29 +86,34 @@ static int parse_row(char **w, int n, struct alarm_def *d, char *why,
 		return parse_fail(why, len, "bad storage '%s' (nonVolatile)",
 				  w[3]);
 	d->storage = STORAGE_NONVOLATILE;
-	for (int i = 4; i < n; i++)
+	if (n == 12 && alarm_owner_decode(w[11], d->owner, sizeof(d->owner)))
+		return parse_fail(why, len, "bad owner '%s'", w[11]);
+	for (int i = 4; i < n && i < 11; i++)
 		snprintf(rest + strlen(rest), sizeof(rest) - strlen(rest),
 			 "%s%s", i > 4 ? " " : "", w[i]);
-	if (alarm_words_parse(rest, &d->cfg, why, len) != 0)
-		return -1;
-	if (d->row == ROW_ACTIVE && d->cfg.falling >= d->cfg.rising)
-		return parse_fail(why, len,
-				  "an active row's falling threshold must be "
-				  "below its rising threshold");
-	d->given = ALARM_GIVEN_OF(&d->cfg);
-	return 0;
+	/* the one rule of a row of this status, as for a set */
+	return alarm_words_parse(rest, d, why, len);
 }
 
-/* A row line, checked against the rows before it. */
-static int load_line(char *line, struct alarm_def *rows, size_t n,
-		     struct alarm_def *d, char *why, size_t len)
+/* A row line, checked against the config's alarms and the rows before
+ * it. */
+static int load_line(char *line, const struct alarm_config *cfgs, size_t ncfg,
+		     struct alarm_def *rows, size_t n, struct alarm_def *d,
+		     char *why, size_t len)
 {
-	char *w[12];
-	int nw = parse_words(line, w, 11);
+	char *w[13];
+	int nw = parse_words(line, w, 12);
 	if (nw < 1 || strcmp(w[0], STORE_TOKEN) != 0)
 		return parse_fail(why, len, "not an " STORE_TOKEN " line");
 	if (parse_row(w, nw, d, why, len) != 0)
 		return -1;
+	for (size_t i = 0; i < ncfg; i++)
+		if (strcmp(cfgs[i].name, d->cfg.name) == 0)
+			return parse_fail(why, len,
+					  "name '%s' is the config file's "
+					  "alarm %zu, which wins (create the "
+					  "row again under another name)",
+					  d->cfg.name, i + 1);
 	for (size_t i = 0; i < n; i++) {
 		if (rows[i].index == d->index)
 			return parse_fail(why, len, "row %u twice", d->index);
@@ -122,63 +129,124 @@ static bool blank(const char *s)
 	return s[strspn(s, " \t\r\n")] == '\0';
 }
 
-/* Each line of f; rows into *rows. */
-static int read_lines(struct alarm_store *st, FILE *f, struct alarm_def **rows,
-		      size_t *n, unsigned *bad)
+/* A line that is not loaded: logged, counted, kept as a comment. */
+static int not_loaded(struct alarm_store *st, unsigned no, const char *why,
+		      const char *line, size_t len, unsigned *bad)
 {
-	char line[PARSE_LINE_MAX + 2], copy[PARSE_LINE_MAX + 2], why[256];
-	unsigned no = 0;
+	char where[384], copy[604];
 
-	while (fgets(line, sizeof(line), f)) {
-		no++;
-		size_t l = strlen(line);
-		bool whole = l && line[l - 1] == '\n';
-		line[strcspn(line, "\n")] = '\0';
-		bool comment = line[0] == '#' || blank(line);
-		if (strncmp(line, NOT_LOADED, strlen(NOT_LOADED)) == 0 &&
-		    keep(st, "", line) != 0)
-			return -1;
-		while (comment && !whole && fgets(line, sizeof(line), f) &&
-		       !strchr(line, '\n'))
-			; /* the rest of a long comment */
-		if (comment)
-			continue;
-		struct alarm_def d;
-		snprintf(copy, sizeof(copy), "%s", line);
-		struct alarm_def *g = realloc(*rows, (*n + 1) * sizeof(*g));
-		if (!g)
-			return -1;
-		*rows = g;
-		int r = !whole && !feof(f)
-			    ? parse_fail(why, sizeof(why), "line too long")
-			    : load_line(line, *rows, *n, &d, why, sizeof(why));
-		if (r == 0) {
-			(*rows)[(*n)++] = d;
-			continue;
-		}
-		hwr_log(LOG_ERR,
-			"%s: line %u: %s; the line is not loaded, "
-			"and kept in the file as a comment\n",
-			st->path, no, why);
-		(*bad)++;
-		char where[320];
-		snprintf(where, sizeof(where),
-			 NOT_LOADED " (line %u: %s): ", no, why);
-		if (strlen(copy) > 600) /* kept lines stay short */
-			strcpy(copy + 597, "...");
-		if (keep(st, where, copy) != 0)
-			return -1;
-		while (!whole && fgets(line, sizeof(line), f) &&
-		       !strchr(line, '\n'))
-			; /* the rest of a long line */
-	}
-	return 0;
+	hwr_log(LOG_ERR,
+		"%s: line %u: %s; the line is not loaded, "
+		"and kept in the file as a comment\n",
+		st->path, no, why);
+	(*bad)++;
+	snprintf(where, sizeof(where), NOT_LOADED " (line %u: %s): ", no, why);
+	size_t k = 0; /* kept lines stay short and printable */
+	for (size_t i = 0; i < len && k < 600; i++)
+		copy[k++] = line[i] == '\0' || line[i] == '\r' ? '?' : line[i];
+	if (len > 600)
+		memcpy(copy + 597, "...", 3);
+	copy[k] = '\0';
+	return keep(st, where, copy);
 }
 
-int alarm_store_load(struct alarm_store *st, struct alarm_def **rows, size_t *n,
+/* One line (without its newline) of f; 1 a row into d, 0 nothing to
+ * load, -1 out of memory. */
+static int one_line(struct alarm_store *st, char *line, size_t l, unsigned no,
+		    const struct alarm_config *cfgs, size_t ncfg,
+		    struct alarm_def *rows, size_t n, struct alarm_def *d,
+		    unsigned *bad)
+{
+	char why[320];
+	bool nul = memchr(line, '\0', l) != NULL;
+
+	if (!nul && strncmp(line, NOT_LOADED, strlen(NOT_LOADED)) == 0)
+		return keep(st, "", line);
+	if (!nul && (line[0] == '#' || blank(line)))
+		return 0;
+	char words[PARSE_LINE_MAX + 1]; /* parse_words cuts its words */
+	int r = nul ? parse_fail(why, sizeof(why), "a NUL byte in the line")
+	      : l > PARSE_LINE_MAX
+		  ? parse_fail(why, sizeof(why), "line too long (%zu bytes)", l)
+		  : load_line(memcpy(words, line, l + 1), cfgs, ncfg, rows, n,
+			      d, why, sizeof(why));
+	if (r == 0)
+		return 1;
+	return not_loaded(st, no, why, line, l, bad) == 0 ? 0 : -1;
+}
+
+/* Each line of f; rows into *rows. */
+static int read_lines(struct alarm_store *st, FILE *f,
+		      const struct alarm_config *cfgs, size_t ncfg,
+		      struct alarm_def **rows, size_t *n, unsigned *bad)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t got;
+	unsigned no = 0;
+	int r = 0;
+
+	while (r == 0 && (got = getline(&line, &cap, f)) >= 0) {
+		size_t l = (size_t)got;
+		no++;
+		if (l && line[l - 1] == '\n')
+			line[--l] = '\0';
+		struct alarm_def d;
+		struct alarm_def *g = realloc(*rows, (*n + 1) * sizeof(*g));
+		if (!g) {
+			r = -1;
+			break;
+		}
+		*rows = g;
+		int k = one_line(st, line, l, no, cfgs, ncfg, *rows, *n, &d,
+				 bad);
+		if (k < 0)
+			r = -1;
+		else if (k > 0)
+			(*rows)[(*n)++] = d;
+	}
+	free(line);
+	return r;
+}
+
+/* The file, opened without following a symlink: a regular file of the
+ * agent's user; NULL (errno ENOENT: there is none) with why. */
+static FILE *open_store(const struct alarm_store *st, char *why, size_t len)
+{
+	struct stat sb;
+	int fd = open(st->path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	int e = errno;
+	FILE *f = NULL;
+
+	if (fd < 0) {
+		parse_fail(why, len, "%s",
+			   e == ELOOP ? "a symlink, not followed" : strerror(e));
+		errno = e;
+		return NULL;
+	}
+	if (fstat(fd, &sb) != 0)
+		parse_fail(why, len, "%s", strerror(errno));
+	else if (!S_ISREG(sb.st_mode))
+		parse_fail(why, len, "not a regular file");
+	else if (sb.st_uid != st->owner)
+		parse_fail(why, len,
+			   "owned by uid %u, not by the agent's user (uid %u)",
+			   (unsigned)sb.st_uid, (unsigned)st->owner);
+	else if (!(f = fdopen(fd, "r")))
+		parse_fail(why, len, "%s", strerror(errno));
+	if (!f) {
+		close(fd);
+		errno = EPERM;
+	}
+	return f;
+}
+
+int alarm_store_load(struct alarm_store *st, const struct alarm_config *cfgs,
+		     size_t ncfg, struct alarm_def **rows, size_t *n,
 		     unsigned *bad)
 {
-	FILE *f = fopen(st->path, "re");
+	char why[256];
+	FILE *f = open_store(st, why, sizeof(why));
 
 	*rows = NULL;
 	*n = 0;
@@ -189,11 +257,11 @@ int alarm_store_load(struct alarm_store *st, struct alarm_def **rows, size_t *n,
 		return 0; /* no row was ever kept */
 	if (!f) {
 		hwr_log(LOG_ERR, "%s: cannot read the alarm rows: %s\n",
-			st->path, strerror(errno));
+			st->path, why);
 		st->unreadable = true;
 		return -1;
 	}
-	int r = read_lines(st, f, rows, n, bad);
+	int r = read_lines(st, f, cfgs, ncfg, rows, n, bad);
 	if (r == 0 && ferror(f)) {
 		hwr_log(LOG_ERR, "%s: cannot read the alarm rows: %s\n",
 			st->path, strerror(errno));
@@ -212,13 +280,13 @@ int alarm_store_load(struct alarm_store *st, struct alarm_def **rows, size_t *n,
 static int put_rows(FILE *f, const struct alarm_store *st,
 		    const struct alarm_set *set)
 {
-	char line[256];
+	char line[768];
 	fprintf(f, "## hw-r10kevctr: the alarm rows created over SNMP with "
 		   "StorageType nonVolatile.\n"
 		   "## Written by the agent at each change (doc/alarms.md); "
 		   "edit only while it is stopped.\n"
 		   "## " STORE_TOKEN " INDEX STATUS STORAGE NAME METRIC "
-		   "SCOPE TYPE RISING FALLING STARTUP\n");
+		   "SCOPE TYPE RISING FALLING STARTUP OWNER\n");
 	for (size_t i = 0; i < st->nkept; i++)
 		fprintf(f, "%s\n", st->kept[i]);
 	for (size_t i = 0; set && i < set->count; i++) {
@@ -258,7 +326,13 @@ int alarm_store_save(struct alarm_store *st, const struct alarm_set *set,
 	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp", st->path) >=
 	    sizeof(tmp))
 		return parse_fail(why, len, "%s: path too long", st->path);
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	/* a new file, never through a symlink planted at tmp: a leftover
+	 * (a crash between create and rename, or a plant) is removed, not
+	 * followed, and creation tried once more */
+	int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
+	int fd = open(tmp, flags, 0600);
+	if (fd < 0 && errno == EEXIST && unlink(tmp) == 0)
+		fd = open(tmp, flags, 0600);
 	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!f) {
 		int e = errno;

@@ -26,7 +26,8 @@ enum alarm_column {
 	AC_FALLING_HIGH = 20,
 	AC_STORAGE = 21,
 	AC_ROW_STATUS = 22,
-	AC_MAX = 22
+	AC_OWNER = 23,
+	AC_MAX = 23
 };
 
 /* RowStatus values a manager writes (RFC 2579). */
@@ -59,6 +60,11 @@ struct aw_key {
 struct alarm_writer_env {
 	bool enabled;	   /* alarmSet yes */
 	unsigned max_rows; /* rows created over SNMP, at most */
+	/* a notReady row older than this (seconds) is removed, as RFC 2579
+	 * advises; 0: never */
+	unsigned not_ready_max_age;
+	/* seconds on a monotonic clock; NULL: always 0 */
+	uint64_t (*clock)(void *ctx);
 	/* After a change: keep the table (the store); -1 with why fails the
 	 * commit.  NULL: nothing is kept. */
 	int (*save)(void *ctx, const struct alarm_set *set, char *why,
@@ -70,12 +76,15 @@ struct alarm_writer_env {
 
 struct aw_change; /* alarm_write.c's */
 
+/* A transaction from its TestSet to its CleanupSet or UndoSet (net-snmp's
+ * master sends no CleanupSet after an UndoSet: the UndoSet ends it). */
 struct aw_txn {
 	bool used, committed;
 	struct aw_key key;
 	struct aw_change *ch; /* one per row the request touches */
 	size_t nch;
-	struct alarm_set before; /* while committed: for UndoSet */
+	uint32_t *slot; /* the changes by row index: an open hash, pos + 1 */
+	size_t nslot;	/* a power of two, at least twice the changes */
 };
 
 struct alarm_writer {

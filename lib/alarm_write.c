@@ -2,6 +2,7 @@
  * table (alarm_write.h); the checks of a request are alarm_write_check.c's. */
 #include "alarm_write.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,11 @@ void alarm_writer_init(struct alarm_writer *w, struct alarm_set *set,
 	w->env = *env;
 }
 
+static uint64_t now(const struct alarm_writer *w)
+{
+	return w->env.clock ? w->env.clock(w->env.ctx) : 0;
+}
+
 struct aw_txn *aw_find(struct alarm_writer *w, struct aw_key key)
 {
 	for (size_t i = 0; i < AW_TXN_MAX; i++)
@@ -28,104 +34,107 @@ struct aw_txn *aw_find(struct alarm_writer *w, struct aw_key key)
 
 static void txn_free(struct aw_txn *t)
 {
-	alarm_set_free(&t->before);
+	for (size_t i = 0; i < t->nch; i++)
+		free(t->ch[i].was.inst);
 	free(t->ch);
+	free(t->slot);
 	memset(t, 0, sizeof(*t));
+}
+
+/* Room for a request of n varbinds in a free transaction; NULL if none. */
+static struct aw_txn *txn_new(struct alarm_writer *w, size_t n)
+{
+	struct aw_txn *t = NULL;
+	for (size_t i = 0; !t && i < AW_TXN_MAX; i++)
+		if (!w->txn[i].used)
+			t = &w->txn[i];
+	if (!t)
+		return NULL;
+	t->nslot = 4;
+	while (t->nslot < 2 * n)
+		t->nslot *= 2;
+	t->ch = calloc(n ? n : 1, sizeof(*t->ch));
+	t->slot = calloc(t->nslot, sizeof(*t->slot));
+	if (!t->ch || !t->slot) {
+		txn_free(t);
+		return NULL;
+	}
+	return t;
 }
 
 enum ax_error alarm_write_test(struct alarm_writer *w, struct aw_key key,
 			       const struct aw_varbind *vb, size_t n,
 			       size_t *bad)
 {
-	*bad = 0;
-	if (!w->env.enabled) {
-		*bad = n ? 1 : 0;
+	*bad = n ? 1 : 0;
+	if (!w->env.enabled)
 		return AX_ERR_NOTWRITABLE; /* alarmSet no: as read-only */
-	}
 	struct aw_txn *t = aw_find(w, key);
+	if (t && t->committed) { /* its undo data stays */
+		hwr_log(LOG_WARNING,
+			"alarm table: a TestSet for the committed set of "
+			"AgentX session %u, transaction %u: processingError\n",
+			key.session, key.transaction);
+		return AX_ERR_PROCESSINGERROR;
+	}
 	if (t) /* the same transaction tested again: it starts over */
 		txn_free(t);
-	for (size_t i = 0; !t && i < AW_TXN_MAX; i++)
-		if (!w->txn[i].used)
-			t = &w->txn[i];
-	if (!t || !(t->ch = calloc(n ? n : 1, sizeof(*t->ch)))) {
+	if (!(t = txn_new(w, n))) {
 		hwr_log(LOG_WARNING,
 			"alarm table: a set (AgentX session %u, transaction "
 			"%u) while %d others are in progress: "
 			"resourceUnavailable\n",
 			key.session, key.transaction, AW_TXN_MAX);
-		if (t)
-			txn_free(t);
-		*bad = n ? 1 : 0;
 		return AX_ERR_RESOURCEUNAVAILABLE;
 	}
 	t->key = key;
+	t->used = true; /* aw_check's name and limit checks count it */
+	*bad = 0;
 	enum ax_error e = aw_check(w, t, vb, n, bad);
-	if (e != AX_ERR_NOERROR) {
+	if (e != AX_ERR_NOERROR)
 		txn_free(t);
-		return e;
-	}
-	t->used = true;
-	return AX_ERR_NOERROR;
+	return e;
 }
 
-/* The table with t's changes: every row as a definition, the state of
- * what did not change kept (alarm_set_build_rows). */
-static int build(const struct alarm_set *cur, const struct aw_txn *t,
-		 struct alarm_set *out)
+static bool stored(const struct alarm_def *d)
 {
-	struct alarm_def *d = calloc(cur->count + t->nch + 1, sizeof(*d));
-	size_t n = 0;
-
-	if (!d)
-		return -1;
-	for (size_t i = 0; i < cur->count; i++)
-		if (!aw_change_of(t, cur->alarm[i].index))
-			d[n++] = alarm_def_of(&cur->alarm[i]);
-	for (size_t i = 0; i < t->nch; i++)
-		if (!t->ch[i].destroy && !t->ch[i].noop)
-			d[n++] = t->ch[i].def;
-	int r = alarm_set_build_rows(out, NULL, 0, d, n, cur);
-	free(d);
-	return r;
+	return d->storage == STORAGE_NONVOLATILE && d->row != ROW_NOT_READY;
 }
 
-/* Does t change a row the store keeps (nonVolatile before or after)? */
-static bool touches_store(const struct alarm_set *cur, const struct aw_txn *t)
+/* Does t change a row the store keeps (before or after)? */
+static bool touches_store(const struct aw_txn *t)
 {
 	for (size_t i = 0; i < t->nch; i++) {
 		const struct aw_change *c = &t->ch[i];
-		const struct alarm *a = alarm_set_find(cur, c->def.index);
-		if ((a && a->storage == STORAGE_NONVOLATILE) ||
-		    (!c->destroy && c->def.storage == STORAGE_NONVOLATILE))
+		struct alarm_def before = alarm_def_of(&c->was);
+		if ((c->existed && stored(&before)) ||
+		    (!c->destroy && !c->noop && stored(&c->def)))
 			return true;
 	}
 	return false;
 }
 
 static int save(struct alarm_writer *w, const struct aw_txn *t,
-		const struct alarm_set *cur, const struct alarm_set *next)
+		const struct alarm_set *next, const char *phase)
 {
-	char why[256] = "";
-	if (!w->env.save || !touches_store(cur, t))
+	char why[512] = "";
+	if (!w->env.save || !touches_store(t))
 		return 0;
 	if (w->env.save(w->env.ctx, next, why, sizeof(why)) == 0)
 		return 0;
 	hwr_log(LOG_ERR,
-		"alarm table: the set of AgentX session %u, transaction %u "
-		"is not applied: %s\n",
-		t->key.session, t->key.transaction, why);
+		"alarm table: the %s of AgentX session %u, transaction %u "
+		"failed, nothing changed: %s\n",
+		phase, t->key.session, t->key.transaction, why);
 	return -1;
 }
 
 /* One log line per row the transaction changed. */
-static void log_changes(const struct alarm_set *before, const struct aw_txn *t,
-			const char *undone)
+static void log_changes(const struct aw_txn *t, bool undone)
 {
-	char line[256];
+	char line[512];
 	for (size_t i = 0; i < t->nch; i++) {
 		const struct aw_change *c = &t->ch[i];
-		const struct alarm *a = alarm_set_find(before, c->def.index);
 		if (c->noop)
 			continue;
 		line[0] = '\0';
@@ -135,12 +144,67 @@ static void log_changes(const struct alarm_set *before, const struct aw_txn *t,
 			"alarm table: row %u %s%s over SNMP (AgentX session "
 			"%u, transaction %u)%s%s\n",
 			c->def.index,
-			c->destroy ? "destroyed"
-			: a	   ? "changed"
-				   : "created",
-			undone, t->key.session, t->key.transaction,
-			c->destroy ? "" : ": ", c->destroy ? "" : line);
+			c->destroy   ? "destroyed"
+			: c->existed ? "changed"
+				     : "created",
+			undone ? " and undone" : "", t->key.session,
+			t->key.transaction, c->destroy ? "" : ": ",
+			c->destroy ? "" : line);
 	}
+}
+
+static int by_edit_index(const void *x, const void *y)
+{
+	const struct alarm_edit *a = x, *b = y;
+	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* The table with t's changes (undo: without them) into next. */
+static int apply(struct alarm_writer *w, const struct aw_txn *t, bool undo,
+		 struct alarm_set *next)
+{
+	struct alarm_edit *e = calloc(t->nch ? t->nch : 1, sizeof(*e));
+	struct alarm_def *was = calloc(t->nch ? t->nch : 1, sizeof(*was));
+	size_t n = 0;
+	uint64_t at = now(w);
+	int r = -1;
+
+	if (e && was) {
+		for (size_t i = 0; i < t->nch; i++) {
+			const struct aw_change *c = &t->ch[i];
+			if (c->noop)
+				continue;
+			e[n] = (struct alarm_edit){.index = c->def.index,
+						   .now = at};
+			if (!undo) {
+				e[n].def = c->destroy ? NULL : &c->def;
+			} else if (c->existed) {
+				was[n] = alarm_def_of(&c->was);
+				e[n].def = &was[n];
+				e[n].was = &c->was;
+			}
+			n++;
+		}
+		qsort(e, n, sizeof(*e), by_edit_index);
+		r = alarm_set_edit(next, w->set, e, n);
+	}
+	free(e);
+	free(was);
+	return r;
+}
+
+/* The rows t changes, as they are now, for an UndoSet. */
+static int remember(struct alarm_writer *w, struct aw_txn *t)
+{
+	for (size_t i = 0; i < t->nch; i++) {
+		struct aw_change *c = &t->ch[i];
+		const struct alarm *a = alarm_set_find(w->set, c->def.index);
+		free(c->was.inst);
+		memset(&c->was, 0, sizeof(c->was));
+		if (c->existed && a && alarm_copy(&c->was, a) != 0)
+			return -1;
+	}
+	return 0;
 }
 
 enum ax_error alarm_write_commit(struct alarm_writer *w, struct aw_key key)
@@ -155,7 +219,7 @@ enum ax_error alarm_write_commit(struct alarm_writer *w, struct aw_key key)
 			key.session, key.transaction);
 		return AX_ERR_COMMITFAILED;
 	}
-	if (build(w->set, t, &next) != 0) {
+	if (remember(w, t) != 0 || apply(w, t, false, &next) != 0) {
 		hwr_log(LOG_ERR,
 			"alarm table: out of memory; the set of "
 			"AgentX session %u, transaction %u is not "
@@ -163,33 +227,50 @@ enum ax_error alarm_write_commit(struct alarm_writer *w, struct aw_key key)
 			key.session, key.transaction);
 		return AX_ERR_COMMITFAILED;
 	}
-	if (save(w, t, w->set, &next) != 0) {
+	if (save(w, t, &next, "set") != 0) {
 		alarm_set_free(&next);
 		return AX_ERR_COMMITFAILED;
 	}
-	log_changes(w->set, t, "");
-	t->before = *w->set;
+	log_changes(t, false);
+	alarm_set_free(w->set);
 	*w->set = next;
 	t->committed = true;
 	return AX_ERR_NOERROR;
 }
 
+/* UndoSet ends the transaction: net-snmp's master sends no CleanupSet
+ * after it (its subagent side frees the set at UndoSet too). */
 enum ax_error alarm_write_undo(struct alarm_writer *w, struct aw_key key)
 {
 	struct aw_txn *t = aw_find(w, key);
+	struct alarm_set next;
+	enum ax_error e = AX_ERR_NOERROR;
 
-	if (!t)
+	if (!t) {
+		hwr_log(LOG_WARNING,
+			"alarm table: an UndoSet for no set in progress "
+			"(AgentX session %u, transaction %u): undoFailed\n",
+			key.session, key.transaction);
 		return AX_ERR_UNDOFAILED;
-	if (!t->committed) /* a commit that failed changed nothing */
-		return AX_ERR_NOERROR;
-	if (save(w, t, w->set, &t->before) != 0)
-		return AX_ERR_UNDOFAILED;
-	log_changes(&t->before, t, " and undone");
-	alarm_set_free(w->set);
-	*w->set = t->before;
-	memset(&t->before, 0, sizeof(t->before));
-	t->committed = false;
-	return AX_ERR_NOERROR;
+	}
+	if (t->committed) { /* a commit that failed changed nothing */
+		if (apply(w, t, true, &next) != 0) {
+			hwr_log(LOG_ERR, "alarm table: out of memory; the set "
+					 "of AgentX session %u, transaction "
+					 "%u is not undone\n",
+				key.session, key.transaction);
+			e = AX_ERR_UNDOFAILED;
+		} else if (save(w, t, &next, "undo") != 0) {
+			alarm_set_free(&next);
+			e = AX_ERR_UNDOFAILED;
+		} else {
+			log_changes(t, true);
+			alarm_set_free(w->set);
+			*w->set = next;
+		}
+	}
+	txn_free(t);
+	return e;
 }
 
 void alarm_write_cleanup(struct alarm_writer *w, struct aw_key key)
@@ -204,6 +285,47 @@ void alarm_write_reset(struct alarm_writer *w)
 	for (size_t i = 0; i < AW_TXN_MAX; i++)
 		if (w->txn[i].used)
 			txn_free(&w->txn[i]);
+}
+
+int alarm_write_age(struct alarm_writer *w)
+{
+	uint64_t at = now(w), max = w->env.not_ready_max_age;
+	struct alarm_edit *e;
+	struct alarm_set next;
+	size_t n = 0;
+
+	if (!max)
+		return 0;
+	for (size_t i = 0; i < w->set->count; i++) {
+		const struct alarm *a = &w->set->alarm[i];
+		n += a->row == ROW_NOT_READY && at - a->not_ready_since >= max &&
+		     !aw_held(w, NULL, a->index);
+	}
+	if (!n)
+		return 0;
+	if (!(e = calloc(n, sizeof(*e))))
+		return -1;
+	n = 0;
+	for (size_t i = 0; i < w->set->count; i++) {
+		const struct alarm *a = &w->set->alarm[i];
+		if (a->row != ROW_NOT_READY || at - a->not_ready_since < max ||
+		    aw_held(w, NULL, a->index))
+			continue;
+		e[n++] = (struct alarm_edit){.index = a->index};
+		hwr_log(LOG_NOTICE,
+			"alarm table: row %u (%s) removed: notReady for %llu "
+			"s, more than alarmSetNotReadyTimeout %u s (RFC 2579)\n",
+			a->index, a->cfg.name,
+			(unsigned long long)(at - a->not_ready_since),
+			w->env.not_ready_max_age);
+	}
+	int r = alarm_set_edit(&next, w->set, e, n);
+	free(e);
+	if (r == 0) {
+		alarm_set_free(w->set);
+		*w->set = next;
+	}
+	return r == 0 ? (int)n : -1;
 }
 
 const char *alarm_row_name(enum alarm_row r)
@@ -221,10 +343,58 @@ const char *alarm_storage_name(enum alarm_storage s)
 	return s >= STORAGE_OTHER && s <= STORAGE_READONLY ? names[s] : NULL;
 }
 
+void alarm_owner_encode(const char *owner, char *buf, size_t len)
+{
+	size_t o = 0;
+	static const char hex[] = "0123456789ABCDEF";
+
+	if (len < 4)
+		return;
+	if (!*owner)
+		snprintf(buf, len, "-");
+	for (const char *p = owner; *owner && *p && o + 4 < len; p++) {
+		unsigned char ch = (unsigned char)*p;
+		bool plain = ch > 0x20 && ch < 0x7f && ch != '%' &&
+			     !(ch == '-' && p == owner && !p[1]);
+		if (plain) {
+			buf[o++] = (char)ch;
+			continue;
+		}
+		buf[o++] = '%';
+		buf[o++] = hex[ch >> 4];
+		buf[o++] = hex[ch & 15];
+	}
+	if (*owner)
+		buf[o] = '\0';
+}
+
+int alarm_owner_decode(const char *word, char *owner, size_t len)
+{
+	size_t o = 0;
+	if (strcmp(word, "-") == 0) {
+		owner[0] = '\0';
+		return 0;
+	}
+	for (const char *p = word; *p; p++) {
+		unsigned v = (unsigned char)*p;
+		if (*p == '%' && sscanf(p + 1, "%2x", &v) == 1 &&
+		    isxdigit((unsigned char)p[1]) &&
+		    isxdigit((unsigned char)p[2]))
+			p += 2;
+		else if (*p == '%')
+			return -1;
+		if (v < 0x20 || v > 0x7e || o + 1 >= len)
+			return -1;
+		owner[o++] = (char)v;
+	}
+	owner[o] = '\0';
+	return 0;
+}
+
 void alarm_def_format(const struct alarm_def *d, char *buf, size_t len)
 {
 	const struct alarm_config *c = &d->cfg;
-	char scope[16], rising[24];
+	char scope[16], rising[24], owner[3 * ALARM_OWNER_MAX + 4];
 	static const char *const startup[] = {"?", "rising", "falling", "both"};
 
 	if (c->scope == SCOPE_CPU)
@@ -235,11 +405,12 @@ void alarm_def_format(const struct alarm_def *d, char *buf, size_t len)
 	snprintf(rising, sizeof(rising), "%llu", (unsigned long long)c->rising);
 	const char *row = alarm_row_name(d->row);
 	const char *st = alarm_storage_name(d->storage);
-	snprintf(buf, len, "%u %s %s %s %s %s %s %s %llu %s", d->index,
+	alarm_owner_encode(d->owner, owner, sizeof(owner));
+	snprintf(buf, len, "%u %s %s %s %s %s %s %s %llu %s %s", d->index,
 		 row ? row : "?", st ? st : "?", c->name,
 		 d->given & ALARM_GIVEN_METRIC ? c->metric : "-", scope,
 		 c->type == TYPE_RATE ? "rate" : "absolute",
 		 d->given & ALARM_GIVEN_RISING ? rising : "-",
 		 (unsigned long long)c->falling,
-		 startup[c->startup <= STARTUP_BOTH ? c->startup : 0]);
+		 startup[c->startup <= STARTUP_BOTH ? c->startup : 0], owner);
 }

@@ -43,10 +43,22 @@ void alarm_write_cleanup(struct alarm_writer *w, struct aw_key key);
  * rebuilt): committed changes stand. */
 void alarm_write_reset(struct alarm_writer *w);
 
+/* Remove the notReady rows older than env.not_ready_max_age that no set
+ * in progress holds (RFC 2579: an unfinished row is deleted after some
+ * minutes), each logged; the number removed, -1 out of memory. */
+int alarm_write_age(struct alarm_writer *w);
+
 /* A row as one line of words (the store's format, the log's):
- * "INDEX STATUS STORAGE NAME METRIC SCOPE TYPE RISING FALLING STARTUP";
- * an unset metric or rising threshold is "-". */
+ * "INDEX STATUS STORAGE NAME METRIC SCOPE TYPE RISING FALLING STARTUP
+ * OWNER"; an unset metric or rising threshold is "-"; OWNER as
+ * alarm_owner_encode writes it. */
 void alarm_def_format(const struct alarm_def *d, char *buf, size_t len);
+/* An OwnerString as one word: "-" when empty, every byte outside
+ * '!'..'~', '%' and a lone "-" as %XX (buf: 3 * ALARM_OWNER_MAX + 4). */
+void alarm_owner_encode(const char *owner, char *buf, size_t len);
+/* The word back into owner (len >= ALARM_OWNER_MAX + 1); -1 if it is
+ * not one alarm_owner_encode writes (a bad %, a control byte, too long). */
+int alarm_owner_decode(const char *word, char *owner, size_t len);
 /* "active", "volatile"... ; NULL if not a value of the type */
 const char *alarm_row_name(enum alarm_row r);
 const char *alarm_storage_name(enum alarm_storage s);

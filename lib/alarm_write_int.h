@@ -8,6 +8,7 @@
 /* What a request does to one row. */
 struct aw_change {
 	struct alarm_def def;  /* the row as it will be */
+	struct alarm was;      /* committed: the row as it was, for UndoSet */
 	bool existed;	       /* the row is in the table now */
 	bool destroy;	       /* destroy(6) */
 	bool noop;	       /* destroy(6) of a row that is not there */
@@ -19,8 +20,13 @@ struct aw_change {
 
 /* The transaction of key, NULL if none. */
 struct aw_txn *aw_find(struct alarm_writer *w, struct aw_key key);
-/* t's change of the row index, NULL if none. */
+/* t's change of the row index, NULL if none (constant time). */
 struct aw_change *aw_change_of(const struct aw_txn *t, uint32_t index);
+/* A new change of the row index in t (room for it was made). */
+struct aw_change *aw_change_add(struct aw_txn *t, uint32_t index);
+/* Is the row in a transaction in progress other than self (NULL: any)? */
+bool aw_held(const struct alarm_writer *w, const struct aw_txn *self,
+	     uint32_t index);
 /* TestSet's checks of vb[0..n) into t's changes: noError, or the error
  * and the varbind (from 1) at fault. */
 enum ax_error aw_check(struct alarm_writer *w, struct aw_txn *t,

@@ -39,6 +39,7 @@ void config_defaults(struct config *c)
 		 AGENTX_SOCKET_DEFAULT);
 	c->agentx_ping = AGENTX_PING_DEFAULT;
 	c->alarm_set_max_rows = ALARM_SET_MAX_ROWS_DEFAULT;
+	c->alarm_set_not_ready = ALARM_SET_NOT_READY_DEFAULT;
 }
 
 void config_free(struct config *c)
@@ -169,6 +170,10 @@ const struct config_token config_tokens[] = {
     TOKEN_UINT("alarmSetMaxRows", "ROWS (0..64511, default 100)",
 	       struct config, alarm_set_max_rows, 0,
 	       ALARM_INDEX_MAX - ALARM_CONFIG_INDEX_MAX, false),
+    TOKEN_UINT("alarmSetNotReadyTimeout",
+	       "SECONDS (0..86400, default 300; 0: never): a row created "
+	       "over SNMP and left notReady is removed after it",
+	       struct config, alarm_set_not_ready, 0, 86400, false),
     TOKEN_END,
 };
 

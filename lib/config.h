@@ -26,6 +26,7 @@
 #define POLL_INTERVAL_MAX     3600
 #define ALARMS_MAX	      ALARM_CONFIG_INDEX_MAX
 #define ALARM_SET_MAX_ROWS_DEFAULT 100
+#define ALARM_SET_NOT_READY_DEFAULT 300 /* s: RFC 2579 "about 5 minutes" */
 #define AGENTX_SOCKET_DEFAULT "unix:/var/agentx/master"
 #define AGENTX_SOCKET_MAX     256
 #define AGENTX_PING_DEFAULT   2
@@ -47,6 +48,7 @@ struct config {
 	size_t nalarms;
 	bool alarm_set;		     /* alarmSet: sets are accepted */
 	unsigned alarm_set_max_rows; /* alarmSetMaxRows */
+	unsigned alarm_set_not_ready; /* alarmSetNotReadyTimeout, s */
 };
 
 void config_defaults(struct config *c);

@@ -83,8 +83,9 @@ NUM(cpu_status, at->row->status)
 /* The alarm table. */
 STR(alarm_name, at->alarm->cfg.name)
 NUM(alarm_scope, at->alarm->cfg.scope)
-NUM(alarm_cpu, at->alarm->cfg.scope == SCOPE_CPU ||
-		       (at->alarm->given & ALARM_GIVEN_CPU)
+/* -1 unless the scope is cpu(2) (alarm_def_flaw: then a CPU is given) */
+NUM(alarm_cpu, at->alarm->cfg.scope == SCOPE_CPU &&
+			   (at->alarm->given & ALARM_GIVEN_CPU)
 		   ? (int32_t)at->alarm->cfg.cpu
 		   : -1)
 NUM(alarm_sample_type, at->alarm->cfg.type == TYPE_RATE ? 2 : 1)
@@ -127,6 +128,7 @@ NUM(alarm_startup, at->alarm->cfg.startup)
 NUM(alarm_status, alarm_status_of(at->alarm))
 NUM(alarm_events, at->alarm->events)
 NUM(alarm_dropped, at->alarm->dropped)
+STR(alarm_owner, at->alarm->owner)
 NUM(alarm_event_cpu, at->alarm->event_cpu)
 NUM(alarm_event_value, at->alarm->event_value)
 NUM(alarm_event_threshold, at->alarm->event_threshold)
@@ -134,6 +136,19 @@ NUM(alarm_event_threshold, at->alarm->event_threshold)
 static bool alarm_value(const struct value_at *at, struct raw *r)
 {
 	return alarm_value_of(at->alarm, &r->num);
+}
+
+/* The lowest index from 1025 without a row, 0 if none. */
+static bool alarm_next_index(const struct value_at *at, struct raw *r)
+{
+	const struct alarm_set *s = at->v->served->alarms;
+	uint64_t next = ALARM_CONFIG_INDEX_MAX + 1;
+
+	for (size_t i = alarm_set_after(s, ALARM_CONFIG_INDEX_MAX);
+	     s && i < s->count && s->alarm[i].index == next; i++)
+		next++;
+	r->num = next > ALARM_INDEX_MAX ? 0 : next;
+	return true;
 }
 
 static value_fn *const value_of[TAG_COUNT] = {
@@ -178,6 +193,8 @@ static value_fn *const value_of[TAG_COUNT] = {
     [TAG_ALARM_FALLING_HIGH] = alarm_falling_high,
     [TAG_ALARM_STORAGE] = alarm_storage,
     [TAG_ALARM_ROW_STATUS] = alarm_row_status,
+    [TAG_ALARM_OWNER] = alarm_owner,
+    [TAG_ALARM_NEXT_INDEX] = alarm_next_index,
 };
 
 bool value_has_source(enum obj_tag tag)

@@ -4,6 +4,8 @@
  * atomic (no temporary left), an unreadable file never written over. */
 #include "testenv.h"
 
+#include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -30,6 +32,8 @@ static int teardown(void **state)
 	unlink(tmp);
 	unlink(path);
 	rmdir(path); /* the unreadable case's */
+	snprintf(tmp, sizeof(tmp), "%s/secret", dir);
+	unlink(tmp);
 	rmdir(dir);
 	return 0;
 }
@@ -89,8 +93,8 @@ static void rows_and_bad_lines(void **state)
 	    "alarm 1031 hw.r10kevctr.tlb sum rate 10 5\n",
 	    longline);
 	write_file(text);
-	assert_int_equal(alarm_store_init(&st, path), 0);
-	assert_int_equal(alarm_store_load(&st, &rows, &n, &bad), 0);
+	assert_int_equal(alarm_store_init(&st, path, (uid_t)-1), 0);
+	assert_int_equal(alarm_store_load(&st, NULL, 0, &rows, &n, &bad), 0);
 	assert_int_equal(n, 2);
 	assert_int_equal(rows[0].index, 1025);
 	assert_int_equal(rows[0].row, ROW_ACTIVE);
@@ -105,8 +109,8 @@ static void rows_and_bad_lines(void **state)
 	assert_logged(want);
 	snprintf(want, sizeof(want), "%s: line 6: bad status 'running'", path);
 	assert_logged(want);
-	snprintf(want, sizeof(want), "%s: line 7: an active row's falling",
-		 path);
+	snprintf(want, sizeof(want),
+		 "%s: line 7: alarm: the falling threshold must be below", path);
 	assert_logged(want);
 	snprintf(want, sizeof(want), "%s: line 8: row 1025 twice", path);
 	assert_logged(want);
@@ -122,9 +126,9 @@ static void rows_and_bad_lines(void **state)
 	char *f = read_file();
 	assert_non_null(strstr(f, "\nalarmRow 1025 active nonVolatile hot "
 				  "hw.r10kevctr.cycles sum rate 100 50 "
-				  "both\n"));
+				  "both -\n"));
 	assert_non_null(strstr(f, "\nalarmRow 1026 notInService nonVolatile "
-				  "odd stat.ipc 3 absolute 5 9 rising\n"));
+				  "odd stat.ipc 3 absolute 5 9 rising -\n"));
 	assert_non_null(strstr(f, "\n# not loaded (line 6: bad status "
 				  "'running' (active, notInService)): "
 				  "alarmRow 1027 running"));
@@ -137,7 +141,7 @@ static void rows_and_bad_lines(void **state)
 	free(rows);
 
 	/* read again: the same rows, the kept lines kept once, nothing bad */
-	assert_int_equal(alarm_store_load(&st, &rows, &n, &bad), 0);
+	assert_int_equal(alarm_store_load(&st, NULL, 0, &rows, &n, &bad), 0);
 	assert_int_equal(n, 2);
 	assert_int_equal(bad, 0);
 	assert_int_equal(alarm_store_save(&st, &set, why, sizeof(why)), 0);
@@ -158,13 +162,125 @@ static void missing_and_unreadable(void **state)
 	unsigned bad;
 	char why[256];
 	(void)state;
-	assert_int_equal(alarm_store_init(&st, path), 0);
-	assert_int_equal(alarm_store_load(&st, &rows, &n, &bad), 0);
+	assert_int_equal(alarm_store_init(&st, path, (uid_t)-1), 0);
+	assert_int_equal(alarm_store_load(&st, NULL, 0, &rows, &n, &bad), 0);
 	assert_int_equal(n, 0);			/* none yet */
 	assert_int_equal(mkdir(path, 0700), 0); /* a directory: unreadable */
-	assert_int_equal(alarm_store_load(&st, &rows, &n, &bad), -1);
+	assert_int_equal(alarm_store_load(&st, NULL, 0, &rows, &n, &bad), -1);
 	assert_int_equal(alarm_store_save(&st, NULL, why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "could not be read at the last load"));
+	alarm_store_free(&st);
+}
+
+/* A file the agent must never read through, nor write through. */
+static const char *secret(void)
+{
+	static char p[160];
+	snprintf(p, sizeof(p), "%s/secret", dir);
+	FILE *f = fopen(p, "w");
+	assert_non_null(f);
+	fputs("alarmRow 1025 active nonVolatile stolen hw.r10kevctr.cycles "
+	      "sum rate 10 5 both\n",
+	      f);
+	fclose(f);
+	return p;
+}
+
+static void symlinks(void **state)
+{
+	struct alarm_store st;
+	struct alarm_def *rows;
+	size_t n;
+	unsigned bad;
+	char why[256], tmp[160], want[256];
+	(void)state;
+	/* the store a symlink (to a root file, say): not followed, not
+	 * loaded, never written over */
+	assert_int_equal(symlink(secret(), path), 0);
+	assert_int_equal(alarm_store_init(&st, path, (uid_t)-1), 0);
+	assert_int_equal(alarm_store_load(&st, NULL, 0, &rows, &n, &bad), -1);
+	assert_int_equal(n, 0);
+	snprintf(want, sizeof(want),
+		 "%s: cannot read the alarm rows: a symlink, not followed",
+		 path);
+	assert_logged(want);
+	assert_int_equal(alarm_store_save(&st, NULL, why, sizeof(why)), -1);
+	unlink(path);
+	/* a symlink planted at the temporary file: removed, not followed */
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	assert_int_equal(symlink(secret(), tmp), 0);
+	assert_int_equal(alarm_store_load(&st, NULL, 0, &rows, &n, &bad), 0);
+	assert_int_equal(alarm_store_save(&st, NULL, why, sizeof(why)), 0);
+	struct stat sb;
+	assert_int_equal(lstat(path, &sb), 0);
+	assert_true(S_ISREG(sb.st_mode));
+	assert_int_not_equal(lstat(tmp, &sb), 0);
+	FILE *f = fopen(secret(), "r");
+	char line[256];
+	assert_non_null(fgets(line, sizeof(line), f));
+	fclose(f);
+	assert_non_null(strstr(line, "stolen")); /* untouched */
+	/* a file of another user: not loaded */
+	alarm_store_free(&st);
+	assert_int_equal(alarm_store_init(&st, path, geteuid() + 1), 0);
+	assert_int_equal(alarm_store_load(&st, NULL, 0, &rows, &n, &bad), -1);
+	assert_logged("not by the agent's user");
+	alarm_store_free(&st);
+}
+
+static void one_rule_and_names(void **state)
+{
+	struct alarm_store st;
+	struct alarm_def *rows;
+	size_t n;
+	unsigned bad;
+	struct alarm_config cfg[1];
+	char err[256], text[512], want[320];
+	(void)state;
+	assert_int_equal(alarm_config_parse("hot hw.r10kevctr.tlb sum rate 10 "
+					    "5",
+					    &cfg[0], err, sizeof(err)),
+			 0);
+	snprintf(text, sizeof(text),
+		 "alarmRow 1025 notInService nonVolatile ipc stat.ipc sum "
+		 "rate 10 5 both\n"
+		 "alarmRow 1026 active nonVolatile hot hw.r10kevctr.cycles "
+		 "sum rate 10 5 both ops%%20desk\n"
+		 "alarmRow 1027 active nonVolatile old hw.r10kevctr.cycles "
+		 "sum rate 10 5 both\n"
+		 "alarmRow 1028 active nonVolatile n%cl hw.r10kevctr.cycles "
+		 "sum rate 10 5 both\n"
+		 "alarmRow 1029 active nonVolatile own hw.r10kevctr.cycles "
+		 "sum rate 10 5 both ops%%2\n",
+		 'x');
+	write_file(text);
+	/* a NUL byte in line 4 */
+	FILE *f = fopen(path, "r+");
+	fseek(f, (long)(strstr(text, "n" "x" "l") - text) + 1, SEEK_SET);
+	fputc('\0', f);
+	fclose(f);
+	assert_int_equal(alarm_store_init(&st, path, (uid_t)-1), 0);
+	assert_int_equal(alarm_store_load(&st, cfg, 1, &rows, &n, &bad), 0);
+	assert_int_equal(bad, 4);
+	assert_int_equal(n, 1); /* 0.1.0's line without an owner */
+	assert_int_equal(rows[0].index, 1027);
+	assert_string_equal(rows[0].owner, "");
+	snprintf(want, sizeof(want),
+		 "%s: line 1: alarm: a statistic is already per poll "
+		 "interval",
+		 path);
+	assert_logged(want);
+	snprintf(want, sizeof(want),
+		 "%s: line 2: name 'hot' is the config file's alarm 1, "
+		 "which wins",
+		 path);
+	assert_logged(want);
+	snprintf(want, sizeof(want), "%s: line 4: a NUL byte in the line",
+		 path);
+	assert_logged(want);
+	snprintf(want, sizeof(want), "%s: line 5: bad owner 'ops%%2'", path);
+	assert_logged(want);
+	free(rows);
 	alarm_store_free(&st);
 }
 
@@ -174,6 +290,9 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(rows_and_bad_lines, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(missing_and_unreadable, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(symlinks, setup, teardown),
+	    cmocka_unit_test_setup_teardown(one_rule_and_names, setup,
 					    teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -192,7 +192,7 @@ static void walk(void **state)
 		count++;
 	}
 	assert_int_equal(cpu_cycles, 2);
-	assert_string_equal(prev->name, "hwR10kEvCtrPollErrors");
+	assert_string_equal(prev->name, "hwR10kEvCtrAlarmNextIndex");
 	/* the counted totals, state and cpurev, each counted counter and each
 	 * status column on both CPUs, the agent's readable scalars; no rate
 	 * or statistic after one poll, no alarm */
@@ -227,7 +227,7 @@ static void getnext_edges(void **state)
 	assert_int_equal(mibview_getnext(&view, after, 10, next, &nlen, &o, &v),
 			 MV_END_OF_VIEW);
 	/* the last instance */
-	n = oid_of("hwR10kEvCtrPollErrors", 0, q);
+	n = oid_of("hwR10kEvCtrAlarmNextIndex", 0, q);
 	assert_int_equal(mibview_getnext(&view, q, n, next, &nlen, &o, &v),
 			 MV_END_OF_VIEW);
 	/* within a column: CPU 0 -> CPU 2; CPU 1 -> CPU 2; CPU 2 -> next column
@@ -333,8 +333,20 @@ static void alarm_rows(void **state)
 			 MV_OK);
 	assert_string_equal(o->name, "hwR10kEvCtrAlarmRisingThresholdLow");
 	assert_int_equal(next[nlen - 1], 1);
+	/* the owner column, then the next free index (no row: 1025) */
 	n = oid_of("hwR10kEvCtrAlarmRowStatus", 2, q);
 	assert_int_equal(mibview_getnext(&view, q, n, next, &nlen, &o, &v),
+			 MV_OK);
+	assert_string_equal(o->name, "hwR10kEvCtrAlarmOwner");
+	assert_int_equal(v.v.str.len, strlen("monitor"));
+	assert_memory_equal(v.v.str.ptr, "monitor", v.v.str.len);
+	n = oid_of("hwR10kEvCtrAlarmOwner", 2, q);
+	assert_int_equal(mibview_getnext(&view, q, n, next, &nlen, &o, &v),
+			 MV_OK);
+	assert_string_equal(o->name, "hwR10kEvCtrAlarmNextIndex");
+	assert_int_equal(v.v.u32, 1025);
+	assert_int_equal(mibview_getnext(&view, next, nlen, next, &nlen, &o,
+					 &v),
 			 MV_END_OF_VIEW);
 	served.alarms = NULL;
 	alarm_set_free(&set);
