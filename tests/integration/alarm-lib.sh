@@ -1,0 +1,32 @@
+# alarm-lib.sh - sourced (after lib.sh) by the tests that write the alarm
+# table through a real snmpd: the master gets conf/snmpd.conf.example's
+# users, views and access lines; v3set/v3get are its alarm admin's
+# snmpset/snmpget (SNMPv3 authPriv), as a manager runs them.
+EX=$HWR_SRCDIR/conf/snmpd.conf.example
+SNMPD_EXTRA=$(grep -E '^(view|createUser|rouser|group|access) ' "$EX")
+phrase() { # phrase USER N: the Nth pass phrase of USER's createUser line
+    sed -n "s/^createUser $1 SHA \"\([^\"]*\)\" AES \"\([^\"]*\)\".*/\\$2/p" "$EX"
+}
+ADMIN="-v3 -l authPriv -u hwr10kAlarmAdmin -a SHA -A $(phrase hwr10kAlarmAdmin 1) -x AES -X $(phrase hwr10kAlarmAdmin 2)"
+MONITOR="-v3 -l authPriv -u hwr10kMonitor -a SHA -A $(phrase hwr10kMonitor 1) -x AES -X $(phrase hwr10kMonitor 2)"
+[ -n "$(phrase hwr10kAlarmAdmin 1)" ] || fail "no hwr10kAlarmAdmin user in $EX"
+STORE=$SNMP_PERSISTENT_DIR/hw-r10kevctr-alarms.conf
+# shellcheck disable=SC2086
+v3set() { snmpset $ADMIN ${RAW:-} -r 0 -t 5 $MIBOPTS "udp:127.0.0.1:$PORT" "$@" 2>&1; }
+# shellcheck disable=SC2086
+v3get() { snmpget $ADMIN -r 1 -t 2 -OUqv $MIBOPTS "udp:127.0.0.1:$PORT" "$@" 2>&1; }
+table() { snmp snmpbulkwalk -Cr30 -OUq hwR10kEvCtrAlarmTable | grep -v 'Status\.\|Value\.\|Events\.\|Dropped\.'; }
+traps() { grep -c "$1" "$TMP/trapd.log"; }
+reached() { [ "$(traps "$1")" -ge "$2" ]; } # reached PATTERN N
+await() { # await PATTERN N
+    wait_until 20 reached "$1" "$2" ||
+        fail "$(traps "$1") notifications matching $1, expected $2"
+}
+refused() { # refused REASON SNMPSET-ARGS...: the set fails with REASON, nothing changes
+    reason=$1; shift
+    before=$(table)
+    out=$(v3set "$@")
+    echo "$out" | grep -q "Reason: $reason" || fail "set $* gave: $out (expected $reason)"
+    [ "$(table)" = "$before" ] || fail "a refused set ($*) changed the table"
+}
+
