@@ -55,6 +55,9 @@ int poll_reconfigure(struct agent *a, struct config *newcfg);
 
 
 /* alarms.c: the store and the writer of the alarm table */
+/* The agent's state directory, made for its user if missing (before
+ * init_snmp and the switch to -u), and net-snmp's persistent directory. */
+void alarms_state_dir(struct agent *a);
 int alarms_open(struct agent *a);
 void alarms_close(struct agent *a);
 /* The table of cfg's alarm lines and the stored rows, with the state of

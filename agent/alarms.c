@@ -6,9 +6,11 @@
  * The directory is SNMP_PERSISTENT_DIR when set (the package's unit and
  * init script set /var/lib/hw-r10kevctr), else HWR_STATE_DIR
  * ($(localstatedir)/lib/hw-r10kevctr): never net-snmp's persistentDir,
- * whose default /var/lib/snmp is snmpd's.  At start (as root, before -u
- * takes effect) a missing directory is made for the agent's user, mode
- * 0700, so that it can write there once privileges are dropped.
+ * whose default /var/lib/snmp is snmpd's.  At start, before net-snmp's
+ * library is initialized (it would make the directory as root) and
+ * before -u takes effect, a missing directory is made for the agent's
+ * user, mode 0700, so that it can write there once privileges are
+ * dropped; net-snmp is given the same directory.
  *
  * At start the table is the config's alarm lines plus the stored rows.
  * At a reload it is the same, plus the rows the store does not keep
@@ -92,16 +94,27 @@ static uint64_t clock_s(void *ctx)
 	return (uint64_t)ts.tv_sec;
 }
 
+static uid_t run_uid(const struct agent *a)
+{
+	return a->priv.user ? a->priv.uid : geteuid();
+}
+
+void alarms_state_dir(struct agent *a)
+{
+	const char *dir = store_dir();
+	/* net-snmp's own files (its library makes cert_indexes at start)
+	 * go there too, never into snmpd's /var/lib/snmp */
+	setenv("SNMP_PERSISTENT_DIR", dir, 0);
+	store_dir_prepare(dir, run_uid(a),
+			  a->priv.user || a->priv.group ? a->priv.gid
+							: getegid());
+}
+
 int alarms_open(struct agent *a)
 {
 	char path[4096];
-	const char *dir = store_dir();
-	uid_t uid = a->priv.user ? a->priv.uid : geteuid();
-	gid_t gid = a->priv.user || a->priv.group ? a->priv.gid : getegid();
-
-	store_dir_prepare(dir, uid, gid);
-	snprintf(path, sizeof(path), "%s/%s", dir, STORE_FILE);
-	return alarm_store_init(&a->store, path, uid);
+	snprintf(path, sizeof(path), "%s/%s", store_dir(), STORE_FILE);
+	return alarm_store_init(&a->store, path, run_uid(a));
 }
 
 void alarms_close(struct agent *a)

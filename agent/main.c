@@ -286,6 +286,8 @@ int main(int argc, char **argv)
 	if (!opt.dump && !sdnotify_init())
 		return 1;
 	hwr_log_set(log_to_netsnmp);
+	if (!opt.dump)
+		alarms_state_dir(a);
 	int bad = load(a);
 	if (bad)
 		snmp_log(LOG_ERR, "%d bad config line(s); not starting\n", bad);

@@ -8,6 +8,8 @@
 # and is removed at exit; in a root-owned one it is emptied, and the
 # warning reaches the log.  After logrotate's mv a SIGHUP that cannot make
 # a new log file (a root-owned directory) says so in the old one and logs on.
+# The alarm rows' state directory is made for the user; a symlinked store
+# is not followed.
 . "$(dirname "$0")/lib.sh"
 
 [ "$(id -u)" = 0 ] || { echo "SKIP: needs root to drop privileges"; exit 77; }
@@ -116,3 +118,41 @@ wait_until 10 grep -q "SIGHUP: reloading the config" "$TMP/agent.log" ||
     fail "the new file (logrotate's create) got nothing after SIGHUP"
 stop_pid "$AGENT_PID" || fail "the agent exited badly"; AGENT_PID=
 ok "-Lf under -u: a reopen that cannot be made is said and logging goes on; with 'create' it moves to the new file"
+
+# The alarm rows under -u: a missing state directory is made at start
+# for the user (0700), a row created over SNMP is kept there and read
+# back at a SIGHUP; a store planted as a symlink to root's 0600 file is
+# not followed (nothing of it is loaded or copied).
+STATE=$TMP/state
+start_store_agent() {
+    SNMP_PERSISTENT_DIR=$STATE; export SNMP_PERSISTENT_DIR
+    start_priv "backend sim
+pollInterval 1
+alarmSet yes"
+    SNMP_PERSISTENT_DIR=$TMP/persist; export SNMP_PERSISTENT_DIR
+    wait_until 20 agent_serving || fail "the agent with alarmSet (-u nobody) never answered"
+}
+name1025() { SNMP_COMMUNITY=private snmpq snmpget hwR10kEvCtrAlarmName.1025 | tr -d '"'; }
+: >"$TMP/agent.log"
+start_store_agent
+[ "$(stat -c '%U %a' "$STATE")" = "nobody 700" ] || fail "the state directory: $(stat -c '%U %a' "$STATE")"
+out=$(SNMP_COMMUNITY=private snmp snmpset hwR10kEvCtrAlarmName.1025 s mine \
+    hwR10kEvCtrAlarmMetric.1025 s hw.r10kevctr.cycles hwR10kEvCtrAlarmRisingThresholdLow.1025 u 5 \
+    hwR10kEvCtrAlarmRowStatus.1025 i createAndGo)
+echo "$out" | grep -q createAndGo || fail "a row created as nobody: $out"
+[ "$(stat -c '%U %a' "$STATE/hw-r10kevctr-alarms.conf")" = "nobody 600" ] ||
+    fail "the store: $(stat -c '%U %a' "$STATE/hw-r10kevctr-alarms.conf")"
+kill -HUP "$AGENT_PID"
+wait_until 10 grep -q "1 alarm row(s) created over SNMP loaded" "$TMP/agent.log" ||
+    fail "the store was not read back at SIGHUP: $(grep alarm "$TMP/agent.log")"
+[ "$(name1025)" = mine ] || fail "row 1025 after the SIGHUP: $(name1025)"
+stop_pid "$AGENT_PID" || fail "the agent exited badly"; AGENT_PID=
+printf 'alarmRow 1025 active nonVolatile stolen hw.r10kevctr.cycles sum rate 10 5 both\n' >"$TMP/secret"
+chmod 600 "$TMP/secret"
+rm "$STATE/hw-r10kevctr-alarms.conf"
+ln -s "$TMP/secret" "$STATE/hw-r10kevctr-alarms.conf"
+start_store_agent
+grep -q "$STATE/hw-r10kevctr-alarms.conf: cannot read the alarm rows: a symlink, not followed" "$TMP/agent.log" ||
+    fail "the symlinked store was not refused: $(grep alarm "$TMP/agent.log")"
+name1025 | grep -q "No Such Instance" || fail "the root file's row was loaded: $(name1025)"
+ok "alarm rows under -u: the state directory made for the user, the row kept and read back; a symlinked store not followed"
