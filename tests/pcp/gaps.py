@@ -7,6 +7,9 @@
   gaps.py span DIR      writes DIR/span.replay and DIR/span.truth: resets
                         of one CPU while another has no reading (no
                         pcp.pmi needed)
+  gaps.py span-archive DIR
+                        writes DIR/span, the same readings as a PCP
+                        archive (pcp.pmi)
   gaps.py check TRUTH SAMPLES
                         compares what the agent served (lines of
                         'OBJECT = VALUE' from snmpget -OQs, one GET per
@@ -158,26 +161,32 @@ def write_truth(path, data):
                 f.write("%d %s %s\n" % (poll, obj, "-" if v is None else v))
 
 
-def write(d):
+def write_archive(path, data):
+    """The readings as a PCP archive (one per process: see
+    write_renamed)."""
     from pcp import pmi
     import cpmapi as api
-    data = readings()
-    log = pmi.pmiLogImport(d + "/gaps")
+    log = pmi.pmiLogImport(path)
     log.pmiSetHostname("gaps")
     log.pmiSetTimezone("UTC")
     indom = log.pmiInDom(1, 35)
     units = log.pmiUnits(0, 0, 1, 0, 0, api.PM_COUNT_ONE)
-    item = {"cycles": 0, "grad.instrg": 1}
-    for m in item:
+    item = {"cycles": 0, "grad.instrg": 1, "tlb": 2}
+    for m in sorted({m for rec in data.values() for m, _ in rec}):
         log.pmiAddMetric("hw.r10kevctr." + m, log.pmiID(1, 35, item[m]),
                          api.PM_TYPE_U64, indom, api.PM_SEM_COUNTER, units)
     for cpu in CPUS:
         log.pmiAddInstance(indom, "cpu%d" % cpu, cpu)
-    for k in range(RECORDS):
+    for k in range(len(data)):
         for (m, cpu), raw in sorted(data[k].items()):
             log.pmiPutValue("hw.r10kevctr." + m, "cpu%d" % cpu, str(raw))
         log.pmiWrite(T0 + k * STEP, 0)
     log.pmiEnd()
+
+
+def write(d):
+    data = readings()
+    write_archive(d + "/gaps", data)
     write_replay(d + "/gaps.replay", data)
     write_truth(d + "/truth", data)
 
@@ -282,6 +291,8 @@ if __name__ == "__main__":
     elif len(sys.argv) == 3 and sys.argv[1] == "span":
         write_replay(sys.argv[2] + "/span.replay", span_readings())
         write_truth(sys.argv[2] + "/span.truth", span_readings())
+    elif len(sys.argv) == 3 and sys.argv[1] == "span-archive":
+        write_archive(sys.argv[2] + "/span", span_readings())
     elif len(sys.argv) == 4 and sys.argv[1] == "part":
         write_part(sys.argv[3], int(sys.argv[2]))
     elif len(sys.argv) == 4 and sys.argv[1] == "check":
