@@ -27,7 +27,9 @@
  * skip that interval: a CPU event voids the row and every sum, a reset
  * only its cell and the sum of its counter.  A cell without a reading
  * has no rate at that poll, nor has its sum or any statistic that needs
- * it (cache_span.h).
+ * it (cache_span.h).  A sum that had no reading when one of its CPUs
+ * reset (another CPU had none) has no rate or statistic at its next
+ * reading either: its span holds the reset.
  */
 #ifndef HWR10K_CACHE_H
 #define HWR10K_CACHE_H

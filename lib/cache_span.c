@@ -53,6 +53,8 @@ void span_clear(struct span_set *sp)
 {
 	struct span_gap *gap = sp->gap;
 	*sp = (struct span_set){.gap = gap};
+	if (gap)
+		gap->crossed = 0;
 }
 
 void span_free(struct span_set *sp)
@@ -69,6 +71,8 @@ static void fold_invalid(struct span_set *sp, const struct span_poll *p,
 {
 	struct span_gap *gap = sp->gap;
 	*sp = (struct span_set){.gap = gap};
+	if (gap)
+		gap->crossed = 0; /* the unread cells are unknown below */
 	sp->bad = ALL_CELLS;
 	sp->unread = sp->waiting = sp->unknown = unread;
 	sp->reset = p->reset & p->counted;
@@ -120,27 +124,15 @@ static void fold_group(struct span_set *sp, const struct span_poll *p,
 	sp->anchored |= bit;
 }
 
-bool span_fold(struct span_set *sp, const struct span_poll *p)
+/* Cells that start waiting at this poll: when and at what value they
+ * were last read (the poll before).  False when the gap could not be
+ * allocated: those cells are then unknown (no rate at their next
+ * reading, never a wrong one). */
+static bool start_waiting(struct span_set *sp, const struct span_poll *p,
+			  counter_mask newly)
 {
-	const counter_mask *masks;
-	unsigned ng = span_groups(&masks);
-	counter_mask unread = p->unread & p->counted;
-	counter_mask reset = p->reset & p->counted & ~unread;
 	bool ok = true;
 
-	if (p->invalid) {
-		fold_invalid(sp, p, unread, ng, masks);
-		return true;
-	}
-	sp->from_anchor = sp->absent = 0;
-	sp->long_span = 0;
-	sp->unread = unread;
-	sp->reset = reset;
-	if (!(unread | reset | sp->waiting | sp->anchored | sp->broken)) {
-		sp->bad = 0; /* the steady poll */
-		return true;
-	}
-	counter_mask newly = unread & ~sp->waiting;
 	if (newly && !sp->gap && !(sp->gap = calloc(1, sizeof(*sp->gap))))
 		ok = false;
 	for (counter_mask b = newly; b; b &= b - 1) {
@@ -154,15 +146,50 @@ bool span_fold(struct span_set *sp, const struct span_poll *p)
 		sp->gap->since_ns[k] = p->prev_ns;
 		sp->gap->since_value[k] = value_of(p, k) - p->delta[k];
 	}
+	return ok;
+}
+
+bool span_fold(struct span_set *sp, const struct span_poll *p)
+{
+	const counter_mask *masks;
+	unsigned ng = span_groups(&masks);
+	counter_mask unread = p->unread & p->counted;
+	counter_mask reset = p->reset & p->counted & ~unread;
+	/* restarted with no reading (a sum: one CPU reset it while another
+	 * had no reading of it): kept with the waiting cell */
+	counter_mask hidden = p->reset & p->counted & unread;
+
+	if (p->invalid) {
+		fold_invalid(sp, p, unread, ng, masks);
+		return true;
+	}
+	sp->from_anchor = sp->absent = 0;
+	sp->long_span = 0;
+	sp->unread = unread;
+	sp->reset = reset;
+	if (!(unread | reset | sp->waiting | sp->anchored | sp->broken)) {
+		sp->bad = 0; /* the steady poll */
+		return true;
+	}
+	bool ok = start_waiting(sp, p, unread & ~sp->waiting);
 	counter_mask read = p->counted & ~unread;
+	counter_mask crossed = sp->gap ? sp->gap->crossed : 0;
+	reset |= read & crossed; /* its span, now ended, holds a reset */
+	sp->reset = reset;
 	counter_mask no_base = (read & sp->unknown) | (p->no_base & read);
 	sp->long_span = read & sp->waiting & ~sp->unknown & ~reset;
 	sp->bad = unread | reset | no_base;
 	sp->waiting = unread;
 	sp->unknown &= unread;
+	/* without a gap every waiting cell is unknown: no base anyway */
+	if (sp->gap)
+		sp->gap->crossed = (crossed | hidden) & unread;
+	else
+		sp->unknown |= hidden;
+	counter_mask broken = reset | hidden | no_base;
 	for (unsigned g = 0; g < ng; g++)
 		if (masks[g] & p->counted)
-			fold_group(sp, p, g, masks[g], reset | no_base);
+			fold_group(sp, p, g, masks[g], broken);
 	return ok;
 }
 

@@ -16,6 +16,13 @@
  * before; otherwise the values kept at that poll, its anchor).  A reset
  * of an input breaks the group: no value until its inputs have all been
  * read at one poll, which becomes the new start.
+ *
+ * A sum's cell can restart at a poll where it has no reading (one CPU
+ * reset it, another CPU had no reading of it, at that poll or since
+ * before): the reset is kept with the waiting cell (span_gap.crossed),
+ * so that the reading that ends the wait is a discontinuity too, with
+ * no rate, and every group that needs the cell is broken at once.  A
+ * sum's rate or statistic never covers a reset of one of its cells.
  */
 #ifndef HWR10K_CACHE_SPAN_H
 #define HWR10K_CACHE_SPAN_H
@@ -37,6 +44,11 @@ struct span_gap {
 	 * read. */
 	uint64_t since_ns[COUNTER_COUNT];
 	uint64_t since_value[COUNTER_COUNT];
+	/* Waiting cells whose span contains a reset: a sum's cell that
+	 * one CPU restarted while another had no reading of it (the reset
+	 * hides behind the missing reading).  Their next reading closes a
+	 * span across a reset: a discontinuity, and no base. */
+	counter_mask crossed;
 	/* An anchored group: its inputs' values (in counter order) at its
 	 * last complete poll. */
 	uint64_t anchor[SPAN_GROUPS_MAX][SPAN_GROUP_INPUTS];

@@ -10,6 +10,7 @@
 # a restart moves hwR10kEvCtrDiscontinuityTime and sends
 # hwR10kEvCtrCounterDiscontinuity, a missing reading does neither.
 # --dump prints '-' for the rate of a counter without a reading.
+# truth-span.sh's recording as an archive: no sum spans a CPU's reset.
 . "$(dirname "$0")/lib.sh"
 
 PY=/usr/bin/python3 # Debian's: python3-pcp installs pcp.pmi for it
@@ -23,27 +24,27 @@ for o in Cycles GradInstrg; do
 done
 OBJS="$OBJS hwR10kEvCtrStatIpc.0 hwR10kEvCtrCpuStatIpc.0 hwR10kEvCtrCpuStatIpc.1"
 
-# sample BACKEND: one GET of every object (one PDU sees one poll) until
-# the recording has ended, each GET's lines closed by '--'
+# sample NAME RECORDS: one GET of every object (one PDU sees one poll)
+# until the recording has ended, each GET's lines closed by '--'
 sample() {
     : >"$TMP/$1.samples"
     for _ in $(seq 400); do
         # shellcheck disable=SC2086
         snmp snmpget -OQsUt $OBJS >>"$TMP/$1.samples"
         echo -- >>"$TMP/$1.samples"
-        grep -q "end reached after 8" "$TMP/agent.log" && return 0
+        grep -q "end reached after $2 " "$TMP/agent.log" && return 0
         sleep 0.1
     done
     fail "$1: the recording did not end"
 }
-run() { # run BACKEND CONFIG-LINES
+run() { # run NAME CONFIG-LINES [TRUTH RECORDS]: 8 records of $TMP/truth
     : >"$TMP/agent.log"
     start_agent "pollInterval 2
 $2"
     wait_until 20 agent_serving || fail "$1: the subagent never answered"
-    sample "$1"
+    sample "$1" "${4:-8}"
     stop_pid "$AGENT_PID"; AGENT_PID=
-    "$PY" "$HWR_SRCDIR/tests/pcp/gaps.py" check "$TMP/truth" "$TMP/$1.samples" \
+    "$PY" "$HWR_SRCDIR/tests/pcp/gaps.py" check "${3:-$TMP/truth}" "$TMP/$1.samples" \
         >"$TMP/$1.check" || { cat "$TMP/$1.check"; fail "$1: served values differ from the truth"; }
     grep -q "went backwards" "$TMP/agent.log" || fail "$1: the restart was not logged"
     ok "$1: $(tail -n 1 "$TMP/$1.check")"
@@ -60,6 +61,14 @@ pcpArchive $TMP/gaps"
 wait_until 10 grep -q "CPU 0 hw.r10kevctr.cycles went backwards (reset)" "$TMP/trapd.log" ||
     fail "no hwR10kEvCtrCounterDiscontinuity naming the restart: $(cat "$TMP/trapd.log")"
 ok "the restart sent hwR10kEvCtrCounterDiscontinuity"
+
+# Resets of one CPU while the other has no reading (truth-span.sh's
+# recording) as a PCP archive: the sums never span them.
+"$PY" "$HWR_SRCDIR/tests/pcp/gaps.py" span "$TMP" &&
+    "$PY" "$HWR_SRCDIR/tests/pcp/gaps.py" span-archive "$TMP" ||
+    fail "gaps.py could not write the span recordings"
+run pcp-span "backend pcp
+pcpArchive $TMP/span" "$TMP/span.truth" 13
 
 # An instance domain that changes over time: instances 0 and 1 swap
 # names between two archives joined by pmlogextract.  Each CPU's count

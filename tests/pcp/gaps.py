@@ -4,6 +4,12 @@
   gaps.py write DIR     writes DIR/gaps (a PCP archive, with pcp.pmi),
                         DIR/gaps.replay (the same readings) and
                         DIR/truth (the served values each poll must have)
+  gaps.py span DIR      writes DIR/span.replay and DIR/span.truth: resets
+                        of one CPU while another has no reading (no
+                        pcp.pmi needed)
+  gaps.py span-archive DIR
+                        writes DIR/span, the same readings as a PCP
+                        archive (pcp.pmi)
   gaps.py check TRUTH SAMPLES
                         compares what the agent served (lines of
                         'OBJECT = VALUE' from snmpget -OQs, one GET per
@@ -43,12 +49,37 @@ def readings():
     return data
 
 
+def span_readings():
+    """Resets of CPU 0's cycles while CPU 1 has no cycles (issue 38): at
+    the same record (2: the sets of the issue, 1000 2000 7 1007 and 1000
+    2000 - 4000), while CPU 1 waits since the record before (6), and at
+    a record after which CPU 0 has none (9, 10).  A record's CPU without
+    cycles and instructions has only its tlb reading."""
+    rows = ((1000, 500, 1000, 400), (2000, 1000, 2000, 800),
+            (7, 1500, None, None), (1007, 2000, 4000, 1600),
+            (2007, 2500, 5000, 2000), (3007, 3000, None, None),
+            (5, 3500, None, None), (1005, 4000, 8000, 3200),
+            (2005, 4500, 9000, 3600), (9, 5000, None, None),
+            (None, None, 11000, 4400), (2009, 6000, 12000, 4800),
+            (3009, 6500, 13000, 5200))
+    cells = (("cycles", 0), ("grad.instrg", 0), ("cycles", 1),
+             ("grad.instrg", 1))
+    data = {}
+    for k, row in enumerate(rows):
+        rec = {("tlb", 0): 10 * k, ("tlb", 1): 20 * k}
+        for cell, raw in zip(cells, row):
+            if raw is not None:
+                rec[cell] = raw
+        data[k] = rec
+    return data
+
+
 def served(data):
     """The served count of each cell per record (restart: + the new
     reading), its rate, and which records read / reset it."""
     count, read, reset = {}, {}, {}
     last = {}
-    for k in range(RECORDS):
+    for k in range(len(data)):
         for cell, raw in data[k].items():
             prev = last.get(cell)
             c = count.get((cell, k - 1), 0) if prev is not None else 0
@@ -84,11 +115,10 @@ def span_value(cells, k, count, read, reset):
     return [count[(c, k)] - count[(c, j)] for c in cells], (k - j) * STEP
 
 
-def truth():
-    data = readings()
+def truth(data):
     count, read, reset = served(data)
     out = {}
-    for k in range(RECORDS):
+    for k in range(len(data)):
         t = {}
         for m, obj in (("cycles", "Cycles"), ("grad.instrg", "GradInstrg")):
             for cpu in CPUS:
@@ -117,32 +147,48 @@ def truth():
     return out
 
 
-def write(d):
+def write_replay(path, data):
+    with open(path, "w") as rp:
+        for k in range(len(data)):
+            for (m, cpu), raw in sorted(data[k].items()):
+                rp.write("%d %d hw.r10kevctr.%s %d\n" % (k * STEP, cpu, m, raw))
+
+
+def write_truth(path, data):
+    with open(path, "w") as f:
+        for poll, t in sorted(truth(data).items()):
+            for obj, v in sorted(t.items()):
+                f.write("%d %s %s\n" % (poll, obj, "-" if v is None else v))
+
+
+def write_archive(path, data):
+    """The readings as a PCP archive (one per process: see
+    write_renamed)."""
     from pcp import pmi
     import cpmapi as api
-    data = readings()
-    log = pmi.pmiLogImport(d + "/gaps")
+    log = pmi.pmiLogImport(path)
     log.pmiSetHostname("gaps")
     log.pmiSetTimezone("UTC")
     indom = log.pmiInDom(1, 35)
     units = log.pmiUnits(0, 0, 1, 0, 0, api.PM_COUNT_ONE)
-    item = {"cycles": 0, "grad.instrg": 1}
-    for m in item:
+    item = {"cycles": 0, "grad.instrg": 1, "tlb": 2}
+    for m in sorted({m for rec in data.values() for m, _ in rec}):
         log.pmiAddMetric("hw.r10kevctr." + m, log.pmiID(1, 35, item[m]),
                          api.PM_TYPE_U64, indom, api.PM_SEM_COUNTER, units)
     for cpu in CPUS:
         log.pmiAddInstance(indom, "cpu%d" % cpu, cpu)
-    with open(d + "/gaps.replay", "w") as rp:
-        for k in range(RECORDS):
-            for (m, cpu), raw in sorted(data[k].items()):
-                log.pmiPutValue("hw.r10kevctr." + m, "cpu%d" % cpu, str(raw))
-                rp.write("%d %d hw.r10kevctr.%s %d\n" % (k * STEP, cpu, m, raw))
-            log.pmiWrite(T0 + k * STEP, 0)
+    for k in range(len(data)):
+        for (m, cpu), raw in sorted(data[k].items()):
+            log.pmiPutValue("hw.r10kevctr." + m, "cpu%d" % cpu, str(raw))
+        log.pmiWrite(T0 + k * STEP, 0)
     log.pmiEnd()
-    with open(d + "/truth", "w") as f:
-        for poll, t in sorted(truth().items()):
-            for obj, v in sorted(t.items()):
-                f.write("%d %s %s\n" % (poll, obj, "-" if v is None else v))
+
+
+def write(d):
+    data = readings()
+    write_archive(d + "/gaps", data)
+    write_replay(d + "/gaps.replay", data)
+    write_truth(d + "/truth", data)
 
 
 PARTS = ((["cpu0", "cpu1"], 0, [[1000, 2000], [2000, 4000], [3000, 6000]]),
@@ -242,6 +288,11 @@ if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "write":
         write(sys.argv[2])
         write_renamed(sys.argv[2])
+    elif len(sys.argv) == 3 and sys.argv[1] == "span":
+        write_replay(sys.argv[2] + "/span.replay", span_readings())
+        write_truth(sys.argv[2] + "/span.truth", span_readings())
+    elif len(sys.argv) == 3 and sys.argv[1] == "span-archive":
+        write_archive(sys.argv[2] + "/span", span_readings())
     elif len(sys.argv) == 4 and sys.argv[1] == "part":
         write_part(sys.argv[3], int(sys.argv[2]))
     elif len(sys.argv) == 4 and sys.argv[1] == "check":

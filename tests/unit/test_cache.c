@@ -593,6 +593,138 @@ static void unread_from_the_start(void **state)
 	sample_free(&s);
 }
 
+/* Cycles and instructions of CPUs 0 and 1 at poll t (t seconds, uptime
+ * t * 100): v[cpu] = {cycles, instructions}, -1 for no reading (the
+ * value held from held[cpu], which keeps the last readings). */
+static int poll_two(struct cache *c, struct sample *s, unsigned t,
+		    const long long v[2][2], uint64_t held[2][2])
+{
+	const int k[2] = {counter_index_by_name("hw.r10kevctr.cycles"),
+			  counter_index_by_name("hw.r10kevctr.grad.instrg")};
+	steady(s, t);
+	for (size_t cpu = 0; cpu < 2; cpu++)
+		for (size_t j = 0; j < 2; j++) {
+			if (v[cpu][j] < 0)
+				s->cpus[cpu].unread |= COUNTER_BIT(k[j]);
+			else
+				held[cpu][j] = (uint64_t)v[cpu][j];
+			s->cpus[cpu].value[k[j]] = held[cpu][j];
+		}
+	return cache_update(c, s, t * 100);
+}
+
+/* The sum's rate and IPC must not span a reset of one of its cells,
+ * also when the reset comes at a poll where another CPU has no reading
+ * of that counter (issue 38): CPU 0's cycles 1000, 2000, 7, 1007 and
+ * CPU 1's 1000, 2000, (none), 4000 once served a summed rate of 1503
+ * where the rows say 1000 + 1000 and the truth is none. */
+static void reset_behind_missing_reading(void **state)
+{
+	const long long v[][2][2] = {
+	    {{1000, 500}, {1000, 400}}, {{2000, 1000}, {2000, 800}},
+	    {{7, 1500}, {-1, -1}},	{{1007, 2000}, {4000, 1600}},
+	    {{2007, 2500}, {5000, 2000}},
+	};
+	int cyc = counter_index_by_name("hw.r10kevctr.cycles");
+	int ins = counter_index_by_name("hw.r10kevctr.grad.instrg");
+	struct cache c;
+	struct sample s = {0};
+	uint64_t held[2][2] = {{0}}, r;
+
+	cache_init(&c);
+	poll_two(&c, &s, 0, v[0], held);
+	poll_two(&c, &s, 1, v[1], held);
+	/* t 2: CPU 0's cycles restart, CPU 1 has no cycles */
+	assert_int_equal(poll_two(&c, &s, 2, v[2], held), 1);
+	assert_non_null(strstr(c.last_discontinuity, "CPU 0"));
+	assert_int_equal(cache_rate(&c, cyc, 0, &r), SAMPLE_DISCONTINUITY);
+	assert_int_equal(cache_rate(&c, cyc, 1, &r), SAMPLE_UNREAD);
+	assert_int_equal(cache_rate(&c, cyc, -1, &r), SAMPLE_UNREAD);
+	assert_int_equal(stat_value(&c, (size_t)IPC(), -1, &r), SAMPLE_UNREAD);
+	/* t 3: the rows are exact; the sum's span holds the reset */
+	assert_int_equal(poll_two(&c, &s, 3, v[3], held), 0);
+	assert_int_equal(cache_rate(&c, cyc, 0, &r), SAMPLE_OK);
+	assert_int_equal(r, 1000);
+	assert_int_equal(cache_rate(&c, cyc, 1, &r), SAMPLE_OK);
+	assert_int_equal(r, 1000); /* 2000 over 2 s */
+	assert_int_equal(cache_rate(&c, cyc, -1, &r), SAMPLE_DISCONTINUITY);
+	assert_int_equal(cache_delta(&c, cyc, -1, &r), SAMPLE_DISCONTINUITY);
+	assert_int_not_equal(stat_value(&c, (size_t)IPC(), -1, &r), SAMPLE_OK);
+	assert_int_equal(stat_value(&c, (size_t)IPC(), 0, &r), SAMPLE_OK);
+	assert_int_equal(r, 500 * 1000 / 1000);
+	assert_int_equal(stat_value(&c, (size_t)IPC(), 1, &r), SAMPLE_OK);
+	assert_int_equal(r, 800 * 1000 / 2000); /* since t 1 */
+	assert_int_equal(cache_rate(&c, ins, -1, &r), SAMPLE_OK);
+	assert_int_equal(r, (1000 + 800) / 2); /* no reset: since t 1 */
+	assert_sums(&c);
+	/* t 4: one interval with every reading: exact again */
+	assert_int_equal(poll_two(&c, &s, 4, v[4], held), 0);
+	assert_int_equal(cache_rate(&c, cyc, -1, &r), SAMPLE_OK);
+	assert_int_equal(r, 1000 + 1000);
+	assert_int_equal(stat_value(&c, (size_t)IPC(), -1, &r), SAMPLE_OK);
+	assert_int_equal(r, (500 + 400) * 1000 / 2000);
+	assert_sums(&c);
+	cache_free(&c);
+	sample_free(&s);
+}
+
+/* The other orders: CPU 1's reading goes missing first and CPU 0 resets
+ * while it still waits (t 2, 3); then CPU 0 resets while CPU 1 has no
+ * reading, and CPU 0 has none at the next poll while CPU 1 has one (t
+ * 6, 7): the sum's next reading with every CPU (t 4, t 8) has no rate
+ * and no IPC, the one after has both. */
+static void reset_while_waiting(void **state)
+{
+	const long long v[][2][2] = {
+	    {{1000, 500}, {1000, 400}},	 {{2000, 1000}, {2000, 800}},
+	    {{3000, 1500}, {-1, -1}},	 {{5, 2000}, {-1, -1}},
+	    {{1005, 2500}, {5000, 2000}}, {{2005, 3000}, {6000, 2400}},
+	    {{9, 3500}, {-1, -1}},	 {{-1, -1}, {8000, 3200}},
+	    {{2009, 4500}, {9000, 3600}}, {{3009, 5000}, {10000, 4000}},
+	};
+	int cyc = counter_index_by_name("hw.r10kevctr.cycles");
+	struct cache c;
+	struct sample s = {0};
+	uint64_t held[2][2] = {{0}}, r;
+
+	cache_init(&c);
+	for (unsigned t = 0; t < 4; t++)
+		poll_two(&c, &s, t, v[t], held);
+	assert_int_equal(cache_rate(&c, cyc, -1, &r), SAMPLE_UNREAD);
+	poll_two(&c, &s, 4, v[4], held);
+	assert_int_equal(cache_rate(&c, cyc, 0, &r), SAMPLE_OK);
+	assert_int_equal(r, 1000);
+	assert_int_equal(cache_rate(&c, cyc, 1, &r), SAMPLE_OK);
+	assert_int_equal(r, 1000); /* 3000 over 3 s */
+	assert_int_equal(cache_rate(&c, cyc, -1, &r), SAMPLE_DISCONTINUITY);
+	assert_int_not_equal(stat_value(&c, (size_t)IPC(), -1, &r), SAMPLE_OK);
+	poll_two(&c, &s, 5, v[5], held);
+	assert_int_equal(cache_rate(&c, cyc, -1, &r), SAMPLE_OK);
+	assert_int_equal(r, 2000);
+	assert_int_equal(stat_value(&c, (size_t)IPC(), -1, &r), SAMPLE_OK);
+	assert_int_equal(r, (500 + 400) * 1000 / 2000);
+	for (unsigned t = 6; t < 8; t++) {
+		poll_two(&c, &s, t, v[t], held);
+		assert_int_equal(cache_rate(&c, cyc, -1, &r), SAMPLE_UNREAD);
+	}
+	assert_int_equal(cache_rate(&c, cyc, 1, &r), SAMPLE_OK);
+	assert_int_equal(r, 1000); /* 2000 over 2 s */
+	poll_two(&c, &s, 8, v[8], held);
+	assert_int_equal(cache_rate(&c, cyc, 0, &r), SAMPLE_OK);
+	assert_int_equal(r, 1000); /* 2000 since its reset's 9, over 2 s */
+	assert_int_equal(cache_rate(&c, cyc, -1, &r), SAMPLE_DISCONTINUITY);
+	assert_int_not_equal(stat_value(&c, (size_t)IPC(), -1, &r), SAMPLE_OK);
+	assert_sums(&c);
+	poll_two(&c, &s, 9, v[9], held);
+	assert_int_equal(cache_rate(&c, cyc, -1, &r), SAMPLE_OK);
+	assert_int_equal(r, 2000);
+	assert_int_equal(stat_value(&c, (size_t)IPC(), -1, &r), SAMPLE_OK);
+	assert_int_equal(r, (500 + 400) * 1000 / 2000);
+	assert_sums(&c);
+	cache_free(&c);
+	sample_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -610,6 +742,8 @@ int main(void)
 	    cmocka_unit_test(missing_reading),
 	    cmocka_unit_test(reset_of_one_cell),
 	    cmocka_unit_test(unread_from_the_start),
+	    cmocka_unit_test(reset_behind_missing_reading),
+	    cmocka_unit_test(reset_while_waiting),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
