@@ -35,7 +35,10 @@ struct aw_txn *aw_find(struct alarm_writer *w, struct aw_key key)
 static void txn_free(struct aw_txn *t)
 {
 	for (size_t i = 0; i < t->nch; i++)
-		free(t->ch[i].was.inst);
+		if (t->ch[i].was) {
+			free(t->ch[i].was->inst);
+			free(t->ch[i].was);
+		}
 	free(t->ch);
 	free(t->slot);
 	memset(t, 0, sizeof(*t));
@@ -106,8 +109,10 @@ static bool touches_store(const struct aw_txn *t)
 {
 	for (size_t i = 0; i < t->nch; i++) {
 		const struct aw_change *c = &t->ch[i];
-		struct alarm_def before = alarm_def_of(&c->was);
-		if ((c->existed && stored(&before)) ||
+		struct alarm_def before;
+		if (c->was)
+			before = alarm_def_of(c->was);
+		if ((c->was && stored(&before)) ||
 		    (!c->destroy && !c->noop && stored(&c->def)))
 			return true;
 	}
@@ -178,10 +183,10 @@ static int apply(struct alarm_writer *w, const struct aw_txn *t, bool undo,
 						   .now = at};
 			if (!undo) {
 				e[n].def = c->destroy ? NULL : &c->def;
-			} else if (c->existed) {
-				was[n] = alarm_def_of(&c->was);
+			} else if (c->was) {
+				was[n] = alarm_def_of(c->was);
 				e[n].def = &was[n];
-				e[n].was = &c->was;
+				e[n].was = c->was;
 			}
 			n++;
 		}
@@ -199,10 +204,18 @@ static int remember(struct alarm_writer *w, struct aw_txn *t)
 	for (size_t i = 0; i < t->nch; i++) {
 		struct aw_change *c = &t->ch[i];
 		const struct alarm *a = alarm_set_find(w->set, c->def.index);
-		free(c->was.inst);
-		memset(&c->was, 0, sizeof(c->was));
-		if (c->existed && a && alarm_copy(&c->was, a) != 0)
+		if (c->was)
+			free(c->was->inst);
+		free(c->was);
+		c->was = NULL;
+		if (!c->existed || !a)
+			continue;
+		if (!(c->was = malloc(sizeof(*c->was))) ||
+		    alarm_copy(c->was, a) != 0) {
+			free(c->was);
+			c->was = NULL;
 			return -1;
+		}
 	}
 	return 0;
 }

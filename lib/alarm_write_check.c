@@ -240,7 +240,7 @@ static enum ax_error one(struct alarm_writer *w, struct aw_txn *t,
 	if (e == AX_ERR_NOERROR)
 		e = put(c, vb);
 	if (e == AX_ERR_NOERROR) {
-		c->vb[vb->column] = i;
+		c->vb[vb->column] = (uint32_t)i;
 		c->redefined |= vb->column != AC_STORAGE &&
 				vb->column != AC_ROW_STATUS &&
 				vb->column != AC_OWNER;

@@ -8,14 +8,14 @@
 /* What a request does to one row. */
 struct aw_change {
 	struct alarm_def def;  /* the row as it will be */
-	struct alarm was;      /* committed: the row as it was, for UndoSet */
+	struct alarm *was;     /* committed: the row as it was, for UndoSet */
 	bool existed;	       /* the row is in the table now */
 	bool destroy;	       /* destroy(6) */
 	bool noop;	       /* destroy(6) of a row that is not there */
 	bool redefined;	       /* a definition column is written */
 	unsigned rs;	       /* the RowStatus written, 0: none */
 	size_t first_vb;       /* the request's first varbind on the row */
-	size_t vb[AC_MAX + 1]; /* by column: the varbind (from 1), 0: none */
+	uint32_t vb[AC_MAX + 1]; /* by column: the varbind (from 1), 0: none */
 };
 
 /* The transaction of key, NULL if none. */
