@@ -12,8 +12,11 @@
 #    master restart is followed by a reconnect;
 #  - the man page's init-script form (-u, -Lf, -p) with the shipped
 #    logrotate example: logging goes on after the rotation, the pid file
-#    goes at exit; the man page's production line as printed; the init
-#    script's start, status, reload, restart and stop;
+#    goes at exit, the log's owner and group the same after rotation;
+#    the man page's production line as printed; the init script's start,
+#    status, reload, restart and stop, and LSB's statuses: reload of a
+#    stopped agent 7, a killed agent's stale pid file (status 1) removed
+#    by stop;
 #  - a host without snmpd: install, the init script's refusal, purge;
 #  - autopkgtest (debian/tests) in the same root;
 #  - --dump on the sim backend as the service user.
@@ -177,17 +180,21 @@ wait_until 20 backend_served || fail "the init-style agent (-u) is not served"
     fail "README.md and doc/ are not in /usr/share/doc/hw-r10kevctr (README.Debian points there)"
 ok "README.md.gz and doc/*.md.gz installed where README.Debian says"
 cp "$R/usr/share/doc/hw-r10kevctr/examples/logrotate.example" "$R/etc/logrotate.d/hw-r10kevctr"
+owner_before=$(in_root stat -c '%U:%G %a' /var/log/hw-r10kevctr/agent.log)
 in_root logrotate -f -s /var/lib/logrotate/hwr-test.status /etc/logrotate.d/hw-r10kevctr ||
     fail "logrotate with the shipped example"
 wait_until 10 grep -q "SIGHUP: reloading the config" "$R/var/log/hw-r10kevctr/agent.log" ||
     fail "nothing logged in the new file after logrotate"
-[ "$(in_root stat -c %U /var/log/hw-r10kevctr/agent.log)" = hw-r10kevctr ] || fail "the new log is not the agent's"
+[ "$owner_before" = "hw-r10kevctr:Debian-snmp 640" ] || fail "the agent's log before logrotate is $owner_before"
+owner_after=$(in_root stat -c '%U:%G %a' /var/log/hw-r10kevctr/agent.log)
+[ "$owner_after" = "$owner_before" ] ||
+    fail "logrotate changed the log's owner, group or mode: $owner_before before, $owner_after after"
 ls "$R"/var/log/hw-r10kevctr/agent.log.1* >/dev/null 2>&1 || fail "logrotate did not rotate"
 pid=$(cat "$R/run/hw-r10kevctr/agent.pid")
 kill -TERM "$pid"
 wait_until 10 sh -c "! kill -0 $pid" || fail "the agent did not stop"
 [ ! -e "$R/run/hw-r10kevctr/agent.pid" ] || fail "the pid file stayed after exit"
-ok "init style (-u -g Debian-snmp -Lf -p): served, logrotate's mv + SIGHUP keeps logging, pid file gone at exit"
+ok "init style (-u -g Debian-snmp -Lf -p): served, logrotate's mv + SIGHUP keeps logging ($owner_after before and after), pid file gone at exit"
 
 # hw-r10kevctr-agent(8)'s production line, as printed (the page's own
 # text, rendered), survives a master restart.
@@ -254,8 +261,25 @@ initd status >/dev/null 2>&1; st=$?
 [ "$st" = 3 ] || fail "status of a stopped agent: $st, not 3"
 [ ! -e "$R/run/hw-r10kevctr/agent.pid" ] || fail "the pid file stayed after stop"
 initd stop >/dev/null || fail "stop of a stopped agent: not 0"
+initd reload >"$TMP/reload.out" 2>&1; st=$?
+[ "$st" = 7 ] || fail "reload of a stopped agent: $st, not 7 (LSB: program is not running): $(cat "$TMP/reload.out")"
+grep -q "not running" "$TMP/reload.out" || fail "reload of a stopped agent does not say why: $(cat "$TMP/reload.out")"
+# An agent killed (no chance to remove its pid file): status says dead
+# with a pid file (1); stop removes the stale file; status 3 again.
+initd start >/dev/null 2>&1 || fail "start after stop"
+wait_until 20 backend_served || fail "not served after start"
+pid=$(cat "$R/run/hw-r10kevctr/agent.pid")
+kill -KILL "$pid"
+wait_until 10 sh -c "! kill -0 $pid" || fail "the agent did not die at SIGKILL"
+[ -s "$R/run/hw-r10kevctr/agent.pid" ] || fail "no stale pid file after SIGKILL (nothing to test)"
+initd status >/dev/null 2>&1; st=$?
+[ "$st" = 1 ] || fail "status with a stale pid file: $st, not 1"
+initd stop >/dev/null || fail "stop with a stale pid file: not 0"
+[ ! -e "$R/run/hw-r10kevctr/agent.pid" ] || fail "stop left the stale pid file"
+initd status >/dev/null 2>&1; st=$?
+[ "$st" = 3 ] || fail "status after stop removed a stale pid file: $st, not 3"
 rm -f "$R/etc/snmp/hw-r10kevctr.local.conf" "$R/etc/snmp/snmpd.conf.d/zz-test-alarm-admin.conf"
-ok "/etc/init.d/hw-r10kevctr: start, status 0, a second start keeps the first, reload, restart (the created alarm row kept), stop, status 3"
+ok "/etc/init.d/hw-r10kevctr: start, status 0, a second start keeps the first, reload, restart (the created alarm row kept), stop, status 3, reload of a stopped agent 7, stop removes a stale pid file"
 kill -TERM "$SNMPD_PID"; wait "$SNMPD_PID" 2>/dev/null
 
 # ---------------------------------------------------------------- lifecycle
