@@ -2,7 +2,8 @@
 # The Debian package in a throwaway Debian 12 root (debootstrap minbase,
 # from the host's Debian mirror), never on the host:
 #  - install with apt (its dependencies, snmpd beside it), reinstall over
-#    itself, remove, purge: afterwards none of its files or conffiles is
+#    itself, README.Debian's non-interactive upgrade to a next revision
+#    over an edited conffile, remove, purge: afterwards none of its files or conffiles is
 #    left, and its system user and group are (Debian practice);
 #  - run as production runs it: Debian's snmpd as its package starts it
 #    (user Debian-snmp, its stock snmpd.conf plus the installed drop-in,
@@ -288,6 +289,29 @@ in_root dpkg -i "/tmp/$debname" >>"$TMP/apt.log" 2>&1 || fail "reinstall over it
 grep -q "# local change" "$R/etc/snmp/hw-r10kevctr.conf" || fail "the reinstall lost a local change to the conffile"
 in_root getent passwd hw-r10kevctr >/dev/null || fail "the user went at reinstall"
 ok "reinstalled over itself: conffile kept, user kept"
+# README.Debian's non-interactive upgrade, as printed there, over the
+# edited conffile: a next revision of this package whose conffile changed
+# too (dpkg would ask; without a terminal it would fail).
+rm -rf "$TMP/next" && mkdir "$TMP/next"
+dpkg-deb -R "$DEB" "$TMP/next/pkg" || fail "dpkg-deb -R"
+ver=$(dpkg-deb -f "$DEB" Version)
+sed -i "s/^Version: .*/Version: $ver+next1/" "$TMP/next/pkg/DEBIAN/control"
+echo "# changed by the next revision" >>"$TMP/next/pkg/etc/snmp/hw-r10kevctr.conf"
+(cd "$TMP/next/pkg" && find . -path ./DEBIAN -prune -o -type f -print | sed 's|^\./||' | sort |
+    xargs md5sum >DEBIAN/md5sums) || fail "md5sums of the next revision"
+dpkg-deb --root-owner-group -b "$TMP/next/pkg" "$R/tmp/next.deb" >/dev/null || fail "dpkg-deb -b"
+cmd=$(zcat -f "$R"/usr/share/doc/hw-r10kevctr/README.Debian* |
+    sed -n '/apt-get -o Dpkg::Options::=--force-confdef/,/install hw-r10kevctr$/p' |
+    tr -d '\\\n' | sed 's/^ *//; s/ install hw-r10kevctr$//')
+case "$cmd" in apt-get\ *--force-confdef*--force-confold*) ;; *) fail "no upgrade command in README.Debian: $cmd" ;; esac
+# shellcheck disable=SC2086
+in_root env DEBIAN_FRONTEND=noninteractive $cmd install -y -q /tmp/next.deb </dev/null >>"$TMP/apt.log" 2>&1 ||
+    { tail -n 20 "$TMP/apt.log"; fail "README.Debian's upgrade: $cmd install /tmp/next.deb"; }
+[ "$(in_root dpkg-query -W -f='${Version}' hw-r10kevctr)" = "$ver+next1" ] || fail "not upgraded to $ver+next1"
+grep -q "# local change" "$R/etc/snmp/hw-r10kevctr.conf" || fail "the upgrade lost the local change to the conffile"
+grep -q "# changed by the next revision" "$R/etc/snmp/hw-r10kevctr.conf.dpkg-dist" ||
+    fail "the package's new conffile is not left as .dpkg-dist"
+ok "README.Debian's non-interactive upgrade ($cmd) to $ver+next1: the edited conffile kept, the new one as .dpkg-dist"
 apt_ remove hw-r10kevctr >>"$TMP/apt.log" 2>&1 || fail "remove"
 in_root test ! -e /usr/sbin/hw-r10kevctr-agent || fail "remove left the binary"
 in_root test -e /etc/snmp/hw-r10kevctr.conf || fail "remove took the conffile (purge's job)"
