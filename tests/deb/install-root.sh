@@ -302,7 +302,7 @@ echo "# changed by the next revision" >>"$TMP/next/pkg/etc/snmp/hw-r10kevctr.con
 dpkg-deb --root-owner-group -b "$TMP/next/pkg" "$R/tmp/next.deb" >/dev/null || fail "dpkg-deb -b"
 cmd=$(zcat -f "$R"/usr/share/doc/hw-r10kevctr/README.Debian* |
     sed -n '/apt-get -o Dpkg::Options::=--force-confdef/,/install hw-r10kevctr$/p' |
-    tr -d '\\\n' | sed 's/^ *//; s/ install hw-r10kevctr$//')
+    tr -d '\\\n' | tr -s ' ' | sed 's/^ //; s/ install hw-r10kevctr$//')
 case "$cmd" in apt-get\ *--force-confdef*--force-confold*) ;; *) fail "no upgrade command in README.Debian: $cmd" ;; esac
 # shellcheck disable=SC2086
 in_root env DEBIAN_FRONTEND=noninteractive $cmd install -y -q /tmp/next.deb </dev/null >>"$TMP/apt.log" 2>&1 ||
