@@ -239,6 +239,11 @@ int logfile_check(const char *path)
 	struct stat st;
 
 	if (lstat(path, &st) == 0) {
+		/* a character device (/dev/null, a console) is written as it
+		 * is, as snmpd's -Lf does: never created, handed over (-u)
+		 * or reopened, so /dev/null stays root's */
+		if (S_ISCHR(st.st_mode))
+			return LOGFILE_DEVICE;
 		if (S_ISLNK(st.st_mode) || !S_ISREG(st.st_mode)) {
 			fprintf(stderr,
 				"%s: the log file is %s; refusing to write "

@@ -31,8 +31,12 @@ int pidfile_write(const char *path);
  * through the open file and say so.  Call while logging still works. */
 void pidfile_remove(const char *path);
 
-/* Before net-snmp opens -Lf PATH: refuse a symlink or non-regular file,
- * create a missing one with mode 0640.  Messages go to stderr. */
+/* Before net-snmp opens -Lf PATH: refuse a symlink or a file that is
+ * neither regular nor a character device, create a missing one with mode
+ * 0640; 0 for a regular file, LOGFILE_DEVICE for a character device
+ * (/dev/null: written as it is), -1 when refused.  Messages go to
+ * stderr. */
+#define LOGFILE_DEVICE 1
 int logfile_check(const char *path);
 
 #endif

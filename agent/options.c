@@ -129,15 +129,18 @@ static void print_and_exit(int ch, const char *prog)
 }
 
 /* -L: net-snmp's logging options; a log file is checked (no symlink) and
- * remembered so that SIGHUP and -u can reopen it. */
+ * a regular one remembered so that SIGHUP and -u can reopen it (a device
+ * such as /dev/null is neither handed over nor reopened). */
 static int apply_log_option(int argc, char **argv, struct agent *a)
 {
 	const char *logfile = log_file_arg(optarg, argc, argv);
+	int kind = logfile ? logfile_check(logfile) : 0;
 
-	if (logfile && logfile_check(logfile) != 0)
+	if (kind < 0)
 		return OPTIONS_FAILED; /* said why; not a usage error */
 	if (logfile) {
-		a->priv.logfile = logfile;
+		if (kind != LOGFILE_DEVICE)
+			a->priv.logfile = logfile;
 		/* a file has no clock of its own (the journal and syslog
 		 * do): its lines carry the time, as snmpd's -Lf lines do */
 		netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID,

@@ -18,6 +18,14 @@ static socklen_t addr_len;
 static uint64_t watchdog_usec;
 static bool failed_logged;
 
+/* Children never inherit systemd's variables meant for the agent. */
+static void unset_env(void)
+{
+	unsetenv("NOTIFY_SOCKET");
+	unsetenv("WATCHDOG_USEC");
+	unsetenv("WATCHDOG_PID");
+}
+
 bool sdnotify_init(void)
 {
 	const char *path = getenv("NOTIFY_SOCKET");
@@ -36,12 +44,20 @@ bool sdnotify_init(void)
 	}
 	size_t n = strlen(path);
 	if ((path[0] != '/' && path[0] != '@') || n >= sizeof(addr.sun_path)) {
-		snmp_log(LOG_ERR,
-			 "NOTIFY_SOCKET '%s' is not a socket path; systemd "
-			 "will not hear from the agent\n",
-			 path);
+		/* Only an absolute path or an abstract name ('@') is a
+		 * notification socket here; anything else (a relative name,
+		 * a vsock: address, an oversized path) sends nothing and the
+		 * agent goes on, as a service using sd_notify(3) does (it
+		 * fails such a value and its man page recommends ignoring
+		 * its return): a stray value inherited from a shell never
+		 * keeps the agent from starting.  -Dhwr10k/sdnotify says. */
+		DEBUGMSGTL(("hwr10k/sdnotify",
+			    "NOTIFY_SOCKET '%s' is not a socket path: "
+			    "ignored\n",
+			    path));
 		watchdog_usec = 0;
-		return false;
+		unset_env();
+		return true;
 	}
 	memset(&addr, 0, sizeof(addr));
 	addr.sun_family = AF_UNIX;
@@ -57,9 +73,7 @@ bool sdnotify_init(void)
 		watchdog_usec = 0;
 		return false;
 	}
-	unsetenv("NOTIFY_SOCKET");
-	unsetenv("WATCHDOG_USEC");
-	unsetenv("WATCHDOG_PID");
+	unset_env();
 	return true;
 }
 

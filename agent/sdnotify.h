@@ -13,7 +13,8 @@
 
 /* Read NOTIFY_SOCKET, WATCHDOG_USEC and WATCHDOG_PID (a watchdog meant
  * for another process is ignored) and take them out of the environment;
- * false (logged) when NOTIFY_SOCKET is set but unusable. */
+ * a NOTIFY_SOCKET that is not a socket path is ignored, as sd_notify(3)
+ * ignores it; false (logged) when no socket can be made. */
 bool sdnotify_init(void);
 /* Whether a notification socket was given. */
 bool sdnotify_enabled(void);

@@ -38,13 +38,24 @@ for p in $paths; do
 done
 [ "$bad" = 0 ] && echo "ok: the change table's $(echo "$paths" | wc -l) paths exist"
 
-# The Debian package's version is configure.ac's (debian/changelog's top
-# entry, upstream part), and the README's package file name says it.
+# The version lives in configure.ac's AC_INIT alone (the agent's
+# --version is built from it); everything else that spells it follows:
+# debian/changelog's top entry (upstream part), NEWS's top entry, the man
+# pages' headers, every package file name the README and doc/ show.
 ac=$(sed -n 's/^AC_INIT(\[hw-r10kevctr\], \[\([^]]*\)\].*/\1/p' "$S/configure.ac")
 deb=$(sed -n '1s/^hw-r10kevctr (\([^)-]*\)-[^)]*).*/\1/p' "$S/debian/changelog")
 [ -n "$ac" ] && [ "$ac" = "$deb" ] || fail "debian/changelog's version '$deb' is not configure.ac's '$ac'"
+news=$(sed -n 's/^hw-r10kevctr \([0-9][^ ]*\) .*/\1/p' "$S/NEWS" | head -1)
+[ "$news" = "$ac" ] || fail "NEWS's top entry is version '$news', not configure.ac's '$ac'"
+for m in "$S/man/hw-r10kevctr-agent.8" "$S/man/hw-r10kevctr.conf.5.in"; do
+    head -1 "$m" | grep -q "\"hw-r10kevctr $ac\"" || fail "$m: .TH is not version $ac: $(head -1 "$m")"
+done
 grep -q "hw-r10kevctr_$ac-" "$S/README.md" || fail "the README's package file name is not version $ac"
-[ "$bad" = 0 ] && echo "ok: debian/changelog and the README follow configure.ac's version $ac"
+stale=$(grep -rno "hw-r10kevctr_[0-9][0-9.]*-" "$S/README.md" "$S/doc" | grep -v "_$ac-\$")
+[ -z "$stale" ] || fail "package file names of another version than $ac: $stale"
+"$HWR_BUILDDIR/agent/hw-r10kevctr-agent" --version | grep -q "^hw-r10kevctr $ac " ||
+    fail "--version is not $ac: $("$HWR_BUILDDIR/agent/hw-r10kevctr-agent" --version | head -1)"
+[ "$bad" = 0 ] && echo "ok: debian/changelog, NEWS, the man pages, the README and --version follow configure.ac's version $ac"
 
 exit $bad
 

@@ -28,7 +28,7 @@ for f in hw-r10kevctr.conf snmpd.conf.example snmptrapd.conf.example mrtg.cfg.ex
     collectd.conf.example check_snmp.cfg.example snmpd.conf.d/hw-r10kevctr.conf; do
     has "/doc/hw-r10kevctr/examples/$f"
 done
-for f in README.md doc/nms.md doc/alarms.md doc/img/replay-phases.png; do
+for f in README.md NEWS doc/nms.md doc/alarms.md doc/img/replay-phases.png; do
     has "/doc/hw-r10kevctr/$f"
 done
 # every document and picture of doc/ (the README links them), installed
@@ -38,7 +38,7 @@ for f in "$HWR_SRCDIR"/doc/*.md "$HWR_SRCDIR"/doc/img/*.png; do
 done
 grep -q "/etc/" "$TMP/tree" && fail "something was installed into an etc directory"
 has /hw-r10kevctr/hwr10k-notify
-ok "binary, MIB, man pages, README and doc/, examples and the trap handler installed; nothing in etc"
+ok "binary, MIB, man pages, README, NEWS and doc/, examples and the trap handler installed; nothing in etc"
 
 # Every installed path an example names is where this build installs it.
 ex=$D$(dirname "$(grep '/examples/mrtg.cfg.example$' "$TMP/tree")")

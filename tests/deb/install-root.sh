@@ -2,8 +2,9 @@
 # The Debian package in a throwaway Debian 12 root (debootstrap minbase,
 # from the host's Debian mirror), never on the host:
 #  - install with apt (its dependencies, snmpd beside it), reinstall over
-#    itself, remove, purge: afterwards none of its files, conffiles, user
-#    or group is left;
+#    itself, README.Debian's non-interactive upgrade to a next revision
+#    over an edited conffile, remove, purge: afterwards none of its files or conffiles is
+#    left, and its system user and group are (Debian practice);
 #  - run as production runs it: Debian's snmpd as its package starts it
 #    (user Debian-snmp, its stock snmpd.conf plus the installed drop-in,
 #    on a private loopback port), the agent as the installed unit starts
@@ -12,8 +13,11 @@
 #    master restart is followed by a reconnect;
 #  - the man page's init-script form (-u, -Lf, -p) with the shipped
 #    logrotate example: logging goes on after the rotation, the pid file
-#    goes at exit; the man page's production line as printed; the init
-#    script's start, status, reload, restart and stop;
+#    goes at exit, the log's owner and group the same after rotation;
+#    the man page's production line as printed; the init script's start,
+#    status, reload, restart and stop, and LSB's statuses: reload of a
+#    stopped agent 7, a killed agent's stale pid file (status 1) removed
+#    by stop;
 #  - a host without snmpd: install, the init script's refusal, purge;
 #  - autopkgtest (debian/tests) in the same root;
 #  - --dump on the sim backend as the service user.
@@ -177,17 +181,21 @@ wait_until 20 backend_served || fail "the init-style agent (-u) is not served"
     fail "README.md and doc/ are not in /usr/share/doc/hw-r10kevctr (README.Debian points there)"
 ok "README.md.gz and doc/*.md.gz installed where README.Debian says"
 cp "$R/usr/share/doc/hw-r10kevctr/examples/logrotate.example" "$R/etc/logrotate.d/hw-r10kevctr"
+owner_before=$(in_root stat -c '%U:%G %a' /var/log/hw-r10kevctr/agent.log)
 in_root logrotate -f -s /var/lib/logrotate/hwr-test.status /etc/logrotate.d/hw-r10kevctr ||
     fail "logrotate with the shipped example"
 wait_until 10 grep -q "SIGHUP: reloading the config" "$R/var/log/hw-r10kevctr/agent.log" ||
     fail "nothing logged in the new file after logrotate"
-[ "$(in_root stat -c %U /var/log/hw-r10kevctr/agent.log)" = hw-r10kevctr ] || fail "the new log is not the agent's"
+[ "$owner_before" = "hw-r10kevctr:Debian-snmp 640" ] || fail "the agent's log before logrotate is $owner_before"
+owner_after=$(in_root stat -c '%U:%G %a' /var/log/hw-r10kevctr/agent.log)
+[ "$owner_after" = "$owner_before" ] ||
+    fail "logrotate changed the log's owner, group or mode: $owner_before before, $owner_after after"
 ls "$R"/var/log/hw-r10kevctr/agent.log.1* >/dev/null 2>&1 || fail "logrotate did not rotate"
 pid=$(cat "$R/run/hw-r10kevctr/agent.pid")
 kill -TERM "$pid"
 wait_until 10 sh -c "! kill -0 $pid" || fail "the agent did not stop"
 [ ! -e "$R/run/hw-r10kevctr/agent.pid" ] || fail "the pid file stayed after exit"
-ok "init style (-u -g Debian-snmp -Lf -p): served, logrotate's mv + SIGHUP keeps logging, pid file gone at exit"
+ok "init style (-u -g Debian-snmp -Lf -p): served, logrotate's mv + SIGHUP keeps logging ($owner_after before and after), pid file gone at exit"
 
 # hw-r10kevctr-agent(8)'s production line, as printed (the page's own
 # text, rendered), survives a master restart.
@@ -254,8 +262,25 @@ initd status >/dev/null 2>&1; st=$?
 [ "$st" = 3 ] || fail "status of a stopped agent: $st, not 3"
 [ ! -e "$R/run/hw-r10kevctr/agent.pid" ] || fail "the pid file stayed after stop"
 initd stop >/dev/null || fail "stop of a stopped agent: not 0"
+initd reload >"$TMP/reload.out" 2>&1; st=$?
+[ "$st" = 7 ] || fail "reload of a stopped agent: $st, not 7 (LSB: program is not running): $(cat "$TMP/reload.out")"
+grep -q "not running" "$TMP/reload.out" || fail "reload of a stopped agent does not say why: $(cat "$TMP/reload.out")"
+# An agent killed (no chance to remove its pid file): status says dead
+# with a pid file (1); stop removes the stale file; status 3 again.
+initd start >/dev/null 2>&1 || fail "start after stop"
+wait_until 20 backend_served || fail "not served after start"
+pid=$(cat "$R/run/hw-r10kevctr/agent.pid")
+kill -KILL "$pid"
+wait_until 10 sh -c "! kill -0 $pid" || fail "the agent did not die at SIGKILL"
+[ -s "$R/run/hw-r10kevctr/agent.pid" ] || fail "no stale pid file after SIGKILL (nothing to test)"
+initd status >/dev/null 2>&1; st=$?
+[ "$st" = 1 ] || fail "status with a stale pid file: $st, not 1"
+initd stop >/dev/null || fail "stop with a stale pid file: not 0"
+[ ! -e "$R/run/hw-r10kevctr/agent.pid" ] || fail "stop left the stale pid file"
+initd status >/dev/null 2>&1; st=$?
+[ "$st" = 3 ] || fail "status after stop removed a stale pid file: $st, not 3"
 rm -f "$R/etc/snmp/hw-r10kevctr.local.conf" "$R/etc/snmp/snmpd.conf.d/zz-test-alarm-admin.conf"
-ok "/etc/init.d/hw-r10kevctr: start, status 0, a second start keeps the first, reload, restart (the created alarm row kept), stop, status 3"
+ok "/etc/init.d/hw-r10kevctr: start, status 0, a second start keeps the first, reload, restart (the created alarm row kept), stop, status 3, reload of a stopped agent 7, stop removes a stale pid file"
 kill -TERM "$SNMPD_PID"; wait "$SNMPD_PID" 2>/dev/null
 
 # ---------------------------------------------------------------- lifecycle
@@ -264,6 +289,29 @@ in_root dpkg -i "/tmp/$debname" >>"$TMP/apt.log" 2>&1 || fail "reinstall over it
 grep -q "# local change" "$R/etc/snmp/hw-r10kevctr.conf" || fail "the reinstall lost a local change to the conffile"
 in_root getent passwd hw-r10kevctr >/dev/null || fail "the user went at reinstall"
 ok "reinstalled over itself: conffile kept, user kept"
+# README.Debian's non-interactive upgrade, as printed there, over the
+# edited conffile: a next revision of this package whose conffile changed
+# too (dpkg would ask; without a terminal it would fail).
+rm -rf "$TMP/next" && mkdir "$TMP/next"
+dpkg-deb -R "$DEB" "$TMP/next/pkg" || fail "dpkg-deb -R"
+ver=$(dpkg-deb -f "$DEB" Version)
+sed -i "s/^Version: .*/Version: $ver+next1/" "$TMP/next/pkg/DEBIAN/control"
+echo "# changed by the next revision" >>"$TMP/next/pkg/etc/snmp/hw-r10kevctr.conf"
+(cd "$TMP/next/pkg" && find . -path ./DEBIAN -prune -o -type f -print | sed 's|^\./||' | sort |
+    xargs md5sum >DEBIAN/md5sums) || fail "md5sums of the next revision"
+dpkg-deb --root-owner-group -b "$TMP/next/pkg" "$R/tmp/next.deb" >/dev/null || fail "dpkg-deb -b"
+cmd=$(zcat -f "$R"/usr/share/doc/hw-r10kevctr/README.Debian* |
+    sed -n '/apt-get -o Dpkg::Options::=--force-confdef/,/install hw-r10kevctr$/p' |
+    tr -d '\\\n' | tr -s ' ' | sed 's/^ //; s/ install hw-r10kevctr$//')
+case "$cmd" in apt-get\ *--force-confdef*--force-confold*) ;; *) fail "no upgrade command in README.Debian: $cmd" ;; esac
+# shellcheck disable=SC2086
+in_root env DEBIAN_FRONTEND=noninteractive $cmd install -y -q /tmp/next.deb </dev/null >>"$TMP/apt.log" 2>&1 ||
+    { tail -n 20 "$TMP/apt.log"; fail "README.Debian's upgrade: $cmd install /tmp/next.deb"; }
+[ "$(in_root dpkg-query -W -f='${Version}' hw-r10kevctr)" = "$ver+next1" ] || fail "not upgraded to $ver+next1"
+grep -q "# local change" "$R/etc/snmp/hw-r10kevctr.conf" || fail "the upgrade lost the local change to the conffile"
+grep -q "# changed by the next revision" "$R/etc/snmp/hw-r10kevctr.conf.dpkg-dist" ||
+    fail "the package's new conffile is not left as .dpkg-dist"
+ok "README.Debian's non-interactive upgrade ($cmd) to $ver+next1: the edited conffile kept, the new one as .dpkg-dist"
 apt_ remove hw-r10kevctr >>"$TMP/apt.log" 2>&1 || fail "remove"
 in_root test ! -e /usr/sbin/hw-r10kevctr-agent || fail "remove left the binary"
 in_root test -e /etc/snmp/hw-r10kevctr.conf || fail "remove took the conffile (purge's job)"
@@ -271,11 +319,13 @@ apt_ purge hw-r10kevctr >>"$TMP/apt.log" 2>&1 || fail "purge"
 left=
 while read -r f; do in_root test -e "$f" && left="$left $f"; done <"$TMP/plain"
 [ -z "$left" ] || fail "left after purge:$left"
-in_root getent passwd hw-r10kevctr >/dev/null && fail "the user stayed after purge"
+# The system user and group stay (Debian practice; postrm and
+# README.Debian say why): files elsewhere may still carry their ids.
+in_root getent passwd hw-r10kevctr >/dev/null || fail "purge removed the system user"
+in_root getent group hw-r10kevctr >/dev/null || fail "purge removed the system group"
 in_root test -e /var/lib/hw-r10kevctr && fail "the state directory stayed after purge"
-in_root getent group hw-r10kevctr >/dev/null && fail "the group stayed after purge"
 in_root dpkg -s hw-r10kevctr >/dev/null 2>&1 && fail "dpkg still knows the package"
-ok "removed, then purged: none of its $(wc -l <"$TMP/plain") files, no user, no group"
+ok "removed, then purged: none of its $(wc -l <"$TMP/plain") files; the system user and group kept"
 
 # A host without snmpd: the package alone.  /var/agentx is this
 # package's (its tmpfiles.d entry made it), the init script says once why

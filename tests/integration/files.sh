@@ -89,6 +89,30 @@ stop_pid "$AGENT_PID" || fail "the agent exited badly"; AGENT_PID=
 grep -q "old line" "$TMP/append.log" && fail "without -A the log was not truncated (as snmpd does)"
 ok "-Lf refuses a symlink; -A appends"
 
+# -Lf /dev/null is accepted, as snmpd accepts it: the agent serves, a
+# SIGHUP reopens nothing; a device is never handed to the -u user (a
+# private node of /dev/null's numbers shows it stays root's).
+start_agent_log -Lf /dev/null
+wait_until 20 agent_serving || fail "the agent with -Lf /dev/null does not serve"
+polls=$(snmpq snmpget hwR10kEvCtrPolls.0)
+kill -HUP "$AGENT_PID"
+polled_since() { [ "$(snmpq snmpget hwR10kEvCtrPolls.0)" -ge $((polls + 2)) ]; }
+wait_until 20 polled_since || fail "the agent with -Lf /dev/null does not poll after SIGHUP"
+stop_pid "$AGENT_PID" || fail "the -Lf /dev/null agent exited badly"; AGENT_PID=
+[ -c /dev/null ] || fail "/dev/null is no longer a character device"
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1 && getent group nogroup >/dev/null &&
+    mknod -m 666 "$TMP/null" c 1 3 2>/dev/null && echo x >"$TMP/null"; then
+    chmod 755 "$TMP"
+    start_agent_log -Lf "$TMP/null" -u nobody -g nogroup
+    wait_until 20 agent_serving || fail "the -u agent with -Lf on a device does not serve"
+    stop_pid "$AGENT_PID" || fail "the -u agent with -Lf on a device exited badly"; AGENT_PID=
+    [ "$(stat -c '%U %G %a' "$TMP/null")" = "root root 666" ] ||
+        fail "-u handed the device over: $(stat -c '%U %G %a' "$TMP/null")"
+    ok "-Lf /dev/null accepted (served, SIGHUP); a device under -u stays root's"
+else
+    ok "-Lf /dev/null accepted (served, SIGHUP); the -u case needs root and mknod in \$TMP (skipped)"
+fi
+
 # Privilege tokens net-snmp accepts but this agent cannot honour.
 printf 'backend sim\nagentuser nobody\nagentgroup nogroup\n' >"$TMP/priv.conf"
 if "$AGENT" -f -C -c "$TMP/priv.conf" -x "unix:$SOCK" -Le 2>"$TMP/out"; then

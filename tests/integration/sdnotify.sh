@@ -59,10 +59,19 @@ AGENT_PID=
 seen "STOPPING=1" || fail "no STOPPING=1"
 ok "SIGHUP: RELOADING=1 then READY=1; SIGTERM: STOPPING=1"
 
-# A NOTIFY_SOCKET that is no socket path: said, and the agent does not start
-if NOTIFY_SOCKET=relative "$AGENT" -f -C -c "$TMP/agent.conf" -x "unix:$SOCK" \
-    -Lf "$TMP/bad.log"; then
-    fail "started with NOTIFY_SOCKET=relative"
-fi
-grep -q "NOTIFY_SOCKET 'relative' is not a socket path" "$TMP/bad.log" || fail "no message: $(cat "$TMP/bad.log")"
-ok "a bad NOTIFY_SOCKET is refused, named"
+# A NOTIFY_SOCKET that is no socket path (relative, vsock:): ignored as
+# sd_notify(3) callers ignore it; the agent starts and serves, and
+# -Dhwr10k/sdnotify says why nothing is sent.
+for bad in relative vsock:2:1234; do
+    NOTIFY_SOCKET=$bad WATCHDOG_USEC=1000000 $HWR_VALGRIND "$AGENT" -f -C -c "$TMP/agent.conf" \
+        -x "unix:$SOCK" -Lf "$TMP/bad.log" -Dhwr10k/sdnotify &
+    AGENT_PID=$!
+    wait_until 20 agent_serving || fail "NOTIFY_SOCKET=$bad: the agent does not serve: $(cat "$TMP/bad.log")"
+    kill -0 "$AGENT_PID" || fail "NOTIFY_SOCKET=$bad: the agent exited"
+    grep -q "NOTIFY_SOCKET '$bad' is not a socket path: ignored" "$TMP/bad.log" ||
+        fail "NOTIFY_SOCKET=$bad: no debug line: $(cat "$TMP/bad.log")"
+    kill -TERM "$AGENT_PID"
+    wait "$AGENT_PID" || fail "NOTIFY_SOCKET=$bad: the agent exited badly"
+    AGENT_PID=
+done
+ok "a NOTIFY_SOCKET that is no socket path is ignored (the agent serves; -D says so)"
