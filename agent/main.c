@@ -53,22 +53,21 @@ static void install_signals(void)
 }
 
 /* -c files, made absolute (a reload after daemonizing runs in /), must
- * exist and be readable: net-snmp would read a missing one as empty. */
+ * exist and be readable: net-snmp would read a missing one as empty.
+ * The number of problems: each file that is not (named). */
 static int use_config_files(const char *list)
 {
 	char *abs = confload_absolute(list);
 
 	if (!abs) {
 		snmp_log(LOG_ERR, "out of memory\n");
-		return -1;
+		return 1;
 	}
 	netsnmp_ds_set_string(NETSNMP_DS_LIBRARY_ID,
 			      NETSNMP_DS_LIB_OPTIONALCONFIG, abs);
 	free(abs);
 	return confload_check_files(netsnmp_ds_get_string(
-		   NETSNMP_DS_LIBRARY_ID, NETSNMP_DS_LIB_OPTIONALCONFIG))
-		   ? -1
-		   : 0;
+	    NETSNMP_DS_LIBRARY_ID, NETSNMP_DS_LIB_OPTIONALCONFIG));
 }
 
 static void on_master_up(void *ctx)
@@ -262,6 +261,20 @@ static int start(struct agent *a, const struct options *opt, int *failed)
 	return 0;
 }
 
+/* Not serving (a config problem, --dump, -t, a failed start): rc. */
+static int end_early(struct agent *a, const struct options *opt, int rc)
+{
+	if (opt->pidfile) /* ours only if it was locked */
+		pidfile_remove(opt->pidfile);
+	session_stop();
+	poll_stop(a);
+	cache_free(&a->cache);
+	sample_free(&a->sample);
+	snmp_shutdown(AGENT_NAME);
+	config_free(&a->cfg);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct options opt = {0};
@@ -277,31 +290,29 @@ int main(int argc, char **argv)
 	}
 	if (!opt.logging_set)
 		snmp_enable_stderrlog();
-	if (opt.config && use_config_files(opt.config) != 0) {
-		snmp_log(LOG_ERR, "bad config file; not starting\n");
+	/* -t goes on to name the problems of the other files too */
+	int bad = opt.config ? use_config_files(opt.config) : 0;
+	if (bad && !opt.check) {
+		snmp_log(LOG_ERR, "%d config problem(s); not starting\n", bad);
 		return 1;
 	}
+	if (bad)
+		confload_leave_out_unreadable();
 	confload_library_setup();
 	install_signals();
-	if (!opt.dump && !sdnotify_init())
+	if (!opt.dump && !opt.check && !sdnotify_init())
 		return 1;
 	hwr_log_set(log_to_netsnmp);
-	int bad = load(a);
+	bad += load(a);
 	if (bad)
-		snmp_log(LOG_ERR, "%d bad config line(s); not starting\n", bad);
+		snmp_log(LOG_ERR, "%d config problem(s)%s\n", bad,
+			 opt.check ? "" : "; not starting");
+	else if (opt.check)
+		rc = 0; /* -t: silent when good, as sshd -t */
 	else if (opt.dump)
 		rc = dump_run(&a->cfg, &a->stop_requested, stdout, stderr);
-	if (bad || opt.dump || start(a, &opt, &rc) != 0) {
-		if (opt.pidfile) /* ours only if it was locked */
-			pidfile_remove(opt.pidfile);
-		session_stop();
-		poll_stop(a);
-		cache_free(&a->cache);
-		sample_free(&a->sample);
-		snmp_shutdown(AGENT_NAME);
-		config_free(&a->cfg);
-		return rc;
-	}
+	if (bad || opt.dump || opt.check || start(a, &opt, &rc) != 0)
+		return end_early(a, &opt, rc);
 	snmp_log(LOG_INFO, "%s %s started\n", AGENT_NAME, HWR_VERSION);
 	service_ready(a);
 
