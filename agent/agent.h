@@ -42,6 +42,9 @@ struct agent {
 	const char *xaddr;	 /* -x, overrides agentXSocket */
 	struct privilege priv;	 /* -u, -g */
 	volatile sig_atomic_t reload_requested, stop_requested;
+	/* why the last SIGHUP reload was refused (STATUS says it until a
+	 * reload succeeds), "" when it was not */
+	char reload_refused[128];
 };
 
 /* poll.c */

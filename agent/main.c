@@ -81,26 +81,36 @@ static void on_master_down(void *ctx)
 	service_status(ctx);
 }
 
+/* A SIGHUP reload that keeps the running config: logged, and said in
+ * STATUS until a reload succeeds (service.c). */
+static void refuse_reload(struct agent *a, struct config *next,
+			  const char *why)
+{
+	snprintf(a->reload_refused, sizeof(a->reload_refused),
+		 "reload refused: %s, running config kept", why);
+	snmp_log(LOG_ERR, "%s\n", a->reload_refused);
+	config_free(next);
+}
+
 static void reload(struct agent *a)
 {
 	struct config next;
+	char why[64];
 	int bad = confload_reread(&next);
 
-	if (bad) {
-		snmp_log(LOG_ERR,
-			 "reload: %d bad config line(s); keeping the "
-			 "running config\n",
-			 bad);
-		config_free(&next);
+	if (bad) { /* each problem was named as it was read */
+		snprintf(why, sizeof(why), "%d config problem(s)", bad);
+		refuse_reload(a, &next, why);
 		return;
 	}
 	char address[AGENTX_SOCKET_MAX];
 	unsigned ping = a->cfg.agentx_ping;
 	snprintf(address, sizeof(address), "%s", a->cfg.agentx_socket);
-	if (poll_reconfigure(a, &next) != 0) {
-		config_free(&next);
+	if (poll_reconfigure(a, &next) != 0) { /* poll.c said why */
+		refuse_reload(a, &next, "the new config could not be applied");
 		return;
 	}
+	a->reload_refused[0] = '\0';
 	/* a new agentXSocket (without -x) or agentxPingInterval: a new
 	 * session on it */
 	if ((!a->xaddr && strcmp(address, a->cfg.agentx_socket) != 0) ||
