@@ -298,7 +298,9 @@ int main(int argc, char **argv)
 			options_usage(stderr, argv[0]);
 		return 1;
 	}
-	if (!opt.logging_set)
+	if (opt.check) /* problems only, not net-snmp's "Created directory" */
+		netsnmp_register_loghandler(NETSNMP_LOGHANDLER_STDERR, LOG_WARNING);
+	else if (!opt.logging_set)
 		snmp_enable_stderrlog();
 	/* -t goes on to name the problems of the other files too */
 	int bad = opt.config ? use_config_files(opt.config) : 0;

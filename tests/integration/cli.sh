@@ -107,6 +107,11 @@ check -C -c "$TMP/good.conf" -f -x "unix:$TMP/none.sock" -Lf "$TMP/daemon.log" -
 [ -s "$TMP/out" ] && { cat "$TMP/out"; fail "-t on a good config printed something"; }
 [ "$(cat "$TMP/daemon.log")" = "the running agent's log" ] || fail "-t touched the -Lf file"
 [ -e "$TMP/t.pid" ] && fail "-t wrote a pid file"
+# silent also where net-snmp first makes its persistent directory (it
+# says "Created directory", a note, not a problem)
+SNMP_PERSISTENT_DIR=$TMP/fresh "$AGENT" -t -C -c "$TMP/good.conf" >"$TMP/out" 2>&1 ||
+    { cat "$TMP/out"; fail "-t with a new persistent directory failed"; }
+[ -s "$TMP/out" ] && { cat "$TMP/out"; fail "-t with a new persistent directory printed something"; }
 ok "-t on a good config: exit 0, silent, the daemon's -Lf and -p untouched"
 
 check -C -c "$TMP/bad.conf" -Lf "$TMP/daemon.log"
