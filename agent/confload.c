@@ -273,8 +273,7 @@ int confload_end(void)
 	bool whole = bad_lines == 0 && !files_left_out;
 	if (staging && whole && !staging->backend_set)
 		no_backend();
-	if (staging && whole &&
-	    config_validate(staging, err, sizeof(err)) != 0)
+	if (staging && whole && config_validate(staging, err, sizeof(err)) != 0)
 		snmp_log(LOG_ERR, "config: %s\n", err);
 	staging = NULL;
 	return bad_lines;
@@ -313,8 +312,8 @@ static int check_file(const char *path)
  */
 void confload_leave_out_unreadable(void)
 {
-	const char *list = netsnmp_ds_get_string(
-	    NETSNMP_DS_LIBRARY_ID, NETSNMP_DS_LIB_OPTIONALCONFIG);
+	const char *list = netsnmp_ds_get_string(NETSNMP_DS_LIBRARY_ID,
+						 NETSNMP_DS_LIB_OPTIONALCONFIG);
 	char *copy = list ? strdup(list) : NULL, *save = NULL;
 	char *keep = list ? calloc(1, strlen(list) + 1) : NULL;
 	struct stat st;

@@ -83,8 +83,7 @@ static void on_master_down(void *ctx)
 
 /* A SIGHUP reload that keeps the running config: logged, and said in
  * STATUS until a reload succeeds (service.c). */
-static void refuse_reload(struct agent *a, struct config *next,
-			  const char *why)
+static void refuse_reload(struct agent *a, struct config *next, const char *why)
 {
 	snprintf(a->reload_refused, sizeof(a->reload_refused),
 		 "reload refused: %s, running config kept", why);
@@ -299,7 +298,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (opt.check) /* problems only, not net-snmp's "Created directory" */
-		netsnmp_register_loghandler(NETSNMP_LOGHANDLER_STDERR, LOG_WARNING);
+		netsnmp_register_loghandler(NETSNMP_LOGHANDLER_STDERR,
+					    LOG_WARNING);
 	else if (!opt.logging_set)
 		snmp_enable_stderrlog();
 	/* -t goes on to name the problems of the other files too */

@@ -138,7 +138,7 @@ static void one_problem_one_count(void **state)
 			      "/nonexistent/hwr-gone.conf");
 	assert_int_equal(confload_reread(&cfg), 1);
 	assert_non_null(strstr(logbuf, "/nonexistent/hwr-gone.conf: cannot "
-					"read the config file"));
+				       "read the config file"));
 	config_free(&cfg);
 }
 
