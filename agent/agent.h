@@ -42,6 +42,9 @@ struct agent {
 	const char *xaddr;	 /* -x, overrides agentXSocket */
 	struct privilege priv;	 /* -u, -g */
 	volatile sig_atomic_t reload_requested, stop_requested;
+	/* why the last SIGHUP reload was refused (STATUS says it until a
+	 * reload succeeds), "" when it was not */
+	char reload_refused[128];
 };
 
 /* poll.c */
@@ -79,13 +82,18 @@ void confload_library_setup(void);
 void confload_register(void);
 /* Start collecting lines into cfg (set to defaults). */
 void confload_begin(struct config *cfg);
-/* Stop collecting; returns the number of bad lines seen. */
+/* Stop collecting; returns the number of problems seen (each bad line,
+ * each check across lines that failed: one each). */
 int confload_end(void);
-/* Re-read the config files (SIGHUP) into cfg; returns bad lines. */
+/* Re-read the config files (SIGHUP) into cfg; returns the number of
+ * problems (an unreadable -c file is one, and nothing else is read). */
 int confload_reread(struct config *cfg);
 /* Each of the comma-separated -c files is a readable regular file; logs
  * why not and returns the number of bad ones. */
 int confload_check_files(const char *list);
+/* -t: read only the -c files that can be, and leave out the checks
+ * across lines (a missing file is one problem, not also "no backend"). */
+void confload_leave_out_unreadable(void);
 /* The comma-separated list with each path made absolute (malloc'ed), so
  * that a reload after daemonizing (cwd /) finds the same files. */
 char *confload_absolute(const char *list);

@@ -30,6 +30,7 @@ static struct config *staging;
 static int bad_lines;
 static regex_t unknown_token; /* net-snmp's wording of an unknown token */
 static bool registered;
+static bool files_left_out; /* -t: confload_leave_out_unreadable() */
 
 static void on_line(const char *token, char *line)
 {
@@ -265,15 +266,15 @@ int confload_end(void)
 			nul_lines_in_dirs(get_configuration_directory());
 	}
 
-	if (staging && bad_lines == 0 && !staging->backend_set) {
+	/* The checks across lines run once every line is good (a bad
+	 * 'backend' or replayFile line is one problem, not two).  Their
+	 * messages are errors logged while staging is set: on_log() counts
+	 * each once, as every other problem. */
+	bool whole = bad_lines == 0 && !files_left_out;
+	if (staging && whole && !staging->backend_set)
 		no_backend();
-		bad_lines++;
-	}
-	if (staging && bad_lines == 0 &&
-	    config_validate(staging, err, sizeof(err)) != 0) {
+	if (staging && whole && config_validate(staging, err, sizeof(err)) != 0)
 		snmp_log(LOG_ERR, "config: %s\n", err);
-		bad_lines++;
-	}
 	staging = NULL;
 	return bad_lines;
 }
@@ -301,6 +302,37 @@ static int check_file(const char *path)
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * -t goes on after a -c file that cannot be read (named by check_file):
+ * net-snmp reads only the others (it would add two warnings of its own
+ * for each such file), and the checks across lines are left out, as
+ * after a bad line: a missing file is one problem, not also "no backend".
+ */
+void confload_leave_out_unreadable(void)
+{
+	const char *list = netsnmp_ds_get_string(NETSNMP_DS_LIBRARY_ID,
+						 NETSNMP_DS_LIB_OPTIONALCONFIG);
+	char *copy = list ? strdup(list) : NULL, *save = NULL;
+	char *keep = list ? calloc(1, strlen(list) + 1) : NULL;
+	struct stat st;
+
+	for (char *f = copy && keep ? strtok_r(copy, ",", &save) : NULL; f;
+	     f = strtok_r(NULL, ",", &save)) {
+		if (access(f, R_OK) != 0 || stat(f, &st) != 0 ||
+		    !S_ISREG(st.st_mode))
+			continue;
+		if (keep[0])
+			strcat(keep, ",");
+		strcat(keep, f);
+	}
+	netsnmp_ds_set_string(NETSNMP_DS_LIBRARY_ID,
+			      NETSNMP_DS_LIB_OPTIONALCONFIG,
+			      keep && keep[0] ? keep : NULL);
+	files_left_out = true;
+	free(copy);
+	free(keep);
 }
 
 int confload_check_files(const char *list)
@@ -352,9 +384,10 @@ int confload_reread(struct config *cfg)
 	const char *optional = netsnmp_ds_get_string(
 	    NETSNMP_DS_LIBRARY_ID, NETSNMP_DS_LIB_OPTIONALCONFIG);
 
-	if (confload_check_files(optional) != 0) {
+	int unreadable = confload_check_files(optional);
+	if (unreadable) { /* each named: FILE: cannot read ... */
 		config_defaults(cfg);
-		return 1;
+		return unreadable;
 	}
 	confload_begin(cfg);
 	if (!netsnmp_ds_get_boolean(NETSNMP_DS_LIBRARY_ID,

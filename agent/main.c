@@ -53,22 +53,21 @@ static void install_signals(void)
 }
 
 /* -c files, made absolute (a reload after daemonizing runs in /), must
- * exist and be readable: net-snmp would read a missing one as empty. */
+ * exist and be readable: net-snmp would read a missing one as empty.
+ * The number of problems: each file that is not (named). */
 static int use_config_files(const char *list)
 {
 	char *abs = confload_absolute(list);
 
 	if (!abs) {
 		snmp_log(LOG_ERR, "out of memory\n");
-		return -1;
+		return 1;
 	}
 	netsnmp_ds_set_string(NETSNMP_DS_LIBRARY_ID,
 			      NETSNMP_DS_LIB_OPTIONALCONFIG, abs);
 	free(abs);
 	return confload_check_files(netsnmp_ds_get_string(
-		   NETSNMP_DS_LIBRARY_ID, NETSNMP_DS_LIB_OPTIONALCONFIG))
-		   ? -1
-		   : 0;
+	    NETSNMP_DS_LIBRARY_ID, NETSNMP_DS_LIB_OPTIONALCONFIG));
 }
 
 static void on_master_up(void *ctx)
@@ -82,26 +81,35 @@ static void on_master_down(void *ctx)
 	service_status(ctx);
 }
 
+/* A SIGHUP reload that keeps the running config: logged, and said in
+ * STATUS until a reload succeeds (service.c). */
+static void refuse_reload(struct agent *a, struct config *next, const char *why)
+{
+	snprintf(a->reload_refused, sizeof(a->reload_refused),
+		 "reload refused: %s, running config kept", why);
+	snmp_log(LOG_ERR, "%s\n", a->reload_refused);
+	config_free(next);
+}
+
 static void reload(struct agent *a)
 {
 	struct config next;
+	char why[64];
 	int bad = confload_reread(&next);
 
-	if (bad) {
-		snmp_log(LOG_ERR,
-			 "reload: %d bad config line(s); keeping the "
-			 "running config\n",
-			 bad);
-		config_free(&next);
+	if (bad) { /* each problem was named as it was read */
+		snprintf(why, sizeof(why), "%d config problem(s)", bad);
+		refuse_reload(a, &next, why);
 		return;
 	}
 	char address[AGENTX_SOCKET_MAX];
 	unsigned ping = a->cfg.agentx_ping;
 	snprintf(address, sizeof(address), "%s", a->cfg.agentx_socket);
-	if (poll_reconfigure(a, &next) != 0) {
-		config_free(&next);
+	if (poll_reconfigure(a, &next) != 0) { /* poll.c said why */
+		refuse_reload(a, &next, "the new config could not be applied");
 		return;
 	}
+	a->reload_refused[0] = '\0';
 	/* a new agentXSocket (without -x) or agentxPingInterval: a new
 	 * session on it */
 	if ((!a->xaddr && strcmp(address, a->cfg.agentx_socket) != 0) ||
@@ -262,6 +270,20 @@ static int start(struct agent *a, const struct options *opt, int *failed)
 	return 0;
 }
 
+/* Not serving (a config problem, --dump, -t, a failed start): rc. */
+static int end_early(struct agent *a, const struct options *opt, int rc)
+{
+	if (opt->pidfile) /* ours only if it was locked */
+		pidfile_remove(opt->pidfile);
+	session_stop();
+	poll_stop(a);
+	cache_free(&a->cache);
+	sample_free(&a->sample);
+	snmp_shutdown(AGENT_NAME);
+	config_free(&a->cfg);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct options opt = {0};
@@ -275,35 +297,37 @@ int main(int argc, char **argv)
 			options_usage(stderr, argv[0]);
 		return 1;
 	}
-	if (!opt.logging_set)
+	if (opt.check) /* problems only, not net-snmp's "Created directory" */
+		netsnmp_register_loghandler(NETSNMP_LOGHANDLER_STDERR,
+					    LOG_WARNING);
+	else if (!opt.logging_set)
 		snmp_enable_stderrlog();
-	if (opt.config && use_config_files(opt.config) != 0) {
-		snmp_log(LOG_ERR, "bad config file; not starting\n");
+	/* -t goes on to name the problems of the other files too */
+	int bad = opt.config ? use_config_files(opt.config) : 0;
+	if (bad && !opt.check) {
+		snmp_log(LOG_ERR, "%d config problem(s); not starting\n", bad);
 		return 1;
 	}
+	if (bad)
+		confload_leave_out_unreadable();
 	confload_library_setup();
 	install_signals();
-	if (!opt.dump && !sdnotify_init())
+	if (!opt.dump && !opt.check && !sdnotify_init())
 		return 1;
 	hwr_log_set(log_to_netsnmp);
-	if (!opt.dump)
-		alarms_state_dir(a);
-	int bad = load(a);
+	/* every mode, so that net-snmp never makes it as root (-t, --dump
+	 * and a start make it for the agent's user, as a start would) */
+	alarms_state_dir(a);
+	bad += load(a);
 	if (bad)
-		snmp_log(LOG_ERR, "%d bad config line(s); not starting\n", bad);
+		snmp_log(LOG_ERR, "%d config problem(s)%s\n", bad,
+			 opt.check ? "" : "; not starting");
+	else if (opt.check)
+		rc = 0; /* -t: silent when good, as sshd -t */
 	else if (opt.dump)
 		rc = dump_run(&a->cfg, &a->stop_requested, stdout, stderr);
-	if (bad || opt.dump || start(a, &opt, &rc) != 0) {
-		if (opt.pidfile) /* ours only if it was locked */
-			pidfile_remove(opt.pidfile);
-		session_stop();
-		poll_stop(a);
-		cache_free(&a->cache);
-		sample_free(&a->sample);
-		snmp_shutdown(AGENT_NAME);
-		config_free(&a->cfg);
-		return rc;
-	}
+	if (bad || opt.dump || opt.check || start(a, &opt, &rc) != 0)
+		return end_early(a, &opt, rc);
 	snmp_log(LOG_INFO, "%s %s started\n", AGENT_NAME, HWR_VERSION);
 	service_ready(a);
 

@@ -23,6 +23,7 @@ void options_usage(FILE *out, const char *prog)
 	    "usage: %s [-f] [-C] [-c FILE] [-x ADDRESS] [-A] [-L LOGOPTS] "
 	    "[-D TOKENS] [-p PIDFILE] [-u USER] [-g GROUP]\n"
 	    "       %s --dump [-C] [-c FILE] [-L LOGOPTS]\n"
+	    "       %s -t [-C] [-c FILE]\n"
 	    "       %s -h | --help | -H | -v | --version\n"
 	    "AgentX subagent exporting HW-R10KEVCTR-MIB (CPU event counters).\n"
 	    "  -f           stay in the foreground\n"
@@ -44,10 +45,14 @@ void options_usage(FILE *out, const char *prog)
 	    "print\n"
 	    "               every counted value and rate, and exit (no "
 	    "master)\n"
+	    "  -t           check the config as a start would read it: "
+	    "name every\n"
+	    "               problem on stderr and exit 1, or exit 0 "
+	    "silently\n"
 	    "  -H           the config file tokens\n"
 	    "  -h, --help   this help;  -v, --version  version\n"
 	    "Backends built in: %s\n",
-	    prog, prog, prog, backend_names(names, sizeof(names)));
+	    prog, prog, prog, prog, backend_names(names, sizeof(names)));
 }
 
 /* -H: the config tokens, generic and each backend's, as snmpd -H does. */
@@ -64,21 +69,22 @@ static void print_tokens(FILE *out)
 				t->usage, backend_at(i)->name);
 }
 
-#define OPTSTRING ":fACc:x:L:D:p:u:g:hHv"
+#define OPTSTRING ":fACc:x:L:D:p:u:g:hHtv"
 
 /*
- * -A must hold before -Lf opens (and would truncate) the file, wherever it
- * stands on the command line: look for it first, in clusters such as -fA,
- * skipping the values of options that take one.
+ * -A must hold before -Lf opens (and would truncate) the file, and -t
+ * before -L applies, wherever they stand on the command line: look for
+ * the flag first, in clusters such as -fA, skipping the values of options
+ * that take one.
  */
-static bool wants_append(int argc, char **argv)
+static bool has_flag(int argc, char **argv, char flag)
 {
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (a[0] != '-' || a[1] == '-' || a[1] == '\0')
 			continue;
 		for (const char *c = a + 1; *c; c++) {
-			if (*c == 'A')
+			if (*c == flag)
 				return true;
 			const char *spec = strchr(OPTSTRING, *c);
 			if (spec && spec[1] == ':') {
@@ -102,6 +108,42 @@ static const char *log_file_arg(const char *opt, int argc, char **argv)
 	else if (opt[0] != 'f' && opt[0] != 'F')
 		return NULL;
 	return next < argc ? argv[next] : NULL;
+}
+
+/* Past the priority of -LS/-LF/-LE... ("6", "i", "0-7"), or NULL. */
+static const char *skip_priority(const char *p)
+{
+	if (!p || !*p)
+		return NULL;
+	p++;
+	return p[0] == '-' && p[1] ? p + 2 : p;
+}
+
+/*
+ * -t ignores -L (it writes to standard error, never opens the daemon's
+ * log file): the words of an -L option are skipped as net-snmp's
+ * snmp_log_options() takes them: -Le/-Lo/-Ln none, -Lf FILE and -Ls
+ * FACILITY one, -LE/-LO/-LN PRI one, -LF PRI FILE and -LS PRI FACILITY
+ * two, each word possibly joined to the one before (-LSid, -LfFILE).
+ */
+static void skip_log_option(const char *opt, int argc, char **argv)
+{
+	const char *rest = opt[0] ? opt + 1 : opt;
+	int words = 0;
+
+	if (*rest == '=')
+		rest++;
+	if (strchr("fsEON", opt[0])) {
+		words = !*rest;
+	} else if (opt[0] && strchr("FS", opt[0])) {
+		if (!*rest) { /* the priority is the next word */
+			rest = optind < argc ? argv[optind] : NULL;
+			words = 1;
+		}
+		rest = skip_priority(rest);
+		words += rest && !*rest; /* then the file or facility */
+	}
+	optind = optind + words < argc ? optind + words : argc;
 }
 
 /* The version, and what this build can read (operators and tests ask). */
@@ -189,7 +231,14 @@ static int apply_option(int ch, int argc, char **argv, struct options *o,
 	case 'd':
 		o->dump = true;
 		return 0;
+	case 't':
+		return 0; /* o->check, set by has_flag() */
 	case 'L':
+		if (o->check) { /* -t: standard error, never the daemon's
+				 * log file (-Lf would truncate it) */
+			skip_log_option(optarg, argc, argv);
+			return 0;
+		}
 		o->logging_set = true;
 		return apply_log_option(argc, argv, a);
 	case 'D':
@@ -225,7 +274,8 @@ int options_parse(int argc, char **argv, struct options *o, struct agent *a)
 	};
 	int ch;
 
-	if (wants_append(argc, argv))
+	o->check = has_flag(argc, argv, 't');
+	if (!o->check && has_flag(argc, argv, 'A'))
 		netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID,
 				       NETSNMP_DS_LIB_APPEND_LOGFILES, 1);
 	opterr = 0;

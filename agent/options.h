@@ -9,6 +9,10 @@
 
 struct options {
 	bool foreground, logging_set, dump;
+	/* -t: read the config as a start would, name every problem and
+	 * exit (1 if any); the daemon's other options are accepted and
+	 * ignored, -L too (it logs to standard error) */
+	bool check;
 	const char *pidfile;
 	const char *config; /* -c: comma-separated files */
 };

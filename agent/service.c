@@ -6,7 +6,14 @@
  *    able to serve", and STATUS says whether a master is connected;
  *  - STATUS= lines an administrator sees in `systemctl status`: backend,
  *    CPUs, master connected or not, polls;
- *  - RELOADING=1 ... READY=1 around a SIGHUP, STOPPING=1 at the end;
+ *  - RELOADING=1 ... READY=1 around a SIGHUP, STOPPING=1 at the end.
+ *    sd_notify(3) wants READY=1 after RELOADING=1 whatever came of the
+ *    reload (there is no "reload failed" message; systemd would wait in
+ *    "reloading"), so a refused reload sends READY=1 too, its STATUS
+ *    beginning "reload refused: N config problem(s), running config
+ *    kept", and every STATUS after it says so until a reload succeeds.
+ *    `systemctl reload` itself fails earlier: the unit's ExecReload runs
+ *    the agent's config check (-t) before the SIGHUP;
  *  - WATCHDOG=1 every half WatchdogSec from the main loop's timer, while
  *    the polls keep their schedule: a poll stuck in a backend blocks the
  *    loop (nothing is fed), and polls that stopped coming (a poll is
@@ -23,6 +30,9 @@
 #include "service.h"
 #include "session.h"
 
+/* a STATUS datagram: the refused reload's note, the AgentX address... */
+#define STATUS_MAX 1024
+
 static unsigned watchdog_alarm;
 static bool overdue_logged;
 
@@ -33,9 +43,10 @@ static void status(const struct agent *a, char *buf, size_t len,
 	/* state -1 or 0 (no PMU on most VMs, counters disabled, a lost
 	 * pmcd): the service is up but serves no counter; say so */
 	snprintf(buf, len,
-		 "%sSTATUS=backend %s, %zu CPUs, state %d%s; master %s (%s); "
+		 "%sSTATUS=%s%sbackend %s, %zu CPUs, state %d%s; master %s (%s); "
 		 "%u polls, %u poll errors\n",
-		 prefix, a->cfg.backend[0] ? a->cfg.backend : "none", c->nrows,
+		 prefix, a->reload_refused, a->reload_refused[0] ? "; " : "",
+		 a->cfg.backend[0] ? a->cfg.backend : "none", c->nrows,
 		 (int)c->state,
 		 c->polls && c->state <= 0 ? " (no counter counts: see the log)"
 					   : "",
@@ -51,7 +62,7 @@ static void on_watchdog(unsigned int reg, void *arg)
 	uint64_t now = backend_monotonic_ns();
 	uint64_t limit = 2 * (uint64_t)a->cfg.poll_interval * 1000000000u +
 			 sdnotify_watchdog_usec() * 1000u;
-	char buf[512];
+	char buf[STATUS_MAX];
 
 	(void)reg;
 	if (a->last_poll_ns && now - a->last_poll_ns > limit) {
@@ -72,7 +83,7 @@ static void on_watchdog(unsigned int reg, void *arg)
 
 void service_ready(struct agent *a)
 {
-	char buf[512];
+	char buf[STATUS_MAX];
 
 	if (!sdnotify_enabled())
 		return;
@@ -97,7 +108,7 @@ void service_ready(struct agent *a)
 
 void service_status(const struct agent *a)
 {
-	char buf[512];
+	char buf[STATUS_MAX];
 
 	if (!sdnotify_enabled())
 		return;

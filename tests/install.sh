@@ -2,7 +2,8 @@
 # 'make install DESTDIR=...' lays down the tree an operator expects: the
 # daemon, the MIB, both man pages (rendered by man without a warning), the
 # examples (never a live config), and, where configured, the systemd unit
-# and its sysusers.d file; the installed unit passes systemd-analyze verify.
+# and its sysusers.d file; the installed unit passes systemd-analyze verify
+# and checks the config (-t) before its reload's SIGHUP.
 set -u
 : "${HWR_SRCDIR:=$(cd "$(dirname "$0")/.." && pwd)}"
 : "${HWR_BUILDDIR:=$HWR_SRCDIR}"
@@ -75,13 +76,17 @@ if [ "$unitdir" != no ]; then
     [ -x "$D$exe" ] || fail "ExecStart=$exe is not the installed binary"
     mandir=$(dirname "$(dirname "$(grep '/man8/hw-r10kevctr-agent.8$' "$TMP/tree")")")
     mkdir -p "$TMP/unit"
-    sed "s|^ExecStart=$exe|ExecStart=$D$exe|" "$unit" >"$TMP/unit/hw-r10kevctr.service"
+    sed "s|^\(Exec[A-Za-z]*=\)$exe|\1$D$exe|" "$unit" >"$TMP/unit/hw-r10kevctr.service"
     if ! MANPATH="$D$mandir" systemd-analyze verify \
         "$TMP/unit/hw-r10kevctr.service" >"$TMP/verify" 2>&1; then
         cat "$TMP/verify"; fail "systemd-analyze verify"
     fi
     [ -s "$TMP/verify" ] && { cat "$TMP/verify"; fail "systemd-analyze verify printed warnings"; }
     grep -q "^ExecStart=.*/sbin/hw-r10kevctr-agent -f -Le$" "$unit" || fail "ExecStart"
+    # a reload checks the config (-t) first: a bad file fails it and
+    # no SIGHUP is sent
+    [ "$(sed -n 's/^ExecReload=//p' "$unit" | tr '\n' '|')" = "$exe -t|/bin/kill -HUP \$MAINPID|" ] ||
+        fail "ExecReload is not the config check then the SIGHUP: $(grep ^ExecReload "$unit")"
     prefix=$(var prefix)
     if [ "$prefix" != /usr ]; then # nothing outside the prefix
         for d in "$unitdir" "$(var sysusersdir)" "$(var tmpfilesdir)"; do

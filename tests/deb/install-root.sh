@@ -17,7 +17,8 @@
 #    the man page's production line as printed; the init script's start,
 #    status, reload, restart and stop, and LSB's statuses: reload of a
 #    stopped agent 7, a killed agent's stale pid file (status 1) removed
-#    by stop;
+#    by stop; its reload and restart refusing a bad line while the agent
+#    serves on; the unit's ExecReload config check;
 #  - a host without snmpd: install, the init script's refusal, purge;
 #  - autopkgtest (debian/tests) in the same root;
 #  - --dump on the sim backend as the service user.
@@ -150,6 +151,24 @@ start_snmpd
 wait_until 20 backend_served || fail "no reconnect after the master restarted"
 grep -q "AgentX subagent connected" "$R/var/log/hwr-test-agent.log" || fail "no connect logged"
 ok "master restarted: the agent reconnected"
+# systemctl reload runs the unit's ExecReload lines in turn: the config
+# check first, as the unit's user; a bad line fails it, naming the line,
+# before any SIGHUP.
+exec_check=$(key ExecReload | head -n 1)
+[ "$exec_check" = "/usr/sbin/hw-r10kevctr-agent -t" ] && key ExecReload | sed -n 2p | grep -q 'kill -HUP' ||
+    fail "the unit's ExecReload is not the check then the SIGHUP: $(key ExecReload)"
+unit_check() {
+    # shellcheck disable=SC2086
+    chroot "$R" setpriv --reuid="$(key User)" --regid="$(key Group)" --groups="$(key SupplementaryGroups)" \
+        env "$(key Environment)" $exec_check >"$TMP/check.out" 2>&1
+}
+unit_check || { cat "$TMP/check.out"; fail "the unit's check refused the installed config"; }
+echo 'pollInterval 0' >>"$R/etc/snmp/hw-r10kevctr.local.conf"
+unit_check && fail "the unit's check passed a bad line"
+grep -q "hw-r10kevctr.local.conf: line 1: Error: pollInterval" "$TMP/check.out" ||
+    { cat "$TMP/check.out"; fail "the unit's check did not name the bad line"; }
+rm -f "$R/etc/snmp/hw-r10kevctr.local.conf"
+ok "the unit's ExecReload checks the config (-t, as its user) before the SIGHUP: a bad line fails it, named"
 kill -TERM "$AGENT_PID"; wait "$AGENT_PID" 2>/dev/null
 
 # --dump on the sim backend, as the service user.
@@ -257,6 +276,21 @@ wait_until 20 backend_served || fail "not served after restart"
 row_active() { walk $E.22 | grep -q "^$E.22.1025 = INTEGER: 1$"; }
 wait_until 10 row_active || fail "row 1025 lost at the restart: $(walk $E.22)"
 [ "$(cat "$R/run/hw-r10kevctr/agent.pid")" != "$pid" ] || fail "restart kept the old process"
+# A bad line: reload and restart refuse with its reason, exit 6 (LSB:
+# not configured), and the running agent serves on (restart stopped it,
+# then failed: an outage).
+pid=$(cat "$R/run/hw-r10kevctr/agent.pid")
+echo 'pollInterval 0' >>"$R/etc/snmp/hw-r10kevctr.local.conf"
+for action in reload restart; do
+    initd $action >"$TMP/initd.out" 2>&1; st=$?
+    [ "$st" = 6 ] || { cat "$TMP/initd.out"; fail "$action with a bad line: exit $st, not 6"; }
+    grep -q "hw-r10kevctr.local.conf: line 2: Error: pollInterval" "$TMP/initd.out" ||
+        { cat "$TMP/initd.out"; fail "$action with a bad line did not name it"; }
+    [ "$(cat "$R/run/hw-r10kevctr/agent.pid")" = "$pid" ] && kill -0 "$pid" && backend_served ||
+        fail "$action with a bad line stopped the running agent"
+done
+sed -i '/^pollInterval 0$/d' "$R/etc/snmp/hw-r10kevctr.local.conf"
+ok "/etc/init.d/hw-r10kevctr reload and restart with a bad line: exit 6, the line named, the agent serves on"
 initd stop >/dev/null || fail "stop"
 initd status >/dev/null 2>&1; st=$?
 [ "$st" = 3 ] || fail "status of a stopped agent: $st, not 3"

@@ -24,7 +24,7 @@ fi
 grep -q "bad.conf: line 2: Error: pollInterval" "$TMP/out" || { cat "$TMP/out"; fail "line 2"; }
 grep -q "bad.conf: line 3: Error: simRate: 'hw.r10kevctr.nosuch'" "$TMP/out" || { cat "$TMP/out"; fail "line 3"; }
 grep -q "bad.conf: line 4: .*bogusToken" "$TMP/out" || { cat "$TMP/out"; fail "line 4"; }
-grep -q "3 bad config line(s); not starting" "$TMP/out" || { cat "$TMP/out"; fail "summary"; }
+grep -q "3 config problem(s); not starting" "$TMP/out" || { cat "$TMP/out"; fail "summary"; }
 ok "bad config: every line named, exit 1"
 
 # A config file named with -c that cannot be read is an error, never an
@@ -89,3 +89,64 @@ names=$("$AGENT" -v | sed -n 's/^Backends built in: //p')
 grep -q "no 'backend' line.*BACKEND one of $names" "$TMP/out" || { cat "$TMP/out"; fail "the no-backend message does not list $names"; }
 "$AGENT" -H | grep -q "^backend  *$(echo "$names" | sed 's/, /|/g')\$" || fail "-H does not list $names"
 ok "no backend: refused, naming $names; -H lists the same"
+
+# -t checks the config as a start reads it (sshd -t): every problem once,
+# FILE: line N, then the count, exit 1; a good config: nothing, exit 0.
+# once FILE PATTERN: PATTERN is on exactly one line of FILE.
+once() { [ "$(grep -c -- "$2" "$1")" = 1 ] || { cat "$1"; fail "'$2' not said once"; }; }
+check() { # check [ARGS...]: -t's output in $TMP/out, its exit status in rc
+    "$AGENT" -t "$@" >"$TMP/out" 2>&1
+    rc=$?
+}
+printf 'backend sim\nsimCpus 2\n' >"$TMP/good.conf"
+echo "the running agent's log" >"$TMP/daemon.log"
+# the daemon's whole command line (the init script passes AGENT_OPTS):
+# accepted, -Lf never opened (it would truncate the running agent's log)
+check -C -c "$TMP/good.conf" -f -x "unix:$TMP/none.sock" -Lf "$TMP/daemon.log" -p "$TMP/t.pid" -A
+[ "$rc" = 0 ] || { cat "$TMP/out"; fail "-t on a good config exited $rc"; }
+[ -s "$TMP/out" ] && { cat "$TMP/out"; fail "-t on a good config printed something"; }
+[ "$(cat "$TMP/daemon.log")" = "the running agent's log" ] || fail "-t touched the -Lf file"
+[ -e "$TMP/t.pid" ] && fail "-t wrote a pid file"
+# silent also where net-snmp first makes its persistent directory (it
+# says "Created directory", a note, not a problem)
+SNMP_PERSISTENT_DIR=$TMP/fresh "$AGENT" -t -C -c "$TMP/good.conf" >"$TMP/out" 2>&1 ||
+    { cat "$TMP/out"; fail "-t with a new persistent directory failed"; }
+[ -s "$TMP/out" ] && { cat "$TMP/out"; fail "-t with a new persistent directory printed something"; }
+ok "-t on a good config: exit 0, silent, the daemon's -Lf and -p untouched"
+
+check -C -c "$TMP/bad.conf" -Lf "$TMP/daemon.log"
+[ "$rc" = 1 ] || { cat "$TMP/out"; fail "-t on a bad config exited $rc"; }
+for l in 2 3 4; do once "$TMP/out" "bad.conf: line $l: Error"; done
+once "$TMP/out" "^3 config problem(s)\$"
+grep -q "not starting" "$TMP/out" && fail "-t said 'not starting'"
+[ "$(cat "$TMP/daemon.log")" = "the running agent's log" ] || fail "-t wrote to the -Lf file"
+ok "-t on 3 bad lines: each named once on stderr (not in the -Lf file), '3 config problem(s)', exit 1"
+
+# One problem, one count: each of these was counted twice.
+expect_one() { # expect_one NAME PATTERN CONFIG-TEXT
+    printf '%s\n' "$3" >"$TMP/$1.conf"
+    check -C -c "$TMP/$1.conf"
+    [ "$rc" = 1 ] || { cat "$TMP/out"; fail "$1: -t exited $rc"; }
+    once "$TMP/out" "$2"
+    once "$TMP/out" "^1 config problem(s)\$"
+    [ "$(grep -c . "$TMP/out")" = 2 ] || { cat "$TMP/out"; fail "$1: more than the problem and the count"; }
+    "$AGENT" -f -C -c "$TMP/$1.conf" -x "unix:$TMP/none.sock" -Le >"$TMP/out" 2>&1 && fail "$1: started"
+    once "$TMP/out" "^1 config problem(s); not starting\$"
+}
+expect_one nobackend1 "no 'backend' line" "pollInterval 1"
+expect_one noreplayfile "config: backend replay needs replayFile" "backend replay"
+if "$AGENT" -v | grep -q "backends:.*pcp"; then
+    expect_one hostarchive "pcpHost and pcpArchive exclude each other" "backend pcp
+pcpHost localhost
+pcpArchive /nonexistent/archive"
+fi
+ok "no backend line, no replayFile, pcpHost with pcpArchive: one problem each, '1 config problem(s)'"
+
+# A -c file that cannot be read is one problem, named, and -t goes on
+# to name those of the other files.
+check -C -c "$TMP/gone.conf,$TMP/bad.conf"
+[ "$rc" = 1 ] || { cat "$TMP/out"; fail "-t with a missing file exited $rc"; }
+once "$TMP/out" "gone.conf: cannot read the config file: No such file"
+once "$TMP/out" "bad.conf: line 4: Error"
+once "$TMP/out" "^4 config problem(s)\$"
+ok "-t with a missing -c file and a bad one: the file named, every line named, '4 config problem(s)'"

@@ -12,7 +12,9 @@
 # semantics, one whose instances are not CPUs (network.interface,
 # kernel.percpu.interrupts' lines), one in milliseconds, one PCP metric
 # on two pcpMetric lines (FILE:LINE).  With no counter mapped the agent
-# fetches nothing and logs no false fetch failure.
+# fetches nothing and logs no false fetch failure.  The linux PMDA
+# killed: hwR10kEvCtrPollErrors counts one per metric without values per
+# poll.
 . "$(dirname "$0")/lib.sh"
 
 [ -x "$HWR_BUILDDIR/tests/pcp/replay2archive" ] || { echo "SKIP: built without the pcp backend"; exit 77; }
@@ -85,6 +87,22 @@ counting() { [ "$(snmpq snmpget hwR10kEvCtrCpuStatus.0)" = counting ]; }
 wait_until 10 counting || fail "CPU 0 did not count again"
 [ "$(grep -c "fetch failed" "$TMP/agent.log")" = 1 ] || fail "the loss was logged more than once"
 ok "pmcd back: reconnected $took s after it answered, counting again"
+
+# The linux PMDA dies (pmcd answers; each of the 3 mapped metrics has no
+# values until pmcd restarts the PMDA): hwR10kEvCtrPollErrors counts
+# problems, one per metric without values per poll (the MIB's
+# DESCRIPTION, doc/pcp.md: 3 a poll, never 1), each metric logged once
+# when it fails and once when it is back.
+e0=$(snmpq snmpget hwR10kEvCtrPollErrors.0)
+pmda=$(ps -o pid= -o comm= --ppid "$PMCD_PID" | awk '$2 == "pmdalinux" { print $1 }')
+[ -n "$pmda" ] || fail "no pmdalinux under pmcd $PMCD_PID"
+kill -KILL "$pmda"
+said() { [ "$(grep -c "$1" "$TMP/agent.log")" = 3 ]; }
+wait_until 10 said "not counted until it has values again" || fail "the 3 metrics without values were not each logged"
+wait_until 20 said "has values again" || fail "the metrics did not come back (pmcd restarts its PMDA)"
+d=$(($(snmpq snmpget hwR10kEvCtrPollErrors.0) - e0))
+[ "$d" -ge 3 ] && [ $((d % 3)) = 0 ] || fail "poll errors rose by $d, not 3 for each poll without values"
+ok "the linux PMDA died and came back: poll errors +$d, 3 (one per metric) for each poll without values; each metric logged once"
 
 stop_pid "$AGENT_PID"; AGENT_PID=
 # Refusals at start: pmcd not there, a metric that is not a counter.

@@ -51,12 +51,25 @@ printf 'backend sim\nsimCpus 1\npollInterval 0\n' >"$TMP/agent.conf"
 kill -HUP "$AGENT_PID"
 bad_logged() { grep -q "agent.conf: line 3: Error: pollInterval" "$TMP/agent.log"; }
 wait_until 10 bad_logged || fail "bad reload line not reported"
-grep -q "reload: 1 bad config line(s); keeping the running config" "$TMP/agent.log" ||
-    fail "no 'keeping the running config'"
+grep -q "reload refused: 1 config problem(s), running config kept" "$TMP/agent.log" ||
+    fail "no 'reload refused: 1 config problem(s), running config kept'"
 sleep 1.5
 set -- $(snmpq snmpget hwR10kEvCtrNumCpus.0 hwR10kEvCtrPollInterval.0 hwR10kEvCtrDiscontinuityTime.0)
 [ "$1" = 4 ] && [ "$2" = 1 ] && [ "$3" = "$disc" ] || fail "bad reload changed things: $*"
 ok "a bad reload is named and ignored"
+
+# One problem, one count: a config without its backend line (it was
+# counted twice) is one problem; the running config stays.
+printf 'simCpus 1\npollInterval 1\n' >"$TMP/agent.conf"
+n=$(grep -c "reload refused" "$TMP/agent.log")
+kill -HUP "$AGENT_PID"
+refused_again() { [ "$(grep -c "reload refused" "$TMP/agent.log")" -gt "$n" ]; }
+wait_until 10 refused_again || fail "the reload without a backend line was not refused"
+grep "reload refused" "$TMP/agent.log" | tail -1 | grep -q "reload refused: 1 config problem(s), running config kept" ||
+    fail "no backend line: $(grep "reload refused" "$TMP/agent.log" | tail -1)"
+[ "$(grep -c "no 'backend' line" "$TMP/agent.log")" = 1 ] || fail "the missing backend line not named once"
+[ "$(snmpq snmpget hwR10kEvCtrNumCpus.0)" = 4 ] || fail "a reload without a backend line changed the table"
+ok "a reload without a backend line: one problem, refused"
 
 printf 'backend sim\nsimCpus 4\npollInterval 1\nsimRate hw.r10kevctr.cycles 7\n' >"$TMP/agent.conf"
 kill -HUP "$AGENT_PID"
@@ -74,6 +87,10 @@ mv "$TMP/agent.conf" "$TMP/agent.conf.away"
 kill -HUP "$AGENT_PID"
 gone_logged() { grep -q "agent.conf: cannot read the config file: No such file" "$TMP/agent.log"; }
 wait_until 10 gone_logged || fail "a missing config file on reload was not named"
+# a file is not a line: one problem, named as a file
+grep "reload refused" "$TMP/agent.log" | tail -1 | grep -q "reload refused: 1 config problem(s), running config kept" ||
+    fail "a gone file: $(grep "reload refused" "$TMP/agent.log" | tail -1)"
+grep -q "bad config line" "$TMP/agent.log" && fail "the log still speaks of bad lines"
 sleep 1.2
 set -- $(snmpq snmpget hwR10kEvCtrNumCpus.0 hwR10kEvCtrBackend.0)
 [ "$1" = 4 ] || fail "a missing config file on reload changed the table: $*"

@@ -5,7 +5,8 @@
 # READY=1 comes once its backend is open, with a STATUS saying no master
 # is connected; the master comes, STATUS says connected; WATCHDOG=1
 # comes every half WATCHDOG_USEC and stops while the agent's loop is
-# stopped; a SIGHUP is RELOADING=1 then READY=1; SIGTERM is STOPPING=1.
+# stopped; a SIGHUP is RELOADING=1 then READY=1, a refused one too, its
+# STATUS saying refused until a reload succeeds; SIGTERM is STOPPING=1.
 . "$(dirname "$0")/lib.sh"
 
 NOTIFY=$TMP/notify.sock
@@ -53,6 +54,39 @@ ok "WATCHDOG=1 every half interval ($((n1 - n0)) in 3 s), none while the loop is
 kill -HUP "$AGENT_PID"
 wait_until 10 seen "RELOADING=1" || fail "no RELOADING=1 at SIGHUP"
 wait_until 10 more_than "READY=1" 1 || fail "no READY=1 after the reload"
+
+# A refused reload (a bad line): READY=1 all the same (sd_notify(3) wants
+# it after RELOADING=1), with a STATUS that says so, and so does every
+# STATUS after it (the watchdog's) until a reload succeeds; the running
+# config goes on serving and polling.
+cpus0=$(snmpq snmpget hwR10kEvCtrNumCpus.0)
+printf 'backend sim\npollInterval 1\nsimCpus %d\npollInterval 0\n' $((cpus0 + 1)) >"$TMP/agent.conf"
+r=$(grep -c "READY=1" "$TMP/notify.log")
+kill -HUP "$AGENT_PID"
+wait_until 10 more_than "READY=1" "$r" || fail "no READY=1 after a refused reload"
+last_ready() { grep "READY=1" "$TMP/notify.log" | tail -1; }
+last_ready | grep -q "STATUS=reload refused: 1 config problem(s), running config kept; backend sim, $cpus0 CPUs" ||
+    fail "the refused reload's READY=1: $(last_ready)"
+grep -q "agent.conf: line 4: Error: pollInterval" "$TMP/agent.log" || fail "the bad line is not in the log"
+grep -q "reload refused: 1 config problem(s), running config kept" "$TMP/agent.log" || fail "the log does not say refused"
+w=$(grep -c "WATCHDOG=1" "$TMP/notify.log")
+wait_until 10 more_than "WATCHDOG=1" "$w" || fail "no watchdog after a refused reload"
+grep "WATCHDOG=1" "$TMP/notify.log" | tail -1 | grep -q "STATUS=reload refused: " ||
+    fail "the watchdog's STATUS forgot the refused reload"
+p0=$(snmpq snmpget hwR10kEvCtrPolls.0)
+polled() { [ "$(snmpq snmpget hwR10kEvCtrPolls.0)" -gt "$p0" ]; }
+wait_until 10 polled || fail "no poll after a refused reload"
+[ "$(snmpq snmpget hwR10kEvCtrNumCpus.0)" = "$cpus0" ] || fail "a refused reload changed the table"
+ok "a refused reload: READY=1 with STATUS 'reload refused: 1 config problem(s), running config kept', kept in the watchdog's STATUS; the old config polls on"
+# the next good reload clears it
+printf 'backend sim\npollInterval 1\nsimCpus %d\n' $((cpus0 + 1)) >"$TMP/agent.conf"
+r=$(grep -c "READY=1" "$TMP/notify.log")
+kill -HUP "$AGENT_PID"
+wait_until 10 more_than "READY=1" "$r" || fail "no READY=1 after a good reload"
+last_ready | grep -q "reload refused" && fail "a good reload's STATUS still says refused: $(last_ready)"
+cpus_more() { [ "$(snmpq snmpget hwR10kEvCtrNumCpus.0)" = $((cpus0 + 1)) ]; }
+wait_until 10 cpus_more || fail "the good reload did not apply"
+ok "a good reload after it: STATUS without 'refused', the new config applied"
 kill -TERM "$AGENT_PID"
 wait "$AGENT_PID" || fail "the agent exited badly"
 AGENT_PID=

@@ -105,12 +105,50 @@ static void unknown_token_fails(void **state)
 	config_free(&cfg);
 }
 
+/* One problem, one count: the checks across lines (no backend line,
+ * replayFile missing, pcpHost with pcpArchive) were counted twice, once
+ * as they were logged and once more; a -c file gone is one problem. */
+static void one_problem_one_count(void **state)
+{
+	struct config cfg;
+	const char *path;
+
+	assert_int_equal(load("pollInterval 2\n", &cfg, &path), 1);
+	assert_non_null(strstr(logbuf, "no 'backend' line"));
+	config_free(&cfg);
+	assert_int_equal(load("backend replay\n", &cfg, &path), 1);
+	assert_non_null(strstr(logbuf, "backend replay needs replayFile"));
+	config_free(&cfg);
+	if (backend_find("pcp")) {
+		assert_int_equal(load("backend pcp\npcpHost localhost\n"
+				      "pcpArchive /x\n",
+				      &cfg, &path),
+				 1);
+		assert_non_null(strstr(logbuf, "exclude each other"));
+		config_free(&cfg);
+	}
+	/* two bad lines and no backend: the lines, not a third problem */
+	assert_int_equal(load("pollInterval 0\nsimCpus lots\n", &cfg, &path),
+			 2);
+	assert_null(strstr(logbuf, "no 'backend' line"));
+	config_free(&cfg);
+	logbuf[0] = '\0';
+	netsnmp_ds_set_string(NETSNMP_DS_LIBRARY_ID,
+			      NETSNMP_DS_LIB_OPTIONALCONFIG,
+			      "/nonexistent/hwr-gone.conf");
+	assert_int_equal(confload_reread(&cfg), 1);
+	assert_non_null(strstr(logbuf, "/nonexistent/hwr-gone.conf: cannot "
+				       "read the config file"));
+	config_free(&cfg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(good_file),
 	    cmocka_unit_test(bad_lines_named),
 	    cmocka_unit_test(unknown_token_fails),
+	    cmocka_unit_test(one_problem_one_count),
 	};
 	int rc = cmocka_run_group_tests(tests, setup, NULL);
 	snmp_shutdown(AGENT_NAME);

@@ -169,6 +169,67 @@ static void wrap_system_wide_and_end(void **state)
 	remove_archive();
 }
 
+/* A record whose value sets are errors (their PMDA failed), as pmlogger
+ * logs them: sec seconds. */
+static void put_errors(int sec, const int *items, int n)
+{
+	pmResult *r = calloc(1, sizeof(*r) + (size_t)n * sizeof(r->vset[0]));
+	pmValueSet *vs = calloc((size_t)n, sizeof(*vs));
+	assert_non_null(r);
+	assert_non_null(vs);
+	r->timestamp.tv_sec = sec;
+	r->numpmid = n;
+	for (int i = 0; i < n; i++) {
+		vs[i].pmid = pmiID(1, 35, items[i]);
+		vs[i].numval = PM_ERR_AGAIN;
+		r->vset[i] = &vs[i];
+	}
+	assert_int_equal(pmiPutResult(r), 0);
+	free(vs);
+	free(r);
+}
+
+/* hwR10kEvCtrPollErrors counts problems (the MIB's DESCRIPTION,
+ * doc/pcp.md): two mapped metrics without values count two a poll, one
+ * per metric, for each poll without; each is logged once. */
+static void metrics_without_values(void **state)
+{
+	struct backend b = {0};
+	struct sample s = {0};
+	char err[256];
+	const int items[] = {0, 22};
+
+	start_archive();
+	add("hw.r10kevctr.cycles", 0, PM_TYPE_U64, true, PM_SEM_COUNTER);
+	add("hw.r10kevctr.tlb", 22, PM_TYPE_U64, false, PM_SEM_COUNTER);
+	assert_int_equal(pmiAddInstance(pmiInDom(1, 35), "cpu0", 0), 0);
+	put("hw.r10kevctr.cycles", "cpu0", "10");
+	put("hw.r10kevctr.tlb", "", "100");
+	assert_int_equal(pmiWrite(1000000000, 0), 0);
+	put_errors(1000000001, items, 2);
+	put_errors(1000000002, items, 2);
+	put("hw.r10kevctr.cycles", "cpu0", "40");
+	put("hw.r10kevctr.tlb", "", "130");
+	assert_int_equal(pmiWrite(1000000003, 0), 0);
+	end_archive();
+
+	assert_int_equal(open_pcp(&b, NULL, NULL, err), 0);
+	assert_int_equal(backend_read(&b, &s), 0);
+	assert_int_equal(s.errors, 0);
+	for (int poll = 0; poll < 2; poll++) {
+		assert_int_equal(backend_read(&b, &s), 0);
+		assert_int_equal(s.errors, 2);
+	}
+	assert_logged("hw.r10kevctr.tlb: ");
+	assert_int_equal(backend_read(&b, &s), 0);
+	assert_int_equal(s.errors, 0);
+	assert_logged("has values again");
+	assert_int_equal(s.total[C("tlb")], 30);
+	backend_close(&b);
+	sample_free(&s);
+	remove_archive();
+}
+
 /* What cannot feed a counter is refused, naming counter and metric. */
 static void refused(void **state)
 {
@@ -337,6 +398,7 @@ int main(void)
 	    cmocka_unit_test(instance_names),
 	    cmocka_unit_test(settings),
 	    cmocka_unit_test(wrap_system_wide_and_end),
+	    cmocka_unit_test(metrics_without_values),
 	    cmocka_unit_test(refused),
 	    cmocka_unit_test(refused_not_events),
 	    cmocka_unit_test(mapping_mark_and_loop),
