@@ -114,6 +114,12 @@ static void check_table(const struct alarm_writer *w)
 		const struct alarm *a = &s->alarm[i];
 		FUZZ_ASSERT(i == 0 || s->alarm[i - 1].index < a->index);
 		FUZZ_ASSERT(a->index >= 1 && a->index <= ALARM_INDEX_MAX);
+		/* the one rule of a row, whatever its status (what the store
+		 * keeps loads back), and unique names */
+		struct alarm_def d = alarm_def_of(a);
+		FUZZ_ASSERT(alarm_def_flaw(&d) == ALARM_FLAW_NONE);
+		for (size_t k = 0; k < i; k++)
+			FUZZ_ASSERT(strcmp(s->alarm[k].cfg.name, a->cfg.name));
 		if (a->row != ROW_ACTIVE)
 			continue;
 		FUZZ_ASSERT((a->given & ALARM_GIVEN_ALL) == ALARM_GIVEN_ALL);

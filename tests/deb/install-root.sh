@@ -252,7 +252,7 @@ admin_set() {
 out=$(admin_set $E.3.1025 s hw.r10kevctr.cycles $E.17.1025 u 5 $E.22.1025 i 4)
 echo "$out" | grep -q "$E.22.1025 = INTEGER: 4" || fail "the alarm admin could not create a row: $out"
 store=/var/lib/hw-r10kevctr/hw-r10kevctr-alarms.conf
-grep -q '^alarmRow 1025 active nonVolatile alarm1025 hw.r10kevctr.cycles sum absolute 5 0 both$' "$R$store" ||
+grep -q '^alarmRow 1025 active nonVolatile alarm1025 hw.r10kevctr.cycles sum absolute 5 0 both -$' "$R$store" ||
     fail "row 1025 not in $store: $(cat "$R$store" 2>&1)"
 [ "$(in_root stat -c '%a %U' /var/lib/hw-r10kevctr "$store" | tr '\n' ' ')" = "700 hw-r10kevctr 600 hw-r10kevctr " ] ||
     fail "the state directory and store: $(in_root stat -c '%n %a %U' /var/lib/hw-r10kevctr "$store")"

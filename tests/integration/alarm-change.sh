@@ -123,6 +123,7 @@ shown "the store cannot be written" "$out"
 # the agent answers commitFailed; snmpd 5.9 tells the manager genError,
 # naming the request's first varbind
 echo "$out" | grep -q "Reason: (genError) A general failure occured" || fail "a failed save: $out"
+quoted "$out"
 grep -q "alarm table: the set of AgentX session [0-9]*, transaction [0-9]* failed, nothing changed: cannot write $STORE.tmp: " \
     "$TMP/agent.log" || fail "the failed save does not name the file: $(grep 'nothing changed' "$TMP/agent.log")"
 v3get hwR10kEvCtrAlarmRowStatus.1035 | grep -q "No Such Instance" || fail "row 1035 made anyway"
@@ -131,6 +132,14 @@ out=$(go1035)
 echo "$out" | grep -q createAndGo || fail "the same set once the store can be written: $out"
 grep -q "^alarmRow 1035 active" "$STORE" || fail "row 1035 not stored"
 ok "a store that cannot be written: genError through snmpd (commitFailed from the agent), the path and the error logged, nothing changed, the row not locked"
+
+# --- the table as snmptable shows it (doc/alarms.md's command) ----------------
+# shellcheck disable=SC2086
+snmptable $ADMIN -Cb -Ci -Cw 120 $MIBOPTS "udp:127.0.0.1:$PORT" hwR10kEvCtrAlarmTable >"$TMP/table" 2>&1 ||
+    fail "snmptable: $(cat "$TMP/table")"
+grep -q "RowStatus" "$TMP/table" && grep -q "saved" "$TMP/table" && ! grep -q "hwR10kEvCtrAlarmRowStatus" "$TMP/table" ||
+    fail "snmptable -Cb: $(cat "$TMP/table")"
+ok "snmptable -Cb -Ci -Cw 120: brief headings, the rows ($(wc -l <"$TMP/table") lines)"
 
 # --- notReady ages out; owner; next free index --------------------------------
 v3set hwR10kEvCtrAlarmRowStatus.1036 i createAndWait >/dev/null

@@ -22,11 +22,18 @@ await() { # await PATTERN N
     wait_until 20 reached "$1" "$2" ||
         fail "$(traps "$1") notifications matching $1, expected $2"
 }
+# quoted OUTPUT: doc/alarms.md quotes snmpset's Reason line word for word
+quoted() {
+    line=$(echo "$1" | grep '^Reason: ')
+    grep -qF "\`$line\`" "$HWR_SRCDIR/doc/alarms.md" ||
+        fail "doc/alarms.md does not quote snmpset's '$line'"
+}
 refused() { # refused REASON SNMPSET-ARGS...: the set fails with REASON, nothing changes
     reason=$1; shift
     before=$(table)
     out=$(v3set "$@")
     echo "$out" | grep -q "Reason: $reason" || fail "set $* gave: $out (expected $reason)"
     [ "$(table)" = "$before" ] || fail "a refused set ($*) changed the table"
+    quoted "$out"
 }
 
