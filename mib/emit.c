@@ -14,6 +14,14 @@
 static const struct {
 	const char *date, *text;
 } revisions[] = {
+    {"202612051100Z", "hwR10kEvCtrAlarmOwner (who created a row, as\n"
+		      "hcAlarmOwner) and hwR10kEvCtrAlarmNextIndex (an index\n"
+		      "to create a row at).  One rule for a row whatever its\n"
+		      "status: hwR10kEvCtrAlarmCpu is -1 unless the scope is\n"
+		      "cpu(2); hwR10kEvCtrAlarmEvents and ...Dropped never go\n"
+		      "backwards while the row exists; notReady rows are\n"
+		      "removed after a timeout.  hwR10kEvCtrPollErrors counts\n"
+		      "problems, one per failing metric per poll."},
     {"202612050000Z", "hwR10kEvCtrAlarmTable is read-create, as RMON's\n"
 		      "alarmTable and HC-ALARM-MIB's hcAlarmTable: a\n"
 		      "manager creates, changes and destroys alarms with\n"
