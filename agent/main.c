@@ -284,6 +284,23 @@ static int end_early(struct agent *a, const struct options *opt, int rc)
 	return rc;
 }
 
+/* After the main loop: the session, the polls, the pid file and the
+ * log, in that order. */
+static void stop(struct agent *a, const struct options *opt)
+{
+	snmp_log(LOG_INFO, "%s stopping\n", AGENT_NAME);
+	service_stopping();
+	session_stop();
+	poll_stop(a);
+	if (opt->pidfile) /* while logging works: it may have to say why not */
+		pidfile_remove(opt->pidfile);
+	close_log_file(a->priv.logfile);
+	snmp_shutdown(AGENT_NAME);
+	cache_free(&a->cache);
+	sample_free(&a->sample);
+	config_free(&a->cfg);
+}
+
 int main(int argc, char **argv)
 {
 	struct options opt = {0};
@@ -332,17 +349,6 @@ int main(int argc, char **argv)
 	service_ready(a);
 
 	run(a);
-
-	snmp_log(LOG_INFO, "%s stopping\n", AGENT_NAME);
-	service_stopping();
-	session_stop();
-	poll_stop(a);
-	if (opt.pidfile) /* while logging works: it may have to say why not */
-		pidfile_remove(opt.pidfile);
-	close_log_file(a->priv.logfile);
-	snmp_shutdown(AGENT_NAME);
-	cache_free(&a->cache);
-	sample_free(&a->sample);
-	config_free(&a->cfg);
+	stop(a, &opt);
 	return 0;
 }

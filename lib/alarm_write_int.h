@@ -27,6 +27,10 @@ struct aw_change *aw_change_add(struct aw_txn *t, uint32_t index);
 /* Is the row in a transaction in progress other than self (NULL: any)? */
 bool aw_held(const struct alarm_writer *w, const struct aw_txn *self,
 	     uint32_t index);
+/* One varbind (i: its position, from 1) into the change of its row in t:
+ * noError, or this varbind's error (alarm_write_put.c). */
+enum ax_error aw_put_varbind(struct alarm_writer *w, struct aw_txn *t,
+			     const struct aw_varbind *vb, size_t i);
 /* TestSet's checks of vb[0..n) into t's changes: noError, or the error
  * and the varbind (from 1) at fault. */
 enum ax_error aw_check(struct alarm_writer *w, struct aw_txn *t,
