@@ -16,18 +16,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/alarm-lib.sh"
 
-CONF="backend sim
-pollInterval 1
-simCpus 2
-simRate hw.r10kevctr.fail.brmp 3000000
-alarmSet yes
-alarmSetNotReadyTimeout 3
-alarm cfgbrmp hw.r10kevctr.fail.brmp sum rate 100000000 50000000"
-start_trapd
-start_master
-start_agent "$CONF"
-v3_serving() { [ "$(v3get hwR10kEvCtrNumCpus.0)" = 2 ]; }
-wait_until 30 v3_serving || fail "the subagent never answered over SNMPv3"
+start_alarm_setup "alarmSetNotReadyTimeout 3"
 polls() { v3get hwR10kEvCtrPolls.0; }
 polls_past() { [ "$(polls)" -ge "$1" ]; }
 two_polls() { # wait until two more polls are served

@@ -37,3 +37,21 @@ refused() { # refused REASON SNMPSET-ARGS...: the set fails with REASON, nothing
     quoted "$out"
 }
 
+
+v3_serving() { [ "$(v3get hwR10kEvCtrNumCpus.0)" = 2 ]; }
+# start_alarm_setup EXTRA-LINES: snmptrapd, the master and the agent on 2
+# sim CPUs (3M/s of hw.r10kevctr.fail.brmp on CPU 0, 6M/s on CPU 1) with
+# alarmSet yes, one config alarm (cfgbrmp), and EXTRA-LINES; in CONF.
+start_alarm_setup() {
+    CONF="backend sim
+pollInterval 1
+simCpus 2
+simRate hw.r10kevctr.fail.brmp 3000000
+alarmSet yes
+$1
+alarm cfgbrmp hw.r10kevctr.fail.brmp sum rate 100000000 50000000"
+    start_trapd
+    start_master
+    start_agent "$CONF"
+    wait_until 30 v3_serving || fail "the subagent never answered over SNMPv3"
+}

@@ -12,18 +12,7 @@
 
 . "$(dirname "$0")/alarm-lib.sh"
 
-CONF="backend sim
-pollInterval 1
-simCpus 2
-simRate hw.r10kevctr.fail.brmp 3000000
-alarmSet yes
-alarmSetMaxRows 4
-alarm cfgbrmp hw.r10kevctr.fail.brmp sum rate 100000000 50000000"
-start_trapd
-start_master
-start_agent "$CONF"
-v3_serving() { [ "$(v3get hwR10kEvCtrNumCpus.0)" = 2 ]; }
-wait_until 30 v3_serving || fail "the subagent never answered over SNMPv3"
+start_alarm_setup "alarmSetMaxRows 4"
 
 # --- createAndGo: one varbind list, an active row, a rising alarm -------
 out=$(v3set hwR10kEvCtrAlarmName.1025 s brmpset \
