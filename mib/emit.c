@@ -14,6 +14,13 @@
 static const struct {
 	const char *date, *text;
 } revisions[] = {
+    {"202612051100Z", "The agent's start under a running master is a\n"
+		      "counter discontinuity (hwR10kEvCtrDiscontinuityTime,\n"
+		      "hwR10kEvCtrCounterDiscontinuity): its counters start\n"
+		      "again from 0.  hwR10kEvCtrLastPollTime and\n"
+		      "hwR10kEvCtrDiscontinuityTime read 0 for events\n"
+		      "before the master's last re-initialization (they\n"
+		      "said: before the agent started)."},
     {"202612050000Z", "hwR10kEvCtrAlarmTable is read-create, as RMON's\n"
 		      "alarmTable and HC-ALARM-MIB's hcAlarmTable: a\n"
 		      "manager creates, changes and destroys alarms with\n"
