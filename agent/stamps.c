@@ -13,10 +13,11 @@
  *  - an event after the master's re-initialization reads the master's
  *    sysUpTime at the event (at least 1);
  *  - an event before it reads 0;
- *  - a connection to the same master again (its 0 within a second of
- *    where it was: a dropped session, not a restart) keeps the values
- *    as they are, so that a manager keying on a change of
- *    hwR10kEvCtrDiscontinuityTime sees none.
+ *  - a value already on that master's sysUpTime (a new session with the
+ *    same master: a dropped session, a reload's new session), within a
+ *    second of the recomputed one, is kept as it is: the recomputed one
+ *    may differ by the master's rounding, and a manager keying on a
+ *    change of hwR10kEvCtrDiscontinuityTime must see none.
  * The agent's own start, its first reading, is a discontinuity: its
  * counters start from 0 again.  Started under a running master (killed
  * and restarted, upgraded, started after snmpd at boot),
@@ -33,17 +34,17 @@
 #include <net-snmp/net-snmp-includes.h>
 
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "agent.h"
 #include "session.h"
 #include "stamps.h"
 
 #define TICK_NS INT64_C(10000000) /* a TimeTicks hundredth */
-/* How far a master's sysUpTime 0 may move on our clock and still be the
- * same master's (its TimeTicks' rounding, its Response's way to us); a
- * restarted master's moves by the whole life of the one before. */
-#define SAME_MASTER_NS INT64_C(1000000000)
+/* How far a TimeStamp may be from its recomputed value and still be on
+ * the same master's sysUpTime (the master's rounding, its Response's
+ * way to us); on a restarted master's, it is ahead of it by the whole
+ * life of the one before, or 0 when recomputed. */
+#define SAME_MASTER_TICKS 100u
 
 /* The event at ev_ns on the clock whose 0 is origin_ns. */
 static uint32_t stamp_on(uint64_t ev_ns, int64_t origin_ns)
@@ -52,6 +53,20 @@ static uint32_t stamp_on(uint64_t ev_ns, int64_t origin_ns)
 		return 0; /* never, or before the re-initialization */
 	int64_t t = ((int64_t)ev_ns - origin_ns) / TICK_NS;
 	return t < 1 ? 1 : (uint32_t)t;
+}
+
+/* The TimeStamp `old` of the event at ev_ns, on the master whose
+ * sysUpTime is `up` and whose 0 is origin_ns. */
+static uint32_t restamp(const struct stamps *st, uint32_t old, uint64_t ev_ns,
+			int64_t origin_ns, uint32_t up)
+{
+	uint32_t fresh = stamp_on(ev_ns, origin_ns);
+	uint32_t diff = old > fresh ? old - fresh : fresh - old;
+
+	if (st->on_master && old && fresh && old <= up &&
+	    diff <= SAME_MASTER_TICKS)
+		return old; /* already on this master's sysUpTime */
+	return fresh;
 }
 
 /* The last discontinuity, if a connected master has not been told yet
@@ -105,21 +120,15 @@ void stamps_master_connected(struct agent *a)
 	uint32_t up = session_uptime();
 	int64_t origin =
 	    (int64_t)backend_monotonic_ns() - (int64_t)up * TICK_NS;
-	bool same = st->on_master &&
-		    llabs(origin - st->origin_ns) <= SAME_MASTER_NS &&
-		    c->last_poll_time <= up && c->discontinuity_time <= up;
 
-	if (!same) {
-		c->last_poll_time = stamp_on(st->filled_ns, origin);
-		c->discontinuity_time = stamp_on(st->disc_ns, origin);
-	}
-	st->origin_ns = origin;
+	c->last_poll_time =
+	    restamp(st, c->last_poll_time, st->filled_ns, origin, up);
+	c->discontinuity_time =
+	    restamp(st, c->discontinuity_time, st->disc_ns, origin, up);
 	st->on_master = true;
 	DEBUGMSGTL(("hwr10k/poll",
-		    "master at sysUpTime %u (%s): last poll %u, "
-		    "discontinuity %u\n",
-		    (unsigned)up, same ? "the same master" : "TimeStamps moved",
-		    (unsigned)c->last_poll_time,
+		    "master at sysUpTime %u: last poll %u, discontinuity %u\n",
+		    (unsigned)up, (unsigned)c->last_poll_time,
 		    (unsigned)c->discontinuity_time));
 	notify_pending(a, true);
 }

@@ -10,13 +10,13 @@
 #include <stdint.h>
 
 /* When (CLOCK_MONOTONIC, ns; 0 = never) the cache was last filled and
- * last suffered a discontinuity, the agent's own start included; the
- * master clock the cache's TimeStamps are on; whether the last
- * discontinuity was notified (or needs no notification). */
+ * last suffered a discontinuity, the agent's own start included; whether
+ * a master was ever connected (before, the TimeStamps are on the agent's
+ * own clock); whether the last discontinuity was notified (or needs no
+ * notification). */
 struct stamps {
 	uint64_t filled_ns, disc_ns;
-	int64_t origin_ns; /* the master's sysUpTime 0 on our clock */
-	bool on_master;	   /* origin_ns is known */
+	bool on_master;
 	bool disc_notified;
 };
 

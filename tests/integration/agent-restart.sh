@@ -77,6 +77,19 @@ d=$(snmpq snmpget hwR10kEvCtrDiscontinuityTime.0)
 [ "$(notified)" = $((n0 + 1)) ] || fail "a new session with the same master sent a notification"
 ok "a new session with the same master: DiscontinuityTime stays $d, no notification"
 
+# A reload with a new agentxPingInterval: a new session handle (its
+# sysUpTime starts from 0 until the master answers), the same master.
+c0=$(conns)
+printf '%s\nagentxPingInterval 2\n' "$(printf '%s\n' "$CONF" | grep -v agentxPingInterval)" >"$TMP/agent.conf"
+kill -HUP "$AGENT_PID"
+wait_until 20 reconnected || fail "no new session after the reload"
+p=$(polls); wait_until 10 polls_past $((p + 2)) || fail "polls stopped"
+set -- $(snmpq snmpget hwR10kEvCtrDiscontinuityTime.0 .1.3.6.1.2.1.1.3.0 hwR10kEvCtrLastPollTime.0)
+[ "$1" = "$disc" ] || fail "a reload's new session moved DiscontinuityTime $disc -> $1"
+[ "$3" -gt "$disc" ] && [ "$3" -le "$2" ] || fail "after the reload's new session: LastPollTime $3, sysUpTime $2"
+[ "$(notified)" = $((n0 + 1)) ] || fail "a reload's new session sent a notification"
+ok "a reload's new session with the same master: DiscontinuityTime stays $1, LastPollTime $3 <= sysUpTime $2"
+
 # Started before its master: no discontinuity since that master's
 # re-initialization.
 stop_pid "$AGENT_PID"; AGENT_PID=
