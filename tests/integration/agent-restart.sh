@@ -8,7 +8,10 @@
 #    the one after), and snmptrapd gets exactly one
 #    hwR10kEvCtrCounterDiscontinuity for it, once the session is open;
 #  - a session dropped and opened again with the same master (SIGSTOP
-#    past the AgentX timeout): the TimeStamps stay, nothing is sent;
+#    past the AgentX timeout), or a reload's new session: the TimeStamps
+#    stay, nothing is sent;
+#  - a discontinuity while the session is down: sent once when the same
+#    master answers again;
 #  - started before its master: 0, nothing sent, and a master restart
 #    under it keeps 0 and sends nothing.
 . "$(dirname "$0")/lib.sh"
@@ -89,6 +92,30 @@ set -- $(snmpq snmpget hwR10kEvCtrDiscontinuityTime.0 .1.3.6.1.2.1.1.3.0 hwR10kE
 [ "$3" -gt "$disc" ] && [ "$3" -le "$2" ] || fail "after the reload's new session: LastPollTime $3, sysUpTime $2"
 [ "$(notified)" = $((n0 + 1)) ] || fail "a reload's new session sent a notification"
 ok "a reload's new session with the same master: DiscontinuityTime stays $1, LastPollTime $3 <= sysUpTime $2"
+
+# A discontinuity while the session is down (the master hung, a reload
+# that adds a CPU): sent when the same master answers again, once.
+c0=$(conns)
+n2=$(notified)
+kill -STOP "$SNMPD_PID"
+dropped() { [ "$(grep -c "did not answer" "$TMP/agent.log")" -gt 1 ]; }
+wait_until 20 dropped || { kill -CONT "$SNMPD_PID"; fail "the hung master went unnoticed (2)"; }
+printf '%s\nagentxPingInterval 2\nsimCpus 3\n' "$(printf '%s\n' "$CONF" | grep -v 'agentxPingInterval\|simCpus')" >"$TMP/agent.conf"
+kill -HUP "$AGENT_PID"
+wait_until 20 grep -q "will be sent when one connects" "$TMP/agent.log" ||
+    { kill -CONT "$SNMPD_PID"; fail "the reload's discontinuity was not held for the master"; }
+kill -CONT "$SNMPD_PID"
+wait_until 20 reconnected || fail "no new session after the hung master"
+joined() { grep -c 'hwR10kEvCtrDiscontinuityReason.0 = STRING: .*CPU 2 joined' "$TMP/trapd.log"; }
+joined_is() { [ "$(joined)" = "$1" ]; }
+wait_until 20 joined_is 1 || fail "the discontinuity while disconnected was not sent: $(tail -n 3 "$TMP/trapd.log")"
+p=$(polls); wait_until 10 polls_past $((p + 2)) || fail "polls stopped"
+d=$(snmpq snmpget hwR10kEvCtrDiscontinuityTime.0)
+[ "$d" -gt "$disc" ] || fail "DiscontinuityTime $disc -> $d after a CPU joined"
+grep 'CPU 2 joined' "$TMP/trapd.log" | grep -q "hwR10kEvCtrDiscontinuityTime.0 = Timeticks: ($d)" ||
+    fail "the late notification's DiscontinuityTime is not the GET's ($d)"
+[ "$(notified)" = $((n2 + 1)) ] || fail "$(( $(notified) - n2 )) notifications for one discontinuity while disconnected"
+ok "a discontinuity while the master hung: sent once when it answered, DiscontinuityTime $d"
 
 # Started before its master: no discontinuity since that master's
 # re-initialization.
