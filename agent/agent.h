@@ -20,6 +20,7 @@
 #include "config.h"
 #include "privilege.h"
 #include "served.h"
+#include "stamps.h"
 #include "values.h"
 
 #define AGENT_NAME "hw-r10kevctr" /* config file type: hw-r10kevctr.conf */
@@ -39,6 +40,7 @@ struct agent {
 	struct alarm_writer writer; /* what sets go through */
 	unsigned poll_alarm;	 /* net-snmp alarm id, 0 = none */
 	uint64_t last_poll_ns;	 /* monotonic, when a poll last ended */
+	struct stamps stamps;	 /* stamps.c: when the TimeStamps were */
 	const char *xaddr;	 /* -x, overrides agentXSocket */
 	struct privilege priv;	 /* -u, -g */
 	volatile sig_atomic_t reload_requested, stop_requested;

@@ -12,6 +12,7 @@
 #include "agent.h"
 #include "alarm_eval.h"
 #include "session.h"
+#include "stamps.h"
 
 /* Our TimeStamps are sysUpTime values: the session keeps its uptime in
  * step with the master's at every AgentX Response. */
@@ -61,11 +62,10 @@ void poll_now(struct agent *a)
 	}
 	DEBUGMSGTL(("hwr10k/poll", "poll %u: %zu CPUs, state %d\n", c->polls,
 		    c->nrows, c->state));
-	if (disc && !first) {
+	if (disc && !first)
 		snmp_log(LOG_NOTICE, "counter discontinuity: %s\n",
 			 c->last_discontinuity);
-		notify_discontinuity(&a->view);
-	}
+	stamps_polled(a, first, disc && !first); /* and the notification */
 	served_errors(&a->served, a->sample.errors);
 	alarm_write_age(&a->writer); /* notReady rows left too long */
 	alarms_evaluate(c, &a->alarms, on_alarm_event, &a->view);
@@ -202,16 +202,14 @@ int poll_reconfigure(struct agent *a, struct config *newcfg)
 
 /*
  * A (re)connection to a master (session.c's up event): our TimeStamps
- * were taken on another sysUpTime (a restarted master, or our own before
- * the first connection), so they read 0, "before the last
- * re-initialization" (RFC 2579), until the next event.  Without this, a
- * restarted master would serve TimeStamps ahead of its sysUpTime until
- * the next poll.
+ * go on its sysUpTime (stamps.c): those of events before its
+ * re-initialization read 0 (RFC 2579), so a restarted master never
+ * serves them ahead of its sysUpTime; the agent's own start under a
+ * running master is a discontinuity, notified now.
  */
 void poll_master_connected(struct agent *a)
 {
-	cache_timestamps_reset(&a->cache);
-	DEBUGMSGTL(("hwr10k/poll", "connected to a master: TimeStamps reset\n"));
+	stamps_master_connected(a);
 }
 
 void poll_stop(struct agent *a)

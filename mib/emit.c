@@ -21,7 +21,14 @@ static const struct {
 		      "cpu(2); hwR10kEvCtrAlarmEvents and ...Dropped never go\n"
 		      "backwards while the row exists; notReady rows are\n"
 		      "removed after a timeout.  hwR10kEvCtrPollErrors counts\n"
-		      "problems, one per failing metric per poll."},
+		      "problems, one per failing metric per poll.  The\n"
+		      "agent's start under a running master is a counter\n"
+		      "discontinuity (hwR10kEvCtrDiscontinuityTime,\n"
+		      "hwR10kEvCtrCounterDiscontinuity): its counters start\n"
+		      "again from 0.  hwR10kEvCtrLastPollTime and\n"
+		      "hwR10kEvCtrDiscontinuityTime read 0 for events\n"
+		      "before the master's last re-initialization (they\n"
+		      "said: before the agent started)."},
     {"202612050000Z", "hwR10kEvCtrAlarmTable is read-create, as RMON's\n"
 		      "alarmTable and HC-ALARM-MIB's hcAlarmTable: a\n"
 		      "manager creates, changes and destroys alarms with\n"

@@ -37,9 +37,10 @@ alarm busy hw.r10kevctr.tlb sum rate 1000000000 10"
 sleep 2.5
 [ "$(disc)" = "$d0" ] || fail "the discontinuity time moved: $d0 -> $(disc)"
 [ "$(snmpq snmpget hwR10kEvCtrPollInterval.0)" = 2 ] || fail "pollInterval not applied"
-grep -q "restarted counting\|counter discontinuity" "$TMP/agent.log" &&
+# (the agent's start under the running master is one: agent-restart.sh)
+grep "restarted counting\|counter discontinuity" "$TMP/agent.log" | grep -qv "the agent started" &&
     fail "a keeping reload restarted the counters"
-grep -q "hwR10kEvCtrCounterDiscontinuity" "$TMP/trapd.log" &&
+grep "hwR10kEvCtrCounterDiscontinuity" "$TMP/trapd.log" | grep -qv "the agent started" &&
     fail "a keeping reload sent a discontinuity notification"
 ok "sim: unchanged, alarm-only and pollInterval-only reloads keep the epoch"
 

@@ -12,9 +12,11 @@ pollInterval 1
 simCpus 2"
 wait_until 20 agent_serving || fail "the subagent never answered"
 
+# (started under a running master: its start is a discontinuity,
+# agent-restart.sh)
 set -- $(snmpq snmpget hwR10kEvCtrNumCpus.0 hwR10kEvCtrDiscontinuityTime.0 hwR10kEvCtrCycles.0)
-[ "$1" = 2 ] && [ "$2" = 0 ] || fail "before reload: cpus=$1 disc=$2"
-before=$3
+[ "$1" = 2 ] && [ "$2" -gt 0 ] || fail "before reload: cpus=$1 disc=$2"
+disc0=$2 before=$3
 
 sed -i 's/^simCpus 2$/simCpus 4/' "$TMP/agent.conf"
 kill -HUP "$AGENT_PID"
@@ -22,7 +24,7 @@ cpus4() { [ "$(snmpq snmpget hwR10kEvCtrNumCpus.0)" = 4 ]; }
 wait_until 10 cpus4 || fail "the table did not grow to 4 CPUs"
 set -- $(snmpq snmpget hwR10kEvCtrDiscontinuityTime.0 hwR10kEvCtrCycles.0 \
     hwR10kEvCtrCpuCycles.3 hwR10kEvCtrLastPollTime.0)
-[ "$1" -gt 0 ] || fail "discontinuity time not set: $1"
+[ "$1" -gt "$disc0" ] || fail "discontinuity time not set: $disc0 -> $1"
 [ "$2" -ge "$before" ] || fail "total went backwards: $before -> $2"
 [ "$1" -le "$4" ] || fail "discontinuity $1 after the last poll $4"
 # the new CPU counts from its first reading (the reopened sim's base)
@@ -33,7 +35,7 @@ grep -q "counter discontinuity: .*CPU 2 joined the table" "$TMP/agent.log" ||
     fail "the log does not say why"
 ok "SIGHUP with simCpus 4: 4 rows, discontinuity at $disc, total $before -> $2"
 
-got_trap() { grep -q "hwR10kEvCtrCounterDiscontinuity" "$TMP/trapd.log"; }
+got_trap() { grep -q "hwR10kEvCtrCounterDiscontinuity.*CPU 2 joined" "$TMP/trapd.log"; }
 wait_until 10 got_trap || fail "no discontinuity notification at snmptrapd"
 grep -q "hwR10kEvCtrDiscontinuityTime.0 = Timeticks: ($disc)" "$TMP/trapd.log" ||
     fail "notification varbinds disagree with GET ($disc)"
