@@ -17,11 +17,6 @@
 . "$(dirname "$0")/alarm-lib.sh"
 
 start_alarm_setup "alarmSetNotReadyTimeout 3"
-polls() { v3get hwR10kEvCtrPolls.0; }
-polls_past() { [ "$(polls)" -ge "$1" ]; }
-two_polls() { # wait until two more polls are served
-    p=$(polls); wait_until 20 polls_past $((p + 2)) || fail "no polls after $p"
-}
 reload() { # SIGHUP, and wait until the reload is done
     n=$(grep -c "reload: " "$TMP/agent.log")
     kill -HUP "$AGENT_PID"
@@ -68,7 +63,7 @@ echo "$out" | grep -q "Reason: inconsistentValue" &&
     fail "a CPU on a sum row: $out"
 events=$(v3get hwR10kEvCtrAlarmEvents.1031)
 reload
-two_polls
+more_polls 2
 [ "$(v3get hwR10kEvCtrAlarmEvents.1031)" = "$events" ] ||
     fail "Events.1031 $events -> $(v3get hwR10kEvCtrAlarmEvents.1031) across a SIGHUP"
 [ "$(traps 'hwR10kEvCtrAlarmName.1031 = STRING: cpu0')" = 1 ] ||

@@ -248,6 +248,13 @@ wait_until() {
     for _ in $(seq "$limit"); do "$@" >/dev/null 2>&1 && return 0; sleep 0.2; done
     return 1
 }
+# Polls, counted rather than timed (the suite runs on loaded machines too):
+polls() { snmpq snmpget hwR10kEvCtrPolls.0; } # hwR10kEvCtrPolls
+polls_past() { p=$(polls) && [ "$p" -ge "$1" ]; } # polls_past N: at least N
+more_polls() { # more_polls K: wait until K more polls are served
+    mp=$(polls) || fail "hwR10kEvCtrPolls not served"
+    wait_until $((20 * $1)) polls_past $((mp + $1)) || fail "no $1 polls after poll $mp"
+}
 agent_serving() {
     out=$(snmp snmpget -Oqv hwR10kEvCtrNumCpus.0) && case "$out" in [0-9]*) true ;; *) false ;; esac
 }

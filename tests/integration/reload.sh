@@ -55,7 +55,7 @@ bad_logged() { grep -q "agent.conf: line 3: Error: pollInterval" "$TMP/agent.log
 wait_until 10 bad_logged || fail "bad reload line not reported"
 grep -q "reload refused: 1 config problem(s), running config kept" "$TMP/agent.log" ||
     fail "no 'reload refused: 1 config problem(s), running config kept'"
-sleep 1.5
+more_polls 2
 set -- $(snmpq snmpget hwR10kEvCtrNumCpus.0 hwR10kEvCtrPollInterval.0 hwR10kEvCtrDiscontinuityTime.0)
 [ "$1" = 4 ] && [ "$2" = 1 ] && [ "$3" = "$disc" ] || fail "bad reload changed things: $*"
 ok "a bad reload is named and ignored"
@@ -75,11 +75,14 @@ ok "a reload without a backend line: one problem, refused"
 
 printf 'backend sim\nsimCpus 4\npollInterval 1\nsimRate hw.r10kevctr.cycles 7\n' >"$TMP/agent.conf"
 kill -HUP "$AGENT_PID"
+# 7 per second on the sim's clock: 7 per poll at pollInterval 1, counted
+# between two polls (one GET sees one poll), whatever the machine's load
 rate7() {
     set -- $(snmpq snmpget hwR10kEvCtrCpuCycles.0 hwR10kEvCtrPolls.0)
-    a=$1; sleep 1.2
-    set -- $(snmpq snmpget hwR10kEvCtrCpuCycles.0)
-    [ $(($1 - a)) -eq 7 ]
+    a=$1 pa=$2
+    wait_until 20 polls_past $((pa + 1)) || return 1
+    set -- $(snmpq snmpget hwR10kEvCtrCpuCycles.0 hwR10kEvCtrPolls.0)
+    [ $(($1 - a)) -eq $((7 * ($2 - pa))) ]
 }
 wait_until 10 rate7 || fail "the new rate did not apply"
 ok "a good reload applies the new rates"
@@ -93,7 +96,7 @@ wait_until 10 gone_logged || fail "a missing config file on reload was not named
 grep "reload refused" "$TMP/agent.log" | tail -1 | grep -q "reload refused: 1 config problem(s), running config kept" ||
     fail "a gone file: $(grep "reload refused" "$TMP/agent.log" | tail -1)"
 grep -q "bad config line" "$TMP/agent.log" && fail "the log still speaks of bad lines"
-sleep 1.2
+more_polls 2
 set -- $(snmpq snmpget hwR10kEvCtrNumCpus.0 hwR10kEvCtrBackend.0)
 [ "$1" = 4 ] || fail "a missing config file on reload changed the table: $*"
 mv "$TMP/agent.conf.away" "$TMP/agent.conf"

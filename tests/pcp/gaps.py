@@ -256,31 +256,39 @@ def check(truth_file, samples_file):
         elif "." in v:  # a DISPLAY-HINT "d-3" value: 0.769 is 769
             v = str(int(v.replace(".", "")))
         cur[obj] = v
-    bad, compared = [], 0
+    # A poll a loaded machine let pass unsampled (a GET slower than the
+    # poll interval) is not compared: every poll that was seen is, and a
+    # reset at an unseen poll must show at the next seen one.  At least
+    # half the polls must be seen, or nothing was tested.
+    bad, compared, unseen, pending = [], 0, 0, False
     last_disc = None
     for poll in sorted(want):
         if poll not in got:
-            bad.append("poll %d was never seen" % poll)
+            unseen += 1
+            pending = pending or want[poll].get("reset") == "True"
             continue
         g = got[poll]
         for obj, v in sorted(want[poll].items()):
             if obj == "reset":
                 disc = g.get("hwR10kEvCtrDiscontinuityTime.0")
                 moved = last_disc is not None and disc != last_disc
-                if poll > 1 and moved != (v == "True"):
+                reset = v == "True" or pending
+                if poll > 1 and last_disc is not None and moved != reset:
                     bad.append("poll %d: discontinuity time %s -> %s, "
-                               "a reset at this poll: %s"
-                               % (poll, last_disc, disc, v))
-                last_disc = disc
+                               "a reset since the last poll seen: %s"
+                               % (poll, last_disc, disc, reset))
+                last_disc, pending = disc, False
                 continue
             compared += 1
             if g.get(obj) != v:
                 bad.append("poll %d: %s served %s, truth %s"
                            % (poll, obj, g.get(obj), v))
+    if unseen * 2 > len(want):
+        bad.append("%d of %d polls were never seen" % (unseen, len(want)))
     for b in bad:
         print("MISMATCH: " + b)
-    print("%d values compared over %d polls, %d mismatches"
-          % (compared, len(want), len(bad)))
+    print("%d values compared over %d polls (%d not seen), %d mismatches"
+          % (compared, len(want) - unseen, unseen, len(bad)))
     return 1 if bad else 0
 
 
