@@ -166,6 +166,64 @@ static void getbulk(void **state)
 		assert_true(later(&a, i, i - 1) || a.type[i] == AX_END_OF_MIB_VIEW);
 }
 
+/* The varbinds of p's Response. */
+static size_t count_answer(struct pdu *p)
+{
+	static struct ax_request req;
+	struct ax_header_in h, rh;
+	char why[160];
+	unsigned char st[4096];
+	struct ax_buf b;
+	struct ax_oid o;
+	unsigned long sub[AX_OID_MAX + 5];
+	uint16_t type;
+	size_t at = 8, n = 0;
+
+	finish(p);
+	assert_int_equal(ax_frame(p->b, p->len, &h), AX_FRAME_PDU);
+	assert_int_equal(ax_parse_request(&h, p->b + AX_HEADER_LEN, &req, why,
+					  sizeof(why)),
+			 0);
+	ax_init(&b, st, sizeof(st));
+	assert_true(ax_answer(populated_view(), NULL, &req, 77, &b));
+	assert_int_equal(ax_finish(&b), 0);
+	assert_int_equal(ax_frame(b.p, b.len, &rh), AX_FRAME_PDU);
+	while (ax_next_varbind(&rh, b.p + AX_HEADER_LEN, &at, &type, &o, sub,
+			       why, sizeof(why)) == 1)
+		n++;
+	ax_free(&b);
+	return n;
+}
+
+/* A GetBulk that would answer more than AX_ANSWER_MAX_VARBINDS: 12
+ * repeaters from the module's root, 65535 repetitions (each walks the
+ * whole module: about 250 rows here) get 2048 / 12 = 170 rows, whole. */
+static void getbulk_cap(void **state)
+{
+	struct pdu p;
+	unsigned root[32];
+	size_t lr = below(root, NULL, 0);
+	header(&p, AX_PDU_GETBULK, 0, true);
+	put16(&p, 0);
+	put16(&p, 65535);
+	for (int i = 0; i < 12; i++) {
+		oid(&p, root, lr, false);
+		oid(&p, NULL, 0, false);
+	}
+	size_t n = count_answer(&p);
+	assert_int_equal(n, AX_ANSWER_MAX_VARBINDS / 12 * 12);
+	/* one repeater: the whole module, under the cap (so the 12 above
+	 * were cut by it, not by the module's end) */
+	header(&p, AX_PDU_GETBULK, 0, true);
+	put16(&p, 0);
+	put16(&p, 65535);
+	oid(&p, root, lr, false);
+	oid(&p, NULL, 0, false);
+	n = count_answer(&p);
+	assert_true(n > AX_ANSWER_MAX_VARBINDS / 12 &&
+		    n < AX_ANSWER_MAX_VARBINDS);
+}
+
 static void refused(void **state)
 {
 	struct pdu p;
@@ -207,6 +265,7 @@ int main(void)
 	    cmocka_unit_test(get),
 	    cmocka_unit_test(getnext_ranges),
 	    cmocka_unit_test(getbulk),
+	    cmocka_unit_test(getbulk_cap),
 	    cmocka_unit_test(refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
