@@ -228,6 +228,38 @@ static void ping_answered_with_an_error(void **state)
 	assert_logged("answered our Ping with error 257");
 }
 
+/* Nothing from the session waits to be read. */
+static bool nothing_sent(struct fixture *f)
+{
+	struct pollfd p = {f->master, POLLIN, 0};
+	return poll(&p, 1, 0) == 0;
+}
+
+/* A request from the master shows it is alive: the Ping waits ping_s
+ * from the answer, not from the last Ping. */
+static void ping_postponed_by_a_request(void **state)
+{
+	struct fixture *f = *state;
+	struct ax_header_in h;
+	struct pdu p;
+	handshake(f);
+	clock_ms += 9000;
+	request(&p, AX_PDU_GET);
+	oid(&p, root, mib_root_len, false);
+	oid(&p, NULL, 0, false);
+	finish(&p);
+	assert_int_equal(write(f->master, p.b, p.len), (ssize_t)p.len);
+	pump(f);
+	expect(f, AX_PDU_RESPONSE, &h);
+	clock_ms += 2000; /* 11 s after the handshake, 2 s after the Get */
+	ax_session_tick(f->s);
+	pump(f);
+	assert_true(nothing_sent(f));
+	clock_ms += 8000; /* ping_s after the Get */
+	ax_session_tick(f->s);
+	expect(f, AX_PDU_PING, &h);
+}
+
 static void unanswered_open_times_out(void **state)
 {
 	struct fixture *f = *state;
@@ -370,6 +402,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(opens_and_registers, setup, teardown),
 	    cmocka_unit_test_setup_teardown(a_refused_register, setup, teardown),
 	    cmocka_unit_test_setup_teardown(requests_answered, setup, teardown),
+	    cmocka_unit_test_setup_teardown(ping_postponed_by_a_request, setup,
+					    teardown),
 	    cmocka_unit_test_setup_teardown(ping_answered_with_an_error, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(unanswered_open_times_out, setup,
