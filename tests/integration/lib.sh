@@ -151,11 +151,10 @@ start_agent() {
     AGENT_PID=$!
 }
 
-# start_pair NAME AGENT-CONF-TEXT: one more master and subagent, for a
-# test that polls several hosts (start_master first: the master's config
-# is its; files $TMP/NAME-*, socket $TMP/NAME.sock).  Sets PORT_NAME; both
-# are stopped at exit (the agent first).
-start_pair() {
+# start_second_master NAME: one more snmpd with the master's config on
+# its own socket ($TMP/NAME.sock) and port (sets PORT_NAME; its pid joins
+# EXTRA_PIDS, stopped at exit).
+start_second_master() {
     pn=$1 psock=$TMP/$1.sock
     sed "s|unix:$SOCK|unix:$psock|" "$TMP/snmpd.conf" >"$TMP/$pn-snmpd.conf"
     for try in 1 2 3 4 5 6 7 8; do
@@ -172,12 +171,21 @@ start_pair() {
         wait "$ppid" 2>/dev/null; ppid=
     done
     [ -n "$ppid" ] || fail "snmpd for $pn would not start"
+    EXTRA_PIDS="$EXTRA_PIDS $ppid"
+    eval "PORT_$pn=$pport"
+}
+
+# start_pair NAME AGENT-CONF-TEXT: one more master and subagent, for a
+# test that polls several hosts (start_master first: the master's config
+# is its; files $TMP/NAME-*, socket $TMP/NAME.sock).  Sets PORT_NAME; both
+# are stopped at exit (the agent first).
+start_pair() {
+    start_second_master "$1"
     printf '%s\n' "$2" >"$TMP/$pn-agent.conf"
     # shellcheck disable=SC2086
     $HWR_VALGRIND "$AGENT" -f -C -c "$TMP/$pn-agent.conf" -x "unix:$psock" \
         -Lf "$TMP/$pn-agent.log" -p "$TMP/$pn-agent.pid" &
-    EXTRA_PIDS="$! $EXTRA_PIDS $ppid"
-    eval "PORT_$pn=$pport"
+    EXTRA_PIDS="$! $EXTRA_PIDS"
 }
 
 # start_matrix SIM-CONF: the NMS engines' matrix of hosts: masters with
