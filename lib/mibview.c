@@ -128,11 +128,6 @@ static enum mibview_result next_instance(const struct mib_view *v,
 		*instance = 0;
 		return value_read(&at, val) == MV_OK ? MV_OK : MV_END_OF_VIEW;
 	}
-	/* Index arcs are 32-bit (SMI); a request at or beyond 2^32-1 has
-	 * nothing after it in this column.  Never compute inst[0] + 1 before
-	 * this check: the master may hand us any unsigned long. */
-	if (ilen > 0 && inst[0] >= UINT32_MAX)
-		return MV_END_OF_VIEW;
 	if (o->table == TBL_ALARM) {
 		size_t n = alarms ? alarms->count : 0;
 		/* [x] and [x, ...] are both followed by the first alarm
@@ -148,7 +143,10 @@ static enum mibview_result next_instance(const struct mib_view *v,
 		return MV_END_OF_VIEW;
 	}
 	size_t r = 0;
-	if (ilen > 0) /* [x] and [x, ...] are both followed by CPU x+1 on */
+	/* [x] and [x, ...] are both followed by CPU x+1 on; x may be any
+	 * unsigned long the master sends (cache_row_after guards x + 1; the
+	 * alarm table's search above takes any 64-bit x) */
+	if (ilen > 0)
 		r = cache_row_after(c, inst[0]);
 	for (; r < c->nrows; r++) {
 		at.row = &c->rows[r];
