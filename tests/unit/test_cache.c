@@ -42,13 +42,77 @@ static void assert_sums(const struct cache *c)
 	}
 }
 
+/* The sum of the rows plus what the departed CPUs counted. */
+static uint64_t rows_and_gone(const struct cache *c, int k)
+{
+	uint64_t sum = 0;
+	for (size_t r = 0; r < c->nrows; r++)
+		sum += cpu_row_value(c, &c->rows[r], k);
+	for (size_t g = 0; g < c->ngone; g++)
+		sum += c->gone[g].row.raw[k] + c->gone[g].offset[k];
+	return sum;
+}
+
+/* Two CPUs, counters 0 (cycles-like) and 1 (instructions-like): CPU c
+ * counts (c + 1) * 100 of counter 0 and (c + 1) * 30 of counter 1 per
+ * second; poll t at t seconds. */
+static void steady(struct sample *s, unsigned t)
+{
+	const unsigned two[] = {0, 1};
+	fill(s, two, 2, 0, 1);
+	s->time_ns = (uint64_t)t * 1000000000u;
+	for (size_t i = 0; i < 2; i++) {
+		s->cpus[i].value[0] = (i + 1) * 100 * t;
+		s->cpus[i].value[1] = (i + 1) * 30 * t;
+	}
+}
+
+/* Cycles and instructions of CPUs 0 and 1 at poll t (t seconds, uptime
+ * t * 100): v[cpu] = {cycles, instructions}, -1 for no reading (the
+ * value held from held[cpu], which keeps the last readings). */
+static int poll_two(struct cache *c, struct sample *s, unsigned t,
+		    const long long v[2][2], uint64_t held[2][2])
+{
+	const int k[2] = {counter_index_by_name("hw.r10kevctr.cycles"),
+			  counter_index_by_name("hw.r10kevctr.grad.instrg")};
+	steady(s, t);
+	for (size_t cpu = 0; cpu < 2; cpu++)
+		for (size_t j = 0; j < 2; j++) {
+			if (v[cpu][j] < 0)
+				s->cpus[cpu].unread |= COUNTER_BIT(k[j]);
+			else
+				held[cpu][j] = (uint64_t)v[cpu][j];
+			s->cpus[cpu].value[k[j]] = held[cpu][j];
+		}
+	return cache_update(c, s, t * 100);
+}
+
+/* The fixture of the tests that need one cache and one sample: fresh
+ * for each test (setup), freed after it (teardown). */
+static struct cache c;
+static struct sample s;
+
+static int setup(void **state)
+{
+	(void)state;
+	cache_init(&c);
+	memset(&s, 0, sizeof(s));
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	cache_free(&c);
+	sample_free(&s);
+	return 0;
+}
+
+
 static void first_poll_and_deltas(void **state)
 {
-	struct cache c;
-	struct sample s = {0};
 	const unsigned cpus[] = {0, 1, 3};
 
-	cache_init(&c);
 	fill(&s, cpus, 3, 1000, 1);
 	assert_int_equal(cache_update(&c, &s, 100), 0);
 	assert_int_equal(c.nrows, 3);
@@ -75,17 +139,12 @@ static void first_poll_and_deltas(void **state)
 	assert_null(cache_row(&c, 2));
 	assert_int_equal(cache_row_after(&c, 1), 2);
 	assert_int_equal(cache_row_after(&c, 3), 3);
-	cache_free(&c);
-	sample_free(&s);
 }
 
 static void cpu_leaves_and_joins(void **state)
 {
-	struct cache c;
-	struct sample s = {0};
 	const unsigned two[] = {0, 1}, one[] = {0}, three[] = {0, 1, 2};
 
-	cache_init(&c);
 	fill(&s, two, 2, 1000, 1);
 	cache_update(&c, &s, 100);
 	uint64_t before = c.total[0];
@@ -106,17 +165,12 @@ static void cpu_leaves_and_joins(void **state)
 	assert_int_equal(cpu_row_value(&c, cache_row(&c, 2), 0),
 			 3600); /* since its epoch */
 	assert_true(c.total[0] >= before);
-	cache_free(&c);
-	sample_free(&s);
 }
 
 static void restart_and_reset(void **state)
 {
-	struct cache c;
-	struct sample s = {0};
 	const unsigned one[] = {0};
 
-	cache_init(&c);
 	fill(&s, one, 1, 1000, 1);
 	cache_update(&c, &s, 100);
 	/* new epoch: counting restarted, the new reading is the delta */
@@ -140,17 +194,12 @@ static void restart_and_reset(void **state)
 	assert_int_equal(cache_update(&c, &s, 500), 1);
 	assert_int_equal(cpu_row_value(&c, cache_row(&c, 0), 0), 1018);
 	assert_int_equal(cpu_row_value(&c, cache_row(&c, 1), 0), 16);
-	cache_free(&c);
-	sample_free(&s);
 }
 
 static void stop_and_resume(void **state)
 {
-	struct cache c;
-	struct sample s = {0};
 	const unsigned one[] = {4};
 
-	cache_init(&c);
 	fill(&s, one, 1, 1000, 1);
 	cache_update(&c, &s, 100);
 	fill(&s, one, 1, 9999, 1);
@@ -164,17 +213,12 @@ static void stop_and_resume(void **state)
 	assert_int_equal(c.rows[0].status, CPU_COUNTING);
 	assert_int_equal(cpu_row_value(&c, &c.rows[0], 0), 5100);
 	assert_non_null(strstr(c.last_discontinuity, "CPU 4 resumed"));
-	cache_free(&c);
-	sample_free(&s);
 }
 
 static void counted_set_changes(void **state)
 {
-	struct cache c;
-	struct sample s = {0};
 	const unsigned one[] = {0};
 
-	cache_init(&c);
 	fill(&s, one, 1, 1000, 1);
 	cache_update(&c, &s, 100);
 	fill(&s, one, 1, 2000, 1);
@@ -199,13 +243,10 @@ static void counted_set_changes(void **state)
 	assert_int_equal(cpu_row_value(&c, &c.rows[0], 3), 3003);
 	assert_int_equal(c.rows[0].delta[3], 2000);
 	assert_null(strstr(c.last_discontinuity, "backwards"));
-	cache_free(&c);
-	sample_free(&s);
 }
 
 static void duplicate_cpu_rejected(void **state)
 {
-	struct sample s = {0};
 	const unsigned dup[] = {2, 1, 2};
 	fill(&s, dup, 3, 1, 1);
 	assert_int_equal(sample_sort(&s), -1);
@@ -214,19 +255,15 @@ static void duplicate_cpu_rejected(void **state)
 	assert_int_equal(sample_sort(&s), 0);
 	assert_int_equal(s.cpus[0].cpu, 1);
 	assert_int_equal(s.cpus[2].cpu, 5);
-	sample_free(&s);
 }
 
 /* A counter counted system-wide only: no per-CPU value, its sum follows
  * the backend's system-wide reading, a new epoch is a discontinuity. */
 static void system_wide_counters(void **state)
 {
-	struct cache c;
-	struct sample s = {0};
 	const unsigned cpus[] = {0, 1};
 	uint64_t v;
 
-	cache_init(&c);
 	fill(&s, cpus, 2, 1000, 1);
 	s.system_wide = COUNTER_BIT(0);
 	s.total[0] = 50;
@@ -257,32 +294,17 @@ static void system_wide_counters(void **state)
 	assert_non_null(strstr(c.last_discontinuity, "system-wide"));
 	assert_int_equal(c.total[0], 85);
 	assert_int_equal(c.discontinuity_time, 300);
-	cache_free(&c);
-	sample_free(&s);
 }
 
-/* The sum of the rows plus what the departed CPUs counted. */
-static uint64_t rows_and_gone(const struct cache *c, int k)
-{
-	uint64_t sum = 0;
-	for (size_t r = 0; r < c->nrows; r++)
-		sum += cpu_row_value(c, &c->rows[r], k);
-	for (size_t g = 0; g < c->ngone; g++)
-		sum += c->gone[g].row.raw[k] + c->gone[g].offset[k];
-	return sum;
-}
 
 /* Each CPU counts +100 per set; CPU 1 is missing from one set (a replay
  * set or a PCP record without it) and comes back in the same epoch: the
  * sum is what the CPUs counted (800), never 900; CPU 1's row resumes. */
 static void cpu_missing_from_one_set(void **state)
 {
-	struct cache c;
-	struct sample s = {0};
 	const unsigned two[] = {0, 1}, one[] = {0};
 	uint64_t v;
 
-	cache_init(&c);
 	for (uint64_t t = 0; t <= 4; t++) {
 		bool gap = t == 2;
 		fill(&s, gap ? one : two, gap ? 1 : 2, 0, 1);
@@ -301,8 +323,6 @@ static void cpu_missing_from_one_set(void **state)
 	/* the return's delta spans the gap: no rate for it then, and the
 	 * next interval is steady again */
 	assert_int_equal(cache_rate(&c, 0, 1, &v), SAMPLE_OK);
-	cache_free(&c);
-	sample_free(&s);
 }
 
 /* A CPU leaves and comes back in a new epoch: its value goes on from
@@ -310,12 +330,9 @@ static void cpu_missing_from_one_set(void **state)
  * the departed. */
 static void cpu_returns_in_new_epoch(void **state)
 {
-	struct cache c;
-	struct sample s = {0};
 	const unsigned two[] = {0, 1}, one[] = {0};
 	uint64_t v;
 
-	cache_init(&c);
 	fill(&s, two, 2, 1000, 1);
 	cache_update(&c, &s, 100);
 	fill(&s, one, 1, 1100, 1);
@@ -331,20 +348,15 @@ static void cpu_returns_in_new_epoch(void **state)
 	assert_int_equal(cpu_row_value(&c, cache_row(&c, 1), 0), 2000 + 30);
 	assert_int_equal(c.total[0], rows_and_gone(&c, 0));
 	assert_int_equal(cache_rate(&c, 0, 1, &v), SAMPLE_DISCONTINUITY);
-	cache_free(&c);
-	sample_free(&s);
 }
 
 /* pmcd lost: every CPU stopped and the system-wide reading stopped; the
  * summed rates are unknown (no instance), never 0, poll after poll. */
 static void nothing_counting_has_no_sum_rate(void **state)
 {
-	struct cache c;
-	struct sample s = {0};
 	const unsigned two[] = {0, 1};
 	uint64_t v;
 
-	cache_init(&c);
 	for (uint64_t t = 1; t <= 2; t++) {
 		fill(&s, two, 2, 1000 * t, 1);
 		s.system_wide = COUNTER_BIT(0);
@@ -379,20 +391,15 @@ static void nothing_counting_has_no_sum_rate(void **state)
 	cache_update(&c, &s, 700);
 	assert_int_equal(cache_rate(&c, 1, -1, &v), SAMPLE_OK);
 	assert_int_equal(v, 100);
-	cache_free(&c);
-	sample_free(&s);
 }
 
 /* The recording ended: rows say so, values and times stand, no rate or
  * delta is served (summed or per CPU), and it is no discontinuity. */
 static void recording_ended(void **state)
 {
-	struct cache c;
-	struct sample s = {0};
 	const unsigned two[] = {0, 1};
 	uint64_t v;
 
-	cache_init(&c);
 	fill(&s, two, 2, 1000, 1);
 	cache_update(&c, &s, 100);
 	fill(&s, two, 2, 1500, 1);
@@ -412,23 +419,8 @@ static void recording_ended(void **state)
 		assert_int_equal(cache_value(&c, 3, 1, &v), SAMPLE_NONE);
 	}
 	assert_int_equal(c.discontinuity_time, 0);
-	cache_free(&c);
-	sample_free(&s);
 }
 
-/* Two CPUs, counters 0 (cycles-like) and 1 (instructions-like): CPU c
- * counts (c + 1) * 100 of counter 0 and (c + 1) * 30 of counter 1 per
- * second; poll t at t seconds. */
-static void steady(struct sample *s, unsigned t)
-{
-	const unsigned two[] = {0, 1};
-	fill(s, two, 2, 0, 1);
-	s->time_ns = (uint64_t)t * 1000000000u;
-	for (size_t i = 0; i < 2; i++) {
-		s->cpus[i].value[0] = (i + 1) * 100 * t;
-		s->cpus[i].value[1] = (i + 1) * 30 * t;
-	}
-}
 
 static int IPC(void)
 {
@@ -437,13 +429,10 @@ static int IPC(void)
 
 static void missing_reading(void **state)
 {
-	struct cache c;
-	struct sample s = {0};
 	uint64_t v;
 	int cyc = counter_index_by_name("hw.r10kevctr.cycles");
 	int ins = counter_index_by_name("hw.r10kevctr.grad.instrg");
 
-	cache_init(&c);
 	for (unsigned t = 0; t < 2; t++) {
 		steady(&s, t);
 		for (size_t i = 0; i < 2; i++) {
@@ -505,17 +494,12 @@ static void missing_reading(void **state)
 	assert_int_equal(v, 100);
 	assert_int_equal(c.discontinuity_time, 0);
 	assert_sums(&c);
-	cache_free(&c);
-	sample_free(&s);
 }
 
 static void reset_of_one_cell(void **state)
 {
-	struct cache c;
-	struct sample s = {0};
 	uint64_t v;
 
-	cache_init(&c);
 	for (unsigned t = 0; t < 2; t++) {
 		steady(&s, t);
 		cache_update(&c, &s, t * 100);
@@ -555,19 +539,14 @@ static void reset_of_one_cell(void **state)
 	assert_int_equal(cache_rate(&c, 0, 1, &v), SAMPLE_OK);
 	assert_int_equal(cpu_row_value(&c, cache_row(&c, 1), 1), 60 * 3 + 5);
 	assert_sums(&c);
-	cache_free(&c);
-	sample_free(&s);
 }
 
 /* A cell unread from the row's first poll has no base: no rate at its
  * first reading, one at its second. */
 static void unread_from_the_start(void **state)
 {
-	struct cache c;
-	struct sample s = {0};
 	uint64_t v;
 
-	cache_init(&c);
 	steady(&s, 0);
 	s.cpus[0].unread = COUNTER_BIT(1);
 	s.cpus[0].value[1] = 0;
@@ -589,29 +568,8 @@ static void unread_from_the_start(void **state)
 	assert_int_equal(v, 30);
 	assert_int_equal(cache_rate(&c, 1, -1, &v), SAMPLE_OK);
 	assert_int_equal(v, 90);
-	cache_free(&c);
-	sample_free(&s);
 }
 
-/* Cycles and instructions of CPUs 0 and 1 at poll t (t seconds, uptime
- * t * 100): v[cpu] = {cycles, instructions}, -1 for no reading (the
- * value held from held[cpu], which keeps the last readings). */
-static int poll_two(struct cache *c, struct sample *s, unsigned t,
-		    const long long v[2][2], uint64_t held[2][2])
-{
-	const int k[2] = {counter_index_by_name("hw.r10kevctr.cycles"),
-			  counter_index_by_name("hw.r10kevctr.grad.instrg")};
-	steady(s, t);
-	for (size_t cpu = 0; cpu < 2; cpu++)
-		for (size_t j = 0; j < 2; j++) {
-			if (v[cpu][j] < 0)
-				s->cpus[cpu].unread |= COUNTER_BIT(k[j]);
-			else
-				held[cpu][j] = (uint64_t)v[cpu][j];
-			s->cpus[cpu].value[k[j]] = held[cpu][j];
-		}
-	return cache_update(c, s, t * 100);
-}
 
 /* The sum's rate and IPC must not span a reset of one of its cells,
  * also when the reset comes at a poll where another CPU has no reading
@@ -627,11 +585,8 @@ static void reset_behind_missing_reading(void **state)
 	};
 	int cyc = counter_index_by_name("hw.r10kevctr.cycles");
 	int ins = counter_index_by_name("hw.r10kevctr.grad.instrg");
-	struct cache c;
-	struct sample s = {0};
 	uint64_t held[2][2] = {{0}}, r;
 
-	cache_init(&c);
 	poll_two(&c, &s, 0, v[0], held);
 	poll_two(&c, &s, 1, v[1], held);
 	/* t 2: CPU 0's cycles restart, CPU 1 has no cycles */
@@ -664,8 +619,6 @@ static void reset_behind_missing_reading(void **state)
 	assert_int_equal(stat_value(&c, (size_t)IPC(), -1, &r), SAMPLE_OK);
 	assert_int_equal(r, (500 + 400) * 1000 / 2000);
 	assert_sums(&c);
-	cache_free(&c);
-	sample_free(&s);
 }
 
 /* The other orders: CPU 1's reading goes missing first and CPU 0 resets
@@ -683,11 +636,8 @@ static void reset_while_waiting(void **state)
 	    {{2009, 4500}, {9000, 3600}}, {{3009, 5000}, {10000, 4000}},
 	};
 	int cyc = counter_index_by_name("hw.r10kevctr.cycles");
-	struct cache c;
-	struct sample s = {0};
 	uint64_t held[2][2] = {{0}}, r;
 
-	cache_init(&c);
 	for (unsigned t = 0; t < 4; t++)
 		poll_two(&c, &s, t, v[t], held);
 	assert_int_equal(cache_rate(&c, cyc, -1, &r), SAMPLE_UNREAD);
@@ -721,29 +671,27 @@ static void reset_while_waiting(void **state)
 	assert_int_equal(stat_value(&c, (size_t)IPC(), -1, &r), SAMPLE_OK);
 	assert_int_equal(r, (500 + 400) * 1000 / 2000);
 	assert_sums(&c);
-	cache_free(&c);
-	sample_free(&s);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(first_poll_and_deltas),
-	    cmocka_unit_test(cpu_leaves_and_joins),
-	    cmocka_unit_test(restart_and_reset),
-	    cmocka_unit_test(stop_and_resume),
-	    cmocka_unit_test(counted_set_changes),
-	    cmocka_unit_test(duplicate_cpu_rejected),
-	    cmocka_unit_test(system_wide_counters),
-	    cmocka_unit_test(cpu_missing_from_one_set),
-	    cmocka_unit_test(cpu_returns_in_new_epoch),
-	    cmocka_unit_test(nothing_counting_has_no_sum_rate),
-	    cmocka_unit_test(recording_ended),
-	    cmocka_unit_test(missing_reading),
-	    cmocka_unit_test(reset_of_one_cell),
-	    cmocka_unit_test(unread_from_the_start),
-	    cmocka_unit_test(reset_behind_missing_reading),
-	    cmocka_unit_test(reset_while_waiting),
+	    cmocka_unit_test_setup_teardown(first_poll_and_deltas, setup, teardown),
+	    cmocka_unit_test_setup_teardown(cpu_leaves_and_joins, setup, teardown),
+	    cmocka_unit_test_setup_teardown(restart_and_reset, setup, teardown),
+	    cmocka_unit_test_setup_teardown(stop_and_resume, setup, teardown),
+	    cmocka_unit_test_setup_teardown(counted_set_changes, setup, teardown),
+	    cmocka_unit_test_setup_teardown(duplicate_cpu_rejected, setup, teardown),
+	    cmocka_unit_test_setup_teardown(system_wide_counters, setup, teardown),
+	    cmocka_unit_test_setup_teardown(cpu_missing_from_one_set, setup, teardown),
+	    cmocka_unit_test_setup_teardown(cpu_returns_in_new_epoch, setup, teardown),
+	    cmocka_unit_test_setup_teardown(nothing_counting_has_no_sum_rate, setup, teardown),
+	    cmocka_unit_test_setup_teardown(recording_ended, setup, teardown),
+	    cmocka_unit_test_setup_teardown(missing_reading, setup, teardown),
+	    cmocka_unit_test_setup_teardown(reset_of_one_cell, setup, teardown),
+	    cmocka_unit_test_setup_teardown(unread_from_the_start, setup, teardown),
+	    cmocka_unit_test_setup_teardown(reset_behind_missing_reading, setup, teardown),
+	    cmocka_unit_test_setup_teardown(reset_while_waiting, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
