@@ -1,10 +1,11 @@
 #!/bin/sh
-# The README, the man pages and the commented config must not disagree:
-# every option the agent's usage lists is in hw-r10kevctr-agent(8) and in
-# the README's option table; every config token the agent accepts (its -H
-# list: the generic ones and each backend's) is in hw-r10kevctr.conf(5)
-# (whose headings the build writes from the same rows), in
-# conf/hw-r10kevctr.conf and in the README.
+# doc/operations.md, the man pages and the commented config must not
+# disagree: every option the agent's usage lists is in
+# hw-r10kevctr-agent(8) and in doc/operations.md's option table; every
+# config token the agent accepts (its -H list: the generic ones and each
+# backend's) is in hw-r10kevctr.conf(5) (whose headings the build writes
+# from the same rows), in conf/hw-r10kevctr.conf and in doc/operations.md's
+# token table.  (The README is a newcomer's page: it links them.)
 set -u
 : "${HWR_SRCDIR:=$(cd "$(dirname "$0")/.." && pwd)}"
 : "${HWR_BUILDDIR:=$HWR_SRCDIR}"
@@ -17,18 +18,18 @@ opts=$("$HWR_BUILDDIR/agent/hw-r10kevctr-agent" -h | sed -n 's/^  \(-[A-Za-z]\).
 for o in $opts; do
     l=${o#-}
     grep -q "^\.B[IR]* *\\\\-$l\( \|$\)" "$S/man/hw-r10kevctr-agent.8" || fail "option $o not in hw-r10kevctr-agent(8)"
-    grep -q "^| \`$o" "$S/README.md" || fail "option $o not in the README's option table"
+    grep -q "^| \`$o" "$S/doc/operations.md" || fail "option $o not in doc/operations.md's option table"
 done
-[ "$bad" = 0 ] && echo "ok: $(echo $opts | wc -w) options in the usage, the man page and the README"
+[ "$bad" = 0 ] && echo "ok: $(echo $opts | wc -w) options in the usage, the man page and doc/operations.md"
 
 tokens=$("$HWR_BUILDDIR/agent/hw-r10kevctr-agent" -H | awk '{ print $1 }')
 [ "$(echo "$tokens" | wc -l)" -ge 13 ] || fail "config_tokens: $tokens"
 for t in $tokens; do
     grep -q "^\.BI* $t\( \|$\)" "$HWR_BUILDDIR/man/hw-r10kevctr.conf.5" || fail "token $t not in hw-r10kevctr.conf(5)"
     grep -q "^#*$t\( \|$\)" "$S/conf/hw-r10kevctr.conf" || fail "token $t not in conf/hw-r10kevctr.conf"
-    grep -q "^| \`$t\`" "$S/README.md" || fail "token $t not in the README's token table"
+    grep -q "^| \`$t\`" "$S/doc/operations.md" || fail "token $t not in doc/operations.md's token table"
 done
-[ "$bad" = 0 ] && echo "ok: $(echo $tokens | wc -w) config tokens in the man page, the config file and the README"
+[ "$bad" = 0 ] && echo "ok: $(echo $tokens | wc -w) config tokens in the man page, the config file and doc/operations.md"
 # doc/architecture.md's "where a change goes": every path it names exists.
 paths=$(sed -n '/^## Where a change goes/,/^## /p' "$S/doc/architecture.md" |
     grep -o '`[A-Za-z0-9_./-]*`' | tr -d '`' | grep '/' | grep -v NAME | sort -u)
@@ -57,5 +58,18 @@ stale=$(grep -rno "hw-r10kevctr_[0-9][0-9.]*-" "$S/README.md" "$S/doc" | grep -v
     fail "--version is not $ac: $("$HWR_BUILDDIR/agent/hw-r10kevctr-agent" --version | head -1)"
 [ "$bad" = 0 ] && echo "ok: debian/changelog, NEWS, the man pages, the README and --version follow configure.ac's version $ac"
 
-exit $bad
+# The README is a newcomer's page: at most 250 lines, its two set-up
+# commands first, and a link to each page its reference parts moved to
+# (each of which exists).
+n=$(wc -l <"$S/README.md")
+[ "$n" -le 250 ] || fail "the README has $n lines (at most 250)"
+grep -q '^tools/install-deps.sh && tools/demo.sh ' "$S/README.md" &&
+    grep -q '^tools/install-deps.sh --all && tools/check-all.sh ' "$S/README.md" ||
+    fail "the README does not start with the demo's and the tests' commands"
+for page in doc/operations.md doc/testing.md bench/README.md doc/architecture.md doc/mib.md doc/img/dataflow.svg; do
+    [ -f "$S/$page" ] || fail "$page does not exist"
+    grep -q "]($page)" "$S/README.md" || fail "the README does not link $page"
+done
+[ "$bad" = 0 ] && echo "ok: the README has $n lines and links the pages its reference parts moved to"
 
+exit $bad

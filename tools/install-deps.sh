@@ -4,7 +4,7 @@
 # libpfm4-dev is optional for users (PMU event names), CI builds with it;
 # clang and libclang-rt-14-dev build the libFuzzer targets (make fuzz);
 # mrtg, collectd-core and monitoring-plugins-standard are the NMS pollers
-# the tests drive (rrdtool: tools/graph.sh draws doc/nms.md's picture);
+# the tests drive (rrdtool: tools/graph.sh draws doc/nms.md's picture; graphviz: tests/dataflow-svg.sh renders the README's);
 # man-db and systemd check the man pages and the unit;
 # pcp and libpcp build the pcp backend and run the private pmcd of its
 # tests (pcp's postinst calls systemctl, which fails where PID 1 is not
@@ -25,7 +25,7 @@ set -eu
 pkgs="build-essential autoconf automake libtool pkg-config
       libsnmp-dev snmpd snmp snmptrapd libsmi2-dev smitools libcmocka-dev
       libpfm4-dev erlang-snmp valgrind clang libclang-rt-14-dev
-      mrtg collectd-core monitoring-plugins-standard rrdtool man-db groff-base systemd
+      mrtg collectd-core monitoring-plugins-standard rrdtool graphviz man-db groff-base systemd
       pcp libpcp3-dev libpcp-import1-dev python3 util-linux
       prometheus prometheus-snmp-exporter snmptt libnet-ip-perl curl jq
       postgresql zabbix-server-pgsql zabbix-frontend-php php-cli php-pgsql
