@@ -72,4 +72,22 @@ for page in doc/operations.md doc/testing.md bench/README.md doc/architecture.md
 done
 [ "$bad" = 0 ] && echo "ok: the README has $n lines and links the pages its reference parts moved to"
 
+# doc/testing.md's fuzz table: a row for each target of fuzz/
+for f in "$S"/fuzz/fuzz_*.c; do
+    t=$(basename "$f" .c)
+    grep -q "^| \`$t\` |" "$S/doc/testing.md" || fail "doc/testing.md's fuzz table has no row for $t"
+done
+[ "$bad" = 0 ] && echo "ok: doc/testing.md's fuzz table has every target of fuzz/"
+
+# doc/architecture.md: net-snmp's headers in agent/ only, every file there
+# (it says so instead of listing them).
+for f in "$S"/lib/*.c "$S"/lib/*.h "$S"/lib/backend/*.c "$S"/lib/backend/*.h; do
+    grep -q '#include <net-snmp/' "$f" && fail "$f includes net-snmp's headers (doc/architecture.md: nothing in lib/)"
+done
+for f in "$S"/agent/*.c; do
+    grep -q '#include <net-snmp/' "$f" ||
+        fail "$f does not include net-snmp's headers (doc/architecture.md: every file of agent/)"
+done
+[ "$bad" = 0 ] && echo "ok: net-snmp's headers in agent/ only, as doc/architecture.md says"
+
 exit $bad
