@@ -182,6 +182,52 @@ static bool note_event(struct cache *c, bool disc, unsigned cpu,
 	return disc;
 }
 
+/* The rows of the table before CPU cpu (every one left: cpu UINT_MAX)
+ * leave it: into the gone list, the pass whole, a discontinuity
+ * (*noted, NOTE's disc). */
+static void rows_left(struct cache *c, size_t *old, unsigned long cpu,
+		      struct pass *ps, bool *noted)
+{
+	bool disc = *noted;
+	for (; *old < c->nrows && c->rows[*old].cpu < cpu; (*old)++) {
+		NOTE("CPU %u left the table", c->rows[*old].cpu);
+		ps->whole = true;
+		cache_gone_add(c, &c->rows[*old], c->offset[*old]);
+	}
+	*noted = disc;
+}
+
+/* CPU cs's row into *row and *offset: the table's (old moves on), a
+ * departed one's come back (*returned), or a new one; true when it was
+ * not in the table. */
+static bool row_of(struct cache *c, const struct cpu_sample *cs, size_t *old,
+		   struct cpu_row *row, uint64_t *offset, bool first,
+		   bool *returned, bool *noted)
+{
+	bool disc = *noted;
+	*returned = false;
+	if (*old < c->nrows && c->rows[*old].cpu == cs->cpu) {
+		if (row != &c->rows[*old]) {
+			*row = c->rows[*old];
+			memcpy(offset, c->offset[*old],
+			       sizeof(c->offset[*old]));
+		}
+		(*old)++;
+		return false;
+	}
+	if (cache_gone_take(c, cs->cpu, row, offset)) {
+		*returned = true;
+		NOTE("CPU %u returned to the table", cs->cpu);
+	} else {
+		row->cpu = cs->cpu;
+		row->status = CPU_STOPPED;
+		if (!first)
+			NOTE("CPU %u joined the table", cs->cpu);
+	}
+	*noted = disc;
+	return true;
+}
+
 static bool fold_rows(struct cache *c, const struct sample *s,
 		      struct cpu_row *rows, uint64_t (*offset)[COUNTER_COUNT],
 		      uint64_t *sum, struct pass *ps, bool disc)
@@ -189,35 +235,14 @@ static bool fold_rows(struct cache *c, const struct sample *s,
 	size_t old = 0;
 	uint64_t mask[COUNTER_COUNT];
 	counter_mask per_cpu = s->counted & ~s->system_wide;
-	bool first = ps->first;
+	bool first = ps->first, returned;
 
 	cache_counter_masks(per_cpu, mask);
 	for (size_t i = 0; i < s->ncpus; i++) {
 		const struct cpu_sample *cs = &s->cpus[i];
-		while (old < c->nrows && c->rows[old].cpu < cs->cpu) {
-			NOTE("CPU %u left the table", c->rows[old].cpu);
-			ps->whole = true;
-			cache_gone_add(c, &c->rows[old], c->offset[old]);
-			old++;
-		}
-		bool joined = !(old < c->nrows && c->rows[old].cpu == cs->cpu);
-		bool returned = false;
-		if (!joined) {
-			if (rows != c->rows) {
-				rows[i] = c->rows[old];
-				memcpy(offset[i], c->offset[old],
-				       sizeof(offset[i]));
-			}
-			old++;
-		} else if (cache_gone_take(c, cs->cpu, &rows[i], offset[i])) {
-			returned = true;
-			NOTE("CPU %u returned to the table", cs->cpu);
-		} else {
-			rows[i].cpu = cs->cpu;
-			rows[i].status = CPU_STOPPED;
-			if (!first)
-				NOTE("CPU %u joined the table", cs->cpu);
-		}
+		rows_left(c, &old, cs->cpu, ps, &disc);
+		bool joined = row_of(c, cs, &old, &rows[i], offset[i], first,
+				     &returned, &disc);
 		counter_mask reset = 0;
 		enum fold_event ev =
 		    cache_fold_cpu(&rows[i], offset[i], cs, mask,
@@ -233,11 +258,7 @@ static bool fold_rows(struct cache *c, const struct sample *s,
 		if (!joined)
 			disc = note_event(c, disc, cs->cpu, ev, reset);
 	}
-	for (; old < c->nrows; old++) {
-		NOTE("CPU %u left the table", c->rows[old].cpu);
-		ps->whole = true;
-		cache_gone_add(c, &c->rows[old], c->offset[old]);
-	}
+	rows_left(c, &old, UINT_MAX, ps, &disc);
 	return disc;
 }
 
@@ -268,6 +289,33 @@ void cache_timestamps_reset(struct cache *c)
 {
 	c->last_poll_time = 0;
 	c->discontinuity_time = 0;
+}
+
+/* The new rows and the sample's facts become the table's. */
+static void adopt(struct cache *c, const struct sample *s,
+		  struct cpu_row *rows, uint64_t (*offset)[COUNTER_COUNT],
+		  uint32_t now, bool disc)
+{
+	bool first = c->polls == 0;
+	if (rows != c->rows) {
+		free(c->rows);
+		free(c->offset);
+		c->rows = rows;
+		c->offset = offset;
+	}
+	c->nrows = s->ncpus;
+	c->counted = s->counted;
+	c->system_wide = s->system_wide;
+	c->interval_ns = !first && s->time_ns > c->sample_time_ns
+			     ? s->time_ns - c->sample_time_ns
+			     : 0;
+	c->sample_time_ns = s->time_ns;
+	c->state = s->state;
+	snprintf(c->cpurev, sizeof(c->cpurev), "%s", s->cpurev);
+	c->polls++;
+	c->last_poll_time = now;
+	if (disc)
+		c->discontinuity_time = now;
 }
 
 int cache_update(struct cache *c, const struct sample *s, uint32_t now)
@@ -307,24 +355,6 @@ int cache_update(struct cache *c, const struct sample *s, uint32_t now)
 
 	fold_totals(c, s, sum, &ps, sw_reset, first);
 	c->total_live = live_counters(s, rows);
-	if (rows != c->rows) {
-		free(c->rows);
-		free(c->offset);
-		c->rows = rows;
-		c->offset = offset;
-	}
-	c->nrows = s->ncpus;
-	c->counted = s->counted;
-	c->system_wide = s->system_wide;
-	c->interval_ns = !first && s->time_ns > c->sample_time_ns
-			     ? s->time_ns - c->sample_time_ns
-			     : 0;
-	c->sample_time_ns = s->time_ns;
-	c->state = s->state;
-	snprintf(c->cpurev, sizeof(c->cpurev), "%s", s->cpurev);
-	c->polls++;
-	c->last_poll_time = now;
-	if (disc)
-		c->discontinuity_time = now;
+	adopt(c, s, rows, offset, now, disc);
 	return disc;
 }

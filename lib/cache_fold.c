@@ -62,6 +62,39 @@ fold_counters(struct cpu_row *r, uint64_t *offset, const uint64_t *now,
 
 /* Fold one CPU's reading into its row; says what happened to it, and
  * in *reset the cells that restarted (FOLD_RESET). */
+/* A CPU whose recording ended, or that does not count: its row says so;
+ * true when that was the case, with its event in *ev. */
+static bool fold_quiet(struct cpu_row *r, const struct cpu_sample *s,
+		       bool ended, enum fold_event *ev)
+{
+	if (ended && s->counting && r->have_raw) {
+		/* the recording ended: the values stand, time stands */
+		r->status = CPU_ENDED;
+		*ev = FOLD_STEADY;
+	} else if (!s->counting) {
+		*ev = r->status == CPU_COUNTING && r->have_raw ? FOLD_STOPPED
+							      : FOLD_STEADY;
+		r->status = CPU_STOPPED;
+		r->have_raw = false;
+	} else {
+		return false;
+	}
+	r->delta_valid = false;
+	r->duty_cycle = 0;
+	return true;
+}
+
+/* The times enabled and running since the last reading, the duty cycle. */
+static void fold_times(struct cpu_row *r, const struct cpu_sample *s,
+		       bool restarted)
+{
+	uint64_t de = cache_advance(&r->raw_enabled, s->time_enabled, restarted);
+	uint64_t dr = cache_advance(&r->raw_running, s->time_running, restarted);
+	r->time_enabled += de;
+	r->time_running += dr;
+	r->duty_cycle = dr >= de ? 100 : (unsigned)(dr * 100 / de);
+}
+
 enum fold_event cache_fold_cpu(struct cpu_row *r, uint64_t *offset,
 				const struct cpu_sample *s, const uint64_t *mask,
 				counter_mask skip, uint64_t *sum, bool ended,
@@ -70,22 +103,8 @@ enum fold_event cache_fold_cpu(struct cpu_row *r, uint64_t *offset,
 	enum fold_event ev = FOLD_STEADY;
 	uint64_t kept_raw[COUNTER_COUNT], kept_delta[COUNTER_COUNT];
 
-	if (ended && s->counting && r->have_raw) {
-		/* the recording ended: the values stand, time stands */
-		r->status = CPU_ENDED;
-		r->delta_valid = false;
-		r->duty_cycle = 0;
-		return FOLD_STEADY;
-	}
-	if (!s->counting) {
-		if (r->status == CPU_COUNTING && r->have_raw)
-			ev = FOLD_STOPPED;
-		r->status = CPU_STOPPED;
-		r->have_raw = false;
-		r->delta_valid = false;
-		r->duty_cycle = 0;
+	if (fold_quiet(r, s, ended, &ev))
 		return ev;
-	}
 	bool restarted = !r->have_raw || r->epoch != s->epoch;
 	if (r->status != CPU_COUNTING)
 		ev = FOLD_RESUMED;
@@ -112,11 +131,7 @@ enum fold_event cache_fold_cpu(struct cpu_row *r, uint64_t *offset,
 		r->raw[i] = kept_raw[i];
 		r->delta[i] = kept_delta[i];
 	}
-	uint64_t de = cache_advance(&r->raw_enabled, s->time_enabled, restarted);
-	uint64_t dr = cache_advance(&r->raw_running, s->time_running, restarted);
-	r->time_enabled += de;
-	r->time_running += dr;
-	r->duty_cycle = dr >= de ? 100 : (unsigned)(dr * 100 / de);
+	fold_times(r, s, restarted);
 	r->delta_valid = ev == FOLD_STEADY || ev == FOLD_RESET;
 	r->epoch = s->epoch;
 	r->have_raw = true;
