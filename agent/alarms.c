@@ -49,6 +49,9 @@ static void store_dir_prepare(const char *dir, uid_t uid, gid_t gid)
 	struct stat sb;
 
 	if (lstat(dir, &sb) != 0 && errno == ENOENT) {
+		/* its parents as a system's directories (/usr/local/var/lib
+		 * for a source install), the directory itself the user's */
+		mkdirhier(dir, 0755, 1);
 		if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
 			snmp_log(LOG_WARNING,
 				 "alarm rows: cannot make the directory %s: "

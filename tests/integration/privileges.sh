@@ -123,7 +123,7 @@ ok "-Lf under -u: a reopen that cannot be made is said and logging goes on; with
 # for the user (0700), a row created over SNMP is kept there and read
 # back at a SIGHUP; a store planted as a symlink to root's 0600 file is
 # not followed (nothing of it is loaded or copied).
-STATE=$TMP/state
+STATE=$TMP/var/lib/hw-r10kevctr # its parents missing too, as /usr/local/var/lib may be
 start_store_agent() {
     SNMP_PERSISTENT_DIR=$STATE; export SNMP_PERSISTENT_DIR
     start_priv "backend sim
@@ -136,6 +136,7 @@ name1025() { SNMP_COMMUNITY=private snmpq snmpget hwR10kEvCtrAlarmName.1025 | tr
 : >"$TMP/agent.log"
 start_store_agent
 [ "$(stat -c '%U %a' "$STATE")" = "nobody 700" ] || fail "the state directory: $(stat -c '%U %a' "$STATE")"
+[ "$(stat -c '%U %a' "$TMP/var/lib")" = "root 755" ] || fail "its parent: $(stat -c '%U %a' "$TMP/var/lib")"
 out=$(SNMP_COMMUNITY=private snmp snmpset hwR10kEvCtrAlarmName.1025 s mine \
     hwR10kEvCtrAlarmMetric.1025 s hw.r10kevctr.cycles hwR10kEvCtrAlarmRisingThresholdLow.1025 u 5 \
     hwR10kEvCtrAlarmRowStatus.1025 i createAndGo)
