@@ -7,6 +7,11 @@
  * The pid file is locked (flock) before anything else starts, as snmpd and
  * lldpd do: a second instance with the same pid file says who holds it
  * and exits 1, leaving the first its file and its master session.
+ *
+ * Until the daemon is ready, whatever it logs at LOG_WARNING or worse
+ * also goes to the terminal it was started from (as sshd does before it
+ * detaches), whatever -L says: a start that fails, with -LSid for
+ * instance, says why where it was typed, not only in syslog.
  */
 #include <net-snmp/net-snmp-config.h>
 #include <net-snmp/net-snmp-includes.h>
@@ -37,10 +42,22 @@ static void to_dev_null(bool keep_stderr)
 		close(fd);
 }
 
-int daemon_detach(bool keep_stderr)
+static netsnmp_log_handler *early_stderr; /* daemon_early_stderr's */
+static bool keep_stderr; /* -L logs to stderr: keep it after ready */
+
+void daemon_early_stderr(void)
+{
+	if (snmp_stderrlog_status())
+		return; /* -Le: it is there already */
+	early_stderr = netsnmp_register_loghandler(NETSNMP_LOGHANDLER_STDERR,
+						   LOG_WARNING);
+}
+
+int daemon_detach(void)
 {
 	int p[2];
 
+	keep_stderr = !early_stderr && snmp_stderrlog_status();
 	if (pipe(p) != 0) {
 		snmp_log(LOG_ERR, "daemon: pipe: %s\n", strerror(errno));
 		return -1;
@@ -66,7 +83,6 @@ int daemon_detach(bool keep_stderr)
 		_exit(0); /* the parent still waits on the pipe */
 	if (chdir("/") != 0)
 		snmp_log(LOG_WARNING, "daemon: chdir /: %s\n", strerror(errno));
-	to_dev_null(keep_stderr);
 	return p[1];
 }
 
@@ -75,6 +91,12 @@ void daemon_ready(int fd, bool ok)
 	char c = ok ? 0 : 1;
 	if (fd < 0)
 		return;
+	if (ok) { /* serving: the terminal is no longer ours */
+		if (early_stderr)
+			netsnmp_remove_loghandler(early_stderr);
+		early_stderr = NULL;
+		to_dev_null(keep_stderr);
+	}
 	while (write(fd, &c, 1) < 0 && errno == EINTR)
 		;
 	close(fd);

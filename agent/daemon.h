@@ -6,12 +6,19 @@
 #include <sys/types.h>
 
 /*
- * Fork into the background (new session, cwd /, stdio on /dev/null except
- * stderr if kept).  Returns, in the daemon, the fd to pass to
- * daemon_ready(); the original process exits 0 when the daemon reports
- * ready, 1 when it reports failure or dies first.  -1 on error.
+ * A start that will detach: until daemon_ready(fd, true), what is logged
+ * at LOG_WARNING or worse goes to stderr too, unless -L sends it there
+ * already.  Call after -L is applied.
  */
-int daemon_detach(bool keep_stderr);
+void daemon_early_stderr(void);
+/*
+ * Fork into the background (new session, cwd /).  Returns, in the
+ * daemon, the fd to pass to daemon_ready(); the original process exits 0
+ * when the daemon reports ready, 1 when it reports failure or dies first.
+ * -1 on error.  daemon_ready(fd, true) puts stdio on /dev/null (stderr
+ * kept when -L logs there) before it reports.
+ */
+int daemon_detach(void);
 void daemon_ready(int fd, bool ok);
 
 /*

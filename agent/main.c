@@ -257,8 +257,7 @@ static int start(struct agent *a, const struct options *opt, int *failed)
 		return -1;
 	}
 	int ready = -1; /* the waiting parent, when daemonized */
-	if (!opt->foreground &&
-	    (ready = daemon_detach(snmp_stderrlog_status())) < 0)
+	if (!opt->foreground && (ready = daemon_detach()) < 0)
 		return -1;
 	a->priv.keep_perfmon = backend_needs_perfmon(a->cfg.backend);
 	if ((opt->pidfile && pidfile_write(opt->pidfile) != 0) ||
@@ -319,6 +318,8 @@ int main(int argc, char **argv)
 					    LOG_WARNING);
 	else if (!opt.logging_set)
 		snmp_enable_stderrlog();
+	else if (!opt.foreground && !opt.dump)
+		daemon_early_stderr(); /* a refused start says why here */
 	/* -t goes on to name the problems of the other files too */
 	int bad = opt.config ? use_config_files(opt.config) : 0;
 	if (bad && !opt.check) {

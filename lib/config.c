@@ -159,8 +159,8 @@ const struct config_token config_tokens[] = {
     TOKEN_UINT("agentxPingInterval", "SECONDS (1..3600)", struct config,
 	       agentx_ping, 1, AGENTX_PING_MAX, false),
     TOKEN_CUSTOM("alarm",
-		 "NAME METRIC sum|each|CPU rate|absolute RISING FALLING "
-		 "[rising|falling|both]",
+		 "NAME METRIC|stat.NAME sum|each|CPU rate|absolute RISING "
+		 "FALLING [rising|falling|both]",
 		 struct config, alarms, false, parse_alarm, NULL,
 		 release_alarms),
     TOKEN_YESNO("alarmSet",

@@ -29,7 +29,7 @@ grep -q '^Failed translations: *0$' "$tmp/log" || { cat "$tmp/log" >&2; exit 1; 
 # /usr/sbin/snmptthandler, or snmptt itself in standalone mode).  The log
 # lines below need snmptt.ini's net_snmp_perl_enable = 1 (libsnmp-perl)
 # and the MIB where Net-SNMP looks (snmp.conf's mibdirs and mibs, see the
-# doc/operations.md's "Base MIBs", or snmptt.ini's mibs_environment); without them
+# project's doc/mib-names.md, or snmptt.ini's mibs_environment); without them
 # start snmptrapd with -On and snmptt still matches the numeric OIDs.
 # A rising alarm is a Warning, the rest Normal.  A log line reads, for
 # example:

@@ -90,6 +90,14 @@ grep -q "no 'backend' line.*BACKEND one of $names" "$TMP/out" || { cat "$TMP/out
 "$AGENT" -H | grep -q "^backend  *$(echo "$names" | sed 's/, /|/g')\$" || fail "-H does not list $names"
 ok "no backend: refused, naming $names; -H lists the same"
 
+# -H's alarm usage names both kinds of input (a metric or a statistic,
+# stat.NAME), and the shipped config and doc/alarms.md print that usage.
+usage=$("$AGENT" -H | sed -n 's/^alarm  *//p')
+case $usage in "NAME METRIC|stat.NAME "*) ;; *) fail "-H's alarm usage does not name stat.NAME: $usage" ;; esac
+grep -qxF "# alarm $usage" "$HWR_SRCDIR/conf/hw-r10kevctr.conf" || fail "conf/hw-r10kevctr.conf does not print -H's alarm usage: $usage"
+grep -qxF "    alarm $usage" "$HWR_SRCDIR/doc/alarms.md" || fail "doc/alarms.md does not print -H's alarm usage: $usage"
+ok "-H: alarm $usage (as the shipped config and doc/alarms.md print it)"
+
 # -t checks the config as a start reads it (sshd -t): every problem once,
 # FILE: line N, then the count, exit 1; a good config: nothing, exit 0.
 # once FILE PATTERN: PATTERN is on exactly one line of FILE.

@@ -4,12 +4,15 @@
 # exactly tests/data/replay.golden.
 . "$(dirname "$0")/lib.sh"
 
+# The config is doc/replay-format.md's example, as printed (its path is
+# relative to the source tree, where the agent runs).
+conf=$(sed -n '/^Example: `tests\/data\/sample.replay`/,/^and the walk/p' "$HWR_SRCDIR/doc/replay-format.md" |
+    sed -n 's/^    \([a-zA-Z]\)/\1/p')
+echo "$conf" | grep -qx "replayFile tests/data/sample.replay" ||
+    fail "doc/replay-format.md gives no config for tests/data/sample.replay: $conf"
 start_master
-start_agent "backend replay
-pollInterval 1
-replayFile $HWR_SRCDIR/tests/data/sample.replay
-replayCounterWidth 32
-replayLoop no"
+cd "$HWR_SRCDIR" || fail "cd $HWR_SRCDIR"
+start_agent "$conf"
 wait_until 20 agent_serving || fail "the subagent never answered"
 ended() { grep -q "end reached after 3 sets; holding the last values" "$TMP/agent.log"; }
 wait_until 20 ended || fail "the replay did not reach its end"
