@@ -96,6 +96,10 @@ blocks=$(cat "$TMP/blocks")
 MANWIDTH=300 man -l "$HWR_SRCDIR/man/hw-r10kevctr-agent.8" 2>/dev/null | sed 's/^ *//' >"$TMP/agent.8.txt"
 grep '^snmpwalk ' "$TMP/agent.8.txt" >"$TMP/man-walk.sh"
 [ "$(wc -l <"$TMP/man-walk.sh")" = 1 ] || fail "hw-r10kevctr-agent(8) has not one snmpwalk line: $(cat "$TMP/man-walk.sh")"
+# ---- README.md: the walk of "Walk by name" (a fenced block)
+awk '/^## Walk by name/ { on = 1 } on && /^```$/ { exit } on && f { print }
+     on && /^```sh$/ { f = 1 }' "$HWR_SRCDIR/README.md" >"$TMP/readme-walk.sh"
+grep -q '^snmpwalk ' "$TMP/readme-walk.sh" || fail "README.md's Walk by name has no snmpwalk: $(cat "$TMP/readme-walk.sh")"
 # ---- doc/nms.md: the generator line (a code block)
 sed -n 's/^    \(MIBDIRS=.* prometheus-snmp-generator generate\)$/\1/p' "$HWR_SRCDIR/doc/nms.md" >"$TMP/gen.sh"
 [ "$(wc -l <"$TMP/gen.sh")" = 1 ] || fail "doc/nms.md has not one generator line: $(cat "$TMP/gen.sh")"
@@ -113,6 +117,9 @@ for where in package install; do
     run "hw-r10kevctr-agent(8)'s snmpwalk ($where)" "$TMP/man-walk.sh"
     grep -q "hwR10kEvCtrCycles.0 = Counter64: " "$TMP/run.out" ||
         fail "the man page's snmpwalk gave no named cycles ($where): $(head -3 "$TMP/run.out")"
+    run "README.md's walk by name ($where)" "$TMP/readme-walk.sh"
+    grep -q "hwR10kEvCtrCycles.0 = Counter64: " "$TMP/run.out" ||
+        fail "README.md's walk gave no named cycles ($where): $(head -3 "$TMP/run.out")"
     if [ -n "$GENERATOR" ]; then
         rm -rf "$TMP/gen" && mkdir "$TMP/gen"
         cp "$HWR_SRCDIR/conf/prometheus/generator.yml" "$TMP/gen/"
@@ -120,7 +127,7 @@ for where in package install; do
             fail "doc/nms.md's generator line ($where): $(tail -5 "$TMP/gen.log")"
         grep -q "hwR10kEvCtr" "$TMP/gen/snmp.yml" || fail "the generator wrote no module ($where)"
     fi
-    ok "$where layout: doc/mib-names.md's $blocks blocks, the man page's snmpwalk$gen_done as printed, on Debian's stock snmp.conf"
+    ok "$where layout: doc/mib-names.md's $blocks blocks, the man page's and README.md's snmpwalk$gen_done as printed, on Debian's stock snmp.conf"
 done
 
 # ---- hw-r10kevctr-agent(8): the production line, started twice.  Its
