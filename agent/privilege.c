@@ -108,6 +108,58 @@ static int bound_caps(unsigned keep)
 	return 0;
 }
 
+/* The log file handed to the user and group, so that a SIGHUP can
+ * reopen it after logrotate. */
+static void hand_log_file(const struct privilege *p)
+{
+	if (p->logfile &&
+	    chown(p->logfile, p->user ? p->uid : (uid_t)-1, p->gid) != 0)
+		snmp_log(LOG_WARNING,
+			 "%s: cannot hand the log file to %s: %s; a SIGHUP "
+			 "may not reopen it\n",
+			 p->logfile, p->user ? p->user : p->group,
+			 strerror(errno));
+}
+
+/* The groups, the group and the user; -1 logged. */
+static int switch_ids(const struct privilege *p)
+{
+	int rc = p->user ? initgroups(p->user, p->gid) : setgroups(1, &p->gid);
+	if (rc != 0 && p->user) /* -u by number without a passwd name */
+		rc = setgroups(1, &p->gid);
+	if (rc != 0 || setgid(p->gid) != 0 ||
+	    (p->user && setuid(p->uid) != 0)) {
+		snmp_log(LOG_ERR, "privileges: cannot switch to %s%s%s: %s\n",
+			 p->user ? p->user : "", p->group ? ":" : "",
+			 p->group ? p->group : "", strerror(errno));
+		return -1;
+	}
+	if (p->user && p->uid != 0 && setuid(0) == 0) {
+		snmp_log(LOG_ERR, "privileges: could regain root; stopping\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* After the switch: a non-root user keeps only keep (root, -g alone,
+ * keeps its own), and no exec can raise privileges; -1 logged. */
+static int settle_caps(const struct privilege *p, unsigned keep)
+{
+	bool unprivileged = p->user && p->uid != 0;
+	if (unprivileged && set_caps(keep) != 0) {
+		snmp_log(LOG_ERR, "privileges: capset: %s\n", strerror(errno));
+		return -1;
+	}
+	prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0);
+	/* setuid bits, file capabilities */
+	if (unprivileged && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
+		snmp_log(LOG_ERR, "privileges: PR_SET_NO_NEW_PRIVS: %s\n",
+			 strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 int privilege_drop(struct privilege *p)
 {
 	if (!p->user && !p->group)
@@ -123,41 +175,11 @@ int privilege_drop(struct privilege *p)
 			 strerror(errno));
 		return -1;
 	}
-	if (p->logfile &&
-	    chown(p->logfile, p->user ? p->uid : (uid_t)-1, p->gid) != 0)
-		snmp_log(LOG_WARNING,
-			 "%s: cannot hand the log file to %s: %s; a SIGHUP "
-			 "may not reopen it\n",
-			 p->logfile, p->user ? p->user : p->group,
-			 strerror(errno));
-	int rc = p->user ? initgroups(p->user, p->gid) : setgroups(1, &p->gid);
-	if (rc != 0 && p->user) /* -u by number without a passwd name */
-		rc = setgroups(1, &p->gid);
-	if (rc != 0 || setgid(p->gid) != 0 ||
-	    (p->user && setuid(p->uid) != 0)) {
-		snmp_log(LOG_ERR, "privileges: cannot switch to %s%s%s: %s\n",
-			 p->user ? p->user : "", p->group ? ":" : "",
-			 p->group ? p->group : "", strerror(errno));
+	hand_log_file(p);
+	if (switch_ids(p) != 0 || settle_caps(p, keep) != 0)
 		return -1;
-	}
-	if (p->user && p->uid != 0 && setuid(0) == 0) {
-		snmp_log(LOG_ERR, "privileges: could regain root; stopping\n");
-		return -1;
-	}
-	/* A non-root user keeps only `keep`; root (-g alone) keeps its own. */
-	if (p->user && p->uid != 0 && set_caps(keep) != 0) {
-		snmp_log(LOG_ERR, "privileges: capset: %s\n", strerror(errno));
-		return -1;
-	}
-	if (!p->user || p->uid == 0)
+	if (!unprivileged)
 		keep = 0;
-	prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0);
-	/* and no exec can raise privileges (setuid bits, file caps) */
-	if (unprivileged && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
-		snmp_log(LOG_ERR, "privileges: PR_SET_NO_NEW_PRIVS: %s\n",
-			 strerror(errno));
-		return -1;
-	}
 	p->dropped = true;
 	snmp_log(LOG_INFO, "running as uid %ld gid %ld%s\n", (long)p->uid,
 		 (long)p->gid,
