@@ -160,6 +160,42 @@ static long pidfile_holder(int fd)
 	return strtol(buf, NULL, 10);
 }
 
+/* The pid file opened and locked at path; fd, or -1 logged (held by
+ * another agent, not a regular file, cannot be opened).  *st: its
+ * identity, to see that it is still the file at path. */
+static int open_locked(const char *path, struct stat *st)
+{
+	int fd = open_pidfile(path);
+	if (fd < 0) {
+		snmp_log(LOG_ERR, "%s: cannot write the pid file: %s\n", path,
+			 strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, st) != 0 || !S_ISREG(st->st_mode)) {
+		snmp_log(LOG_ERR,
+			 "%s: cannot write the pid file: not a regular file\n",
+			 path);
+		close(fd);
+		return -1;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		int e = errno;
+		long holder = pidfile_holder(fd);
+		close(fd);
+		if (e == EWOULDBLOCK)
+			snmp_log(LOG_ERR,
+				 "%s: held by process %ld, another "
+				 "hw-r10kevctr-agent with this pid file; not "
+				 "starting\n",
+				 path, holder);
+		else
+			snmp_log(LOG_ERR, "%s: cannot lock the pid file: %s\n",
+				 path, strerror(e));
+		return -1;
+	}
+	return fd;
+}
+
 int pidfile_lock(const char *path, uid_t owner, gid_t group)
 {
 	if (pid_dir(path, owner, group) != 0) {
@@ -170,37 +206,10 @@ int pidfile_lock(const char *path, uid_t owner, gid_t group)
 		return -1;
 	}
 	for (int tries = 0; tries < 5; tries++) {
-		int fd = open_pidfile(path);
 		struct stat st, now;
-		if (fd < 0) {
-			snmp_log(LOG_ERR, "%s: cannot write the pid file: %s\n",
-				 path, strerror(errno));
+		int fd = open_locked(path, &st);
+		if (fd < 0)
 			return -1;
-		}
-		if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-			snmp_log(LOG_ERR,
-				 "%s: cannot write the pid file: not a "
-				 "regular file\n",
-				 path);
-			close(fd);
-			return -1;
-		}
-		if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-			int e = errno;
-			long holder = pidfile_holder(fd);
-			close(fd);
-			if (e == EWOULDBLOCK)
-				snmp_log(LOG_ERR,
-					 "%s: held by process %ld, another "
-					 "hw-r10kevctr-agent with this pid "
-					 "file; not starting\n",
-					 path, holder);
-			else
-				snmp_log(LOG_ERR, "%s: cannot lock the pid "
-						  "file: %s\n",
-					 path, strerror(e));
-			return -1;
-		}
 		/* the holder before us may have removed it at exit between
 		 * our open and our lock: only the file at path counts */
 		if (stat(path, &now) == 0 && now.st_dev == st.st_dev &&
