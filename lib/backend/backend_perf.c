@@ -27,11 +27,17 @@
 #include "cpulist.h"
 #include "log.h"
 #include "perf_cpu.h"
+#include "perf_hint.h"
 #include "perfspec.h"
 #include "sorted.h"
 
+#define SPEC_TEXT_MAX 96 /* of a spec, for messages */
+
 struct perf {
 	struct perfspec spec[COUNTER_COUNT];
+	char text[COUNTER_COUNT][SPEC_TEXT_MAX]; /* each spec as configured */
+	struct perf_hint hint; /* what counts here, probed at state -1 */
+	bool hinted;
 	counter_mask counted;
 	unsigned group_size;
 	char sysfs[256];
@@ -145,6 +151,41 @@ static void read_cpurev(struct perf *pf)
 			 model, stepping);
 }
 
+/* Why an event that failed to open cannot count, for people. */
+static const char *open_failure(int e)
+{
+	switch (e) {
+	case ENOENT:
+	case ENODEV:
+	case EOPNOTSUPP:
+		return "no such event or PMU on this host (ENOENT)";
+	case EINVAL:
+		return "the PMU refuses its config (EINVAL)";
+	case EACCES:
+	case EPERM:
+		return "not permitted (EACCES/EPERM)";
+	default:
+		return strerror(e);
+	}
+}
+
+/* Log the metric left out, once per open, with its event and why. */
+static void log_uncounted(const struct perf *pf, int c, int e)
+{
+	hwr_log(LOG_NOTICE,
+		"perf: %s%s (%s) cannot count: %s; not counted, no "
+		"instances\n",
+		METRIC_PREFIX, counters[c].name, pf->text[c], open_failure(e));
+}
+
+/* Nothing counts for want of a PMU: say what does count here, once. */
+static void no_pmu(struct perf *pf, int cpu)
+{
+	perf_hint_probe(pf->sysfs, cpu, &pf->hint);
+	pf->hinted = true;
+	perf_hint_log(&pf->hint);
+}
+
 /* Decide which metrics are counted and hw.help's state from the probes. */
 static void probe_all(struct perf *pf, int cpu, bool quiet)
 {
@@ -165,8 +206,7 @@ static void probe_all(struct perf *pf, int cpu, bool quiet)
 		else
 			other++;
 		if (!quiet)
-			hwr_log(LOG_INFO, "perf: %s%s not counted: %s\n",
-				METRIC_PREFIX, counters[c].name, strerror(e));
+			log_uncounted(pf, c, e);
 	}
 	pf->state = __builtin_popcountll(pf->counted);
 	if (pf->counted == 0 && denied) {
@@ -182,10 +222,7 @@ static void probe_all(struct perf *pf, int cpu, bool quiet)
 	} else if (pf->counted == 0 && (nopmu || other)) {
 		pf->state = -1;
 		if (!quiet)
-			hwr_log(LOG_WARNING,
-				"perf: no usable performance counters on "
-				"this machine (no PMU, or none of the "
-				"configured events exists)\n");
+			no_pmu(pf, cpu);
 	}
 }
 
@@ -267,6 +304,7 @@ static int perf_open(struct backend *b, const struct config *cfg, char *err,
 	pf->group_size = ps->group_size;
 	for (int c = 0; c < COUNTER_COUNT; c++) {
 		const char *s = spec_of(ps, c);
+		snprintf(pf->text[c], sizeof(pf->text[c]), "%s", s);
 		if (perfspec_parse(s, pf->sysfs, &pf->spec[c], err, errlen)) {
 			free_perf(pf);
 			return -1;
@@ -364,6 +402,13 @@ static void perf_close(struct backend *b)
 	free_perf(b->priv);
 }
 
+static void perf_advise(struct backend *b, FILE *out)
+{
+	const struct perf *pf = b->priv;
+	if (pf->counted == 0 && pf->state == -1 && pf->hinted)
+		perf_hint_print(&pf->hint, out);
+}
+
 const struct backend_ops backend_perf = {
     .name = "perf",
     .needs_perfmon = true,
@@ -374,4 +419,5 @@ const struct backend_ops backend_perf = {
     .open = perf_open,
     .read = perf_read,
     .close = perf_close,
+    .advise = perf_advise,
 };
