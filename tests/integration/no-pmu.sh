@@ -54,3 +54,16 @@ while read -r _ metric _; do
 done <"$TMP/lines"
 grep -q '^# ' "$TMP/dump.out" && fail "advice printed although it counts"
 ok "the advised lines count: state $n, every rate above 0"
+
+# doc/perf-mapping.md's quick start for such hosts, as printed (the agent
+# from this build, the config a copy of the shipped one).
+cp "$CONF" "$TMP/etc.conf"
+sed -n '/^Quick start on such a host/,/^On an x86/p' "$HWR_SRCDIR/doc/perf-mapping.md" |
+    grep '^    ' | sed "s|^    ||; s|hw-r10kevctr-agent |\"\$AGENT\" |; s|/etc/snmp/hw-r10kevctr.conf|$TMP/etc.conf|g" \
+    >"$TMP/quick.sh"
+[ "$(grep -c AGENT "$TMP/quick.sh")" = 4 ] || fail "quick start not found: $(cat "$TMP/quick.sh")"
+AGENT=$AGENT sh -e "$TMP/quick.sh" >"$TMP/quick.out" 2>"$TMP/quick.err" </dev/null ||
+    { cat "$TMP/quick.err"; fail "the quick start failed"; }
+grep -q '^# These events count here' "$TMP/quick.out" || fail "the quick start's first --dump"
+grep -q "^state $n$" "$TMP/quick.out" || fail "the quick start ends with: $(cat "$TMP/quick.out")"
+ok "doc/perf-mapping.md's quick start, as printed: state $n"
