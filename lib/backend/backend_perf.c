@@ -38,6 +38,7 @@ struct perf {
 	char text[COUNTER_COUNT][SPEC_TEXT_MAX]; /* each spec as configured */
 	struct perf_hint hint; /* what counts here, probed at state -1 */
 	bool hinted;
+	counter_mask never_ran; /* opened but never scheduled: left out */
 	counter_mask counted;
 	unsigned group_size;
 	char sysfs[256];
@@ -192,7 +193,8 @@ static void probe_all(struct perf *pf, int cpu, bool quiet)
 	int denied = 0, nopmu = 0, other = 0;
 
 	for (int c = 0; c < COUNTER_COUNT; c++) {
-		if (pf->spec[c].nterms == 0)
+		if (pf->spec[c].nterms == 0 ||
+		    (pf->never_ran & COUNTER_BIT(c))) /* said when found */
 			continue;
 		int e = perf_probe(&pf->spec[c], cpu);
 		if (e == 0) {
@@ -367,6 +369,48 @@ static void reprobe(struct perf *pf)
 		perf_cpu_close(&pf->cpus[i]);
 }
 
+/*
+ * An event the kernel accepts but never schedules (time_running stays 0:
+ * a PMU that takes the config but cannot count it, or counters held by
+ * other events, e.g. a group larger than the PMU's counters) would serve
+ * zeros that mean nothing.  A metric none of whose events has run on any
+ * CPU after NEVER_RAN_NS enabled is left out until the next open (no
+ * instances), with a message; the CPUs reopen without it.
+ */
+#define NEVER_RAN_NS 2000000000ull
+
+static void drop_never_ran(struct perf *pf)
+{
+	counter_mask idle = pf->counted;
+	size_t open = 0, first = 0;
+
+	for (size_t i = 0; i < pf->ncpus; i++)
+		if (pf->cpus[i].open) {
+			idle &= perf_cpu_never_ran(&pf->cpus[i], NEVER_RAN_NS);
+			first = open++ ? first : i;
+		}
+	if (open == 0 || idle == 0)
+		return;
+	for (int c = 0; c < COUNTER_COUNT; c++)
+		if (idle & COUNTER_BIT(c))
+			hwr_log(LOG_WARNING,
+				"perf: %s%s (%s) cannot count: the kernel "
+				"accepted it but has never run it on any CPU "
+				"(its PMU cannot count it, or other events "
+				"hold the counters); not counted, no "
+				"instances\n",
+				METRIC_PREFIX, counters[c].name, pf->text[c]);
+	pf->never_ran |= idle;
+	pf->counted &= ~idle;
+	pf->state = __builtin_popcountll(pf->counted);
+	if (pf->counted == 0) {
+		pf->state = -1;
+		no_pmu(pf, (int)pf->cpus[first].cpu);
+	}
+	for (size_t i = 0; i < pf->ncpus; i++)
+		perf_cpu_close(&pf->cpus[i]); /* reopen without them */
+}
+
 static int perf_read(struct backend *b, struct sample *s)
 {
 	struct perf *pf = b->priv;
@@ -390,6 +434,7 @@ static int perf_read(struct backend *b, struct sample *s)
 		cs->time_enabled = pc->enabled;
 		cs->time_running = pc->running;
 	}
+	drop_never_ran(pf);
 	s->ncpus = pf->ncpus;
 	s->counted = pf->counted;
 	s->state = pf->state;

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "perf_cpu.h"
 #include "testconf.h"
 #include "logcapture.h"
 
@@ -484,12 +485,36 @@ static void reprobe_after_permission(void **state)
 		fail_msg("re-probe child failed at step %d", WEXITSTATUS(st));
 }
 
+/* A metric whose events never ran although enabled long enough is
+ * unknown (left out); one that ran in any group, or was enabled too
+ * briefly to tell, is not. */
+static void never_ran(void **state)
+{
+	struct perf_group g[3];
+	struct perf_cpu pc = {.open = true, .groups = g, .ngroups = 3};
+
+	memset(g, 0, sizeof(g));
+	g[0] = (struct perf_group){.n = 2, .counter = {3, 4},
+				   .enabled = 3000000000u, .running = 1000};
+	g[1] = (struct perf_group){.n = 2, .counter = {4, 5},
+				   .enabled = 3000000000u, .running = 0};
+	g[2] = (struct perf_group){.n = 1, .counter = {6},
+				   .enabled = 1000000000u, .running = 0};
+	/* 4 ran in group 0; 5 never ran in 3 s; 6 only 1 s enabled */
+	assert_int_equal(perf_cpu_never_ran(&pc, 2000000000u), COUNTER_BIT(5));
+	assert_int_equal(perf_cpu_never_ran(&pc, 500000000u),
+			 COUNTER_BIT(5) | COUNTER_BIT(6));
+	pc.open = false;
+	assert_int_equal(perf_cpu_never_ran(&pc, 0), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(counts_software_events),
 	    cmocka_unit_test(no_pmu_state_minus_one),
 	    cmocka_unit_test(no_pmu_advice),
+	    cmocka_unit_test(never_ran),
 	    cmocka_unit_test(hotplug),
 	    cmocka_unit_test(pfm_mapped),
 	    cmocka_unit_test(group_split),
