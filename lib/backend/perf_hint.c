@@ -116,33 +116,40 @@ static const char *stand_in(const struct perf_hint *h, size_t i)
 
 #define NLINES (sizeof(stand_ins) / sizeof(*stand_ins))
 
+/* "software:cpu-clock, ..., msr/tsc (msr:0x00)" into buf. */
+static void list_events(const struct perf_hint *h, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (unsigned k = 0; k < h->n && used < len; k++) {
+		bool pmu = strchr(h->key[k], '/') != NULL; /* msr/tsc */
+		used +=
+		    (size_t)snprintf(buf + used, len - used, "%s%s%s%s%s",
+				     k ? ", " : "", h->key[k], pmu ? " (" : "",
+				     pmu ? h->spec[k] : "", pmu ? ")" : "");
+	}
+}
+
 void perf_hint_log(const struct perf_hint *h)
 {
-	char events[PERF_HINT_MAX * 64] = "", lines[512] = "";
-	size_t used = 0, lused = 0;
+	char events[PERF_HINT_MAX * 64], lines[512] = "";
+	size_t used = 0;
 
-	for (unsigned k = 0; k < h->n && used < sizeof(events); k++)
-		used += (size_t)snprintf(
-		    events + used, sizeof(events) - used, "%s%s%s%s%s",
-		    k ? ", " : "", h->key[k], strchr(h->key[k], '/') ? " (" : "",
-		    strchr(h->key[k], '/') ? h->spec[k] : "",
-		    strchr(h->key[k], '/') ? ")" : "");
-	for (size_t i = 0; i < NLINES && lused < sizeof(lines); i++)
+	list_events(h, events, sizeof(events));
+	for (size_t i = 0; i < NLINES && used < sizeof(lines); i++)
 		if (stand_in(h, i))
-			lused += (size_t)snprintf(lines + lused,
-						  sizeof(lines) - lused,
-						  "\"perfEvent %s %s\", ",
-						  stand_ins[i].metric,
-						  stand_in(h, i));
+			used += (size_t)snprintf(
+			    lines + used, sizeof(lines) - used,
+			    "\"perfEvent %s %s\", ", stand_ins[i].metric,
+			    stand_in(h, i));
 	hwr_log(LOG_WARNING,
 		"perf: no usable performance counters on this machine (no "
 		"PMU for the configured events, as in most virtual machines "
-		"and containers); %s%s; "
-		"%s%sor \"backend pcp\" (doc/perf-mapping.md, \"Hosts "
-		"without a PMU\")\n",
-		h->n ? "what counts here: " : "no event counts here",
-		events, lused ? "to count, put in hw-r10kevctr.conf: " : "",
-		lines);
+		"and containers); %s%s; %s%sor \"backend pcp\" "
+		"(doc/perf-mapping.md, \"Hosts without a PMU\")\n",
+		h->n ? "what counts here: " : "no event counts here", events,
+		used ? "to count, put in hw-r10kevctr.conf: " : "", lines);
 }
 
 void perf_hint_print(const struct perf_hint *h, FILE *out)
@@ -150,7 +157,8 @@ void perf_hint_print(const struct perf_hint *h, FILE *out)
 	fprintf(out, "# No configured event counts on this host (no hardware "
 		     "PMU, as in most virtual machines and containers).\n");
 	if (h->n == 0)
-		fprintf(out, "# No software or msr event counts here either.\n");
+		fprintf(out,
+			"# No software or msr event counts here either.\n");
 	else
 		fprintf(out, "# These events count here (perfEvent syntax):\n");
 	for (unsigned k = 0; k < h->n; k++)

@@ -12,7 +12,7 @@
 #define PERF_HINT_MAX 16 /* the software events and a PMU's few */
 
 struct perf_hint {
-	unsigned n; /* events that opened on the probed CPU */
+	unsigned n;		      /* events that opened on the probed CPU */
 	char key[PERF_HINT_MAX][40];  /* software:cpu-clock, msr/tsc */
 	char spec[PERF_HINT_MAX][40]; /* perfEvent syntax: msr:0x00 */
 	const char *what[PERF_HINT_MAX]; /* what it counts, for people */
