@@ -85,6 +85,8 @@ int dump_run(const struct config *cfg, const volatile sig_atomic_t *cancel,
 			print_cell(out, &c, k, (long)c.rows[r].cpu);
 	}
 	if (c.counted == 0)
+		backend_advise(&b, out); /* what would count, if it knows */
+	if (c.counted == 0)
 		fprintf(err,
 			"dump: backend %s counts nothing (state %d%s); see "
 			"the log above\n",

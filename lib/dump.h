@@ -19,6 +19,9 @@
  *   cpurev TEXT
  *   cpus N
  *   METRIC sum|CPU VALUE RATE      (one line per counted metric and CPU)
+ * and, when nothing is counted, the backend's advice (backend_advise():
+ * perf says what counts on this host, as "# " comment lines and the
+ * config lines that use it).
  * VALUE: events counted between the two reads plus what the first read
  * already had (as the agent's Counter64s start); RATE: events per second
  * over the interval ('-' across a discontinuity).  Returns 0, or 1 with

@@ -18,6 +18,10 @@ piuparts_pid=
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 [ -x configure ] || ./autogen.sh >/dev/null 2>&1 || { echo "autogen failed"; exit 1; }
+# Every test needs the full set (tools/install-deps.sh --all); the default
+# set only builds and runs the demo.  Say up front what is missing.
+missing=$(tools/install-deps.sh --all --missing | tr '\n' ' ')
+[ -z "$missing" ] || echo "check-all: not installed: ${missing}(tests that need them fail or skip); tools/install-deps.sh --all installs them"
 passed=0 failed=0 skipped=0
 
 count() { # count BUILDDIR: add up the .trs results

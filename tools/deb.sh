@@ -6,12 +6,12 @@
 #   tools/deb.sh [OUTDIR]        (default: build-deb; the .deb, .changes,
 #                                 .buildinfo and lintian.txt land there)
 # The build dependencies are debian/control's (tools/install-deps.sh
-# installs them).
+# --all installs them).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=$(mkdir -p "${1:-$top/build-deb}" && cd "${1:-$top/build-deb}" && pwd)
 for t in dpkg-buildpackage lintian; do
-    command -v "$t" >/dev/null || { echo "deb.sh: $t not installed (tools/install-deps.sh)" >&2; exit 1; }
+    command -v "$t" >/dev/null || { echo "deb.sh: $t not installed (tools/install-deps.sh --all)" >&2; exit 1; }
 done
 work=$(mktemp -d /tmp/hwr-deb.XXXXXX)
 trap 'rm -rf "$work"' EXIT

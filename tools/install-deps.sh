@@ -1,8 +1,22 @@
 #!/bin/sh
-# Installs what hw-r10kevctr needs to build, run and test on Debian 12.
-# erlang-snmp provides the IETF base MIB modules as text (see DEVELOPERS.md);
-# libpfm4-dev is optional for users (PMU event names), CI builds with it;
-# clang and libclang-rt-14-dev build the libFuzzer targets (make fuzz);
+# tools/install-deps.sh [--all] [--list | --missing]: installs the Debian
+# 12 packages hw-r10kevctr needs.
+#   (default)  what building it and running tools/demo.sh needs: the
+#              compiler and autotools; net-snmp (libsnmp-dev to build,
+#              snmpd and snmp for the demo's master and walk); libsmi2-dev,
+#              smitools and libcmocka-dev, which configure requires; and
+#              erlang-snmp for the IETF base MIB modules as text, which the
+#              demo's named walk imports (see DEVELOPERS.md).  libpfm4-dev
+#              and the PCP libraries are optional (configure builds without
+#              them).  Minutes less than --all, and no web server.
+#   --all      also everything the tests need (tools/check-all.sh, CI):
+#              see below.
+#   --list     print the packages (one a line) and exit; nothing installed.
+#   --missing  print those of them not installed, and exit.
+# What --all adds:
+# libpfm4-dev (PMU event names; CI builds with it); valgrind; clang and
+# libclang-rt-14-dev build the libFuzzer targets (make fuzz);
+# snmptrapd receives the tests' notifications;
 # mrtg, collectd-core and monitoring-plugins-standard are the NMS pollers
 # the tests drive (rrdtool: tools/graph.sh draws doc/nms.md's picture; graphviz: tests/dataflow-svg.sh renders the README's);
 # man-db and systemd check the man pages and the unit;
@@ -21,21 +35,39 @@
 # debian/control lists the rest above), lintian checks it, debootstrap
 # makes the throwaway root its install test runs in, piuparts installs,
 # removes and purges it in a fresh root of its own.
+# tests/deps.sh checks that the default set has what the demo uses.
 set -eu
-pkgs="build-essential autoconf automake libtool pkg-config
-      libsnmp-dev snmpd snmp snmptrapd libsmi2-dev smitools libcmocka-dev
-      libpfm4-dev erlang-snmp valgrind clang libclang-rt-14-dev
+base="build-essential autoconf automake libtool pkg-config
+      libsnmp-dev snmpd snmp libsmi2-dev smitools libcmocka-dev erlang-snmp"
+tests="snmptrapd libpfm4-dev valgrind clang libclang-rt-14-dev
       mrtg collectd-core monitoring-plugins-standard rrdtool graphviz man-db groff-base systemd
       pcp libpcp3-dev libpcp-import1-dev python3 util-linux
       prometheus prometheus-snmp-exporter snmptt libnet-ip-perl curl jq
       postgresql zabbix-server-pgsql zabbix-frontend-php php-cli php-pgsql
       php-bcmath php-mbstring php-gd php-xml locales chromium chromium-driver python3-selenium
       debhelper dpkg-dev pkgconf lintian debootstrap piuparts autopkgtest"
+pkgs=$base set="build and demo" mode=install
+for arg in "$@"; do
+    case $arg in
+    --all) pkgs="$base $tests" set=all ;;
+    --list) mode=list ;;
+    --missing) mode=missing ;;
+    *) echo "usage: $0 [--all] [--list | --missing]" >&2; exit 2 ;;
+    esac
+done
+if [ "$mode" = list ]; then
+    for p in $pkgs; do echo "$p"; done
+    exit 0
+fi
 missing=
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
 done
-[ -z "$missing" ] && { echo "install-deps: all packages present"; exit 0; }
+if [ "$mode" = missing ]; then # one a line; nothing installed
+    for p in $missing; do echo "$p"; done
+    exit 0
+fi
+[ -z "$missing" ] && { echo "install-deps: all packages present ($set)"; exit 0; }
 SUDO=; [ "$(id -u)" -eq 0 ] || SUDO=sudo
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -q

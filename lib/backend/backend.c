@@ -61,3 +61,9 @@ void backend_close(struct backend *b)
 	b->ops = NULL;
 	b->priv = NULL;
 }
+
+void backend_advise(struct backend *b, FILE *out)
+{
+	if (b->ops && b->ops->advise && b->priv)
+		b->ops->advise(b, out);
+}

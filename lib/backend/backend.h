@@ -42,6 +42,8 @@ int backend_read(struct backend *b, struct sample *s);
 bool backend_keep(struct backend *b, const struct config *running,
 		  const struct config *next);
 void backend_close(struct backend *b);
+/* The open backend's advice when it counts nothing (ops->advise). */
+void backend_advise(struct backend *b, FILE *out);
 
 /* A new counting epoch, unique in this process (see sample.h). */
 uint32_t backend_new_epoch(void);

@@ -27,11 +27,18 @@
 #include "cpulist.h"
 #include "log.h"
 #include "perf_cpu.h"
+#include "perf_hint.h"
 #include "perfspec.h"
 #include "sorted.h"
 
+#define SPEC_TEXT_MAX 96 /* of a spec, for messages */
+
 struct perf {
 	struct perfspec spec[COUNTER_COUNT];
+	char text[COUNTER_COUNT][SPEC_TEXT_MAX]; /* each spec as configured */
+	struct perf_hint hint; /* what counts here, probed at state -1 */
+	bool hinted;
+	counter_mask never_ran; /* opened but never scheduled: left out */
 	counter_mask counted;
 	unsigned group_size;
 	char sysfs[256];
@@ -145,13 +152,49 @@ static void read_cpurev(struct perf *pf)
 			 model, stepping);
 }
 
+/* Why an event that failed to open cannot count, for people. */
+static const char *open_failure(int e)
+{
+	switch (e) {
+	case ENOENT:
+	case ENODEV:
+	case EOPNOTSUPP:
+		return "no such event or PMU on this host (ENOENT)";
+	case EINVAL:
+		return "the PMU refuses its config (EINVAL)";
+	case EACCES:
+	case EPERM:
+		return "not permitted (EACCES/EPERM)";
+	default:
+		return strerror(e);
+	}
+}
+
+/* Log the metric left out, once per open, with its event and why. */
+static void log_uncounted(const struct perf *pf, int c, int e)
+{
+	hwr_log(LOG_NOTICE,
+		"perf: %s%s (%s) cannot count: %s; not counted, no "
+		"instances\n",
+		METRIC_PREFIX, counters[c].name, pf->text[c], open_failure(e));
+}
+
+/* Nothing counts for want of a PMU: say what does count here, once. */
+static void no_pmu(struct perf *pf, int cpu)
+{
+	perf_hint_probe(pf->sysfs, cpu, &pf->hint);
+	pf->hinted = true;
+	perf_hint_log(&pf->hint);
+}
+
 /* Decide which metrics are counted and hw.help's state from the probes. */
 static void probe_all(struct perf *pf, int cpu, bool quiet)
 {
 	int denied = 0, nopmu = 0, other = 0;
 
 	for (int c = 0; c < COUNTER_COUNT; c++) {
-		if (pf->spec[c].nterms == 0)
+		if (pf->spec[c].nterms == 0 ||
+		    (pf->never_ran & COUNTER_BIT(c))) /* said when found */
 			continue;
 		int e = perf_probe(&pf->spec[c], cpu);
 		if (e == 0) {
@@ -165,8 +208,7 @@ static void probe_all(struct perf *pf, int cpu, bool quiet)
 		else
 			other++;
 		if (!quiet)
-			hwr_log(LOG_INFO, "perf: %s%s not counted: %s\n",
-				METRIC_PREFIX, counters[c].name, strerror(e));
+			log_uncounted(pf, c, e);
 	}
 	pf->state = __builtin_popcountll(pf->counted);
 	if (pf->counted == 0 && denied) {
@@ -182,10 +224,7 @@ static void probe_all(struct perf *pf, int cpu, bool quiet)
 	} else if (pf->counted == 0 && (nopmu || other)) {
 		pf->state = -1;
 		if (!quiet)
-			hwr_log(LOG_WARNING,
-				"perf: no usable performance counters on "
-				"this machine (no PMU, or none of the "
-				"configured events exists)\n");
+			no_pmu(pf, cpu);
 	}
 }
 
@@ -267,6 +306,7 @@ static int perf_open(struct backend *b, const struct config *cfg, char *err,
 	pf->group_size = ps->group_size;
 	for (int c = 0; c < COUNTER_COUNT; c++) {
 		const char *s = spec_of(ps, c);
+		snprintf(pf->text[c], sizeof(pf->text[c]), "%s", s);
 		if (perfspec_parse(s, pf->sysfs, &pf->spec[c], err, errlen)) {
 			free_perf(pf);
 			return -1;
@@ -329,6 +369,48 @@ static void reprobe(struct perf *pf)
 		perf_cpu_close(&pf->cpus[i]);
 }
 
+/*
+ * An event the kernel accepts but never schedules (time_running stays 0:
+ * a PMU that takes the config but cannot count it, or counters held by
+ * other events, e.g. a group larger than the PMU's counters) would serve
+ * zeros that mean nothing.  A metric none of whose events has run on any
+ * CPU after NEVER_RAN_NS enabled is left out until the next open (no
+ * instances), with a message; the CPUs reopen without it.
+ */
+#define NEVER_RAN_NS 2000000000ull
+
+static void drop_never_ran(struct perf *pf)
+{
+	counter_mask idle = pf->counted;
+	size_t open = 0, first = 0;
+
+	for (size_t i = 0; i < pf->ncpus; i++)
+		if (pf->cpus[i].open) {
+			idle &= perf_cpu_never_ran(&pf->cpus[i], NEVER_RAN_NS);
+			first = open++ ? first : i;
+		}
+	if (open == 0 || idle == 0)
+		return;
+	for (int c = 0; c < COUNTER_COUNT; c++)
+		if (idle & COUNTER_BIT(c))
+			hwr_log(LOG_WARNING,
+				"perf: %s%s (%s) cannot count: the kernel "
+				"accepted it but has never run it on any CPU "
+				"(its PMU cannot count it, or other events "
+				"hold the counters); not counted, no "
+				"instances\n",
+				METRIC_PREFIX, counters[c].name, pf->text[c]);
+	pf->never_ran |= idle;
+	pf->counted &= ~idle;
+	pf->state = __builtin_popcountll(pf->counted);
+	if (pf->counted == 0) {
+		pf->state = -1;
+		no_pmu(pf, (int)pf->cpus[first].cpu);
+	}
+	for (size_t i = 0; i < pf->ncpus; i++)
+		perf_cpu_close(&pf->cpus[i]); /* reopen without them */
+}
+
 static int perf_read(struct backend *b, struct sample *s)
 {
 	struct perf *pf = b->priv;
@@ -352,6 +434,7 @@ static int perf_read(struct backend *b, struct sample *s)
 		cs->time_enabled = pc->enabled;
 		cs->time_running = pc->running;
 	}
+	drop_never_ran(pf);
 	s->ncpus = pf->ncpus;
 	s->counted = pf->counted;
 	s->state = pf->state;
@@ -364,6 +447,13 @@ static void perf_close(struct backend *b)
 	free_perf(b->priv);
 }
 
+static void perf_advise(struct backend *b, FILE *out)
+{
+	const struct perf *pf = b->priv;
+	if (pf->counted == 0 && pf->state == -1 && pf->hinted)
+		perf_hint_print(&pf->hint, out);
+}
+
 const struct backend_ops backend_perf = {
     .name = "perf",
     .needs_perfmon = true,
@@ -374,4 +464,5 @@ const struct backend_ops backend_perf = {
     .open = perf_open,
     .read = perf_read,
     .close = perf_close,
+    .advise = perf_advise,
 };

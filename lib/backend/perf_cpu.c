@@ -182,3 +182,20 @@ int perf_probe(const struct perfspec *sp, int cpu)
 	}
 	return 0;
 }
+
+counter_mask perf_cpu_never_ran(const struct perf_cpu *pc, uint64_t min_ns)
+{
+	counter_mask ran = 0, idle = 0;
+
+	for (unsigned g = 0; pc->open && g < pc->ngroups; g++) {
+		const struct perf_group *gr = &pc->groups[g];
+		for (unsigned i = 0; i < gr->n; i++) {
+			counter_mask bit = COUNTER_BIT(gr->counter[i]);
+			if (gr->running > 0)
+				ran |= bit;
+			else if (gr->enabled >= min_ns)
+				idle |= bit;
+		}
+	}
+	return idle & ~ran;
+}

@@ -8,6 +8,7 @@
 
 #include "metrics.h"
 #include "perfspec.h"
+#include "sample.h"
 
 #define PERF_GROUP_MAX 64 /* perfGroupSize's upper bound */
 
@@ -38,6 +39,11 @@ int perf_cpu_open(struct perf_cpu *pc, const struct perfspec *spec,
  * closed) when a read failed. */
 int perf_cpu_read(struct perf_cpu *pc);
 void perf_cpu_close(struct perf_cpu *pc);
+/* The metrics none of whose events on pc has run since it opened,
+ * although enabled for min_ns or more: the kernel accepted the events but
+ * never scheduled them (their PMU cannot count them, or other events hold
+ * the counters they need).  Their counts are unknown, not zero. */
+counter_mask perf_cpu_never_ran(const struct perf_cpu *pc, uint64_t min_ns);
 /* Test-open a metric's terms on cpu; 0 or the first errno. */
 int perf_probe(const struct perfspec *sp, int cpu);
 

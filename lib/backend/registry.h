@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* backends a binary can have built in */
 #define BACKENDS_MAX 8
@@ -56,6 +57,12 @@ struct backend_ops {
 	 * interval).  NULL: keep.
 	 */
 	bool (*keep)(struct backend *b, const struct config *cfg);
+	/*
+	 * When it counts nothing: what would count on this host and the
+	 * config lines for it, as comment and config lines on out (--dump
+	 * prints them).  NULL, or nothing printed: no advice.
+	 */
+	void (*advise)(struct backend *b, FILE *out);
 };
 
 

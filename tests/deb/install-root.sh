@@ -398,6 +398,6 @@ if command -v autopkgtest >/dev/null; then
         tail -n 40 "$TMP/autopkgtest.log"; fail "autopkgtest"
     fi
 else
-    fail "autopkgtest not installed (tools/install-deps.sh)"
+    fail "autopkgtest not installed (tools/install-deps.sh --all)"
 fi
 ok "package root test: $(($(date +%s) - T0)) s; installed size $(dpkg-deb -f "$DEB" Installed-Size) KiB"

@@ -14,7 +14,7 @@ set -u
 DEB=$1
 [ -f "$DEB" ] || { echo "FAIL: no package $DEB"; exit 1; }
 [ "$(id -u)" = 0 ] || { echo "FAIL: piuparts needs root"; exit 1; }
-command -v piuparts >/dev/null || { echo "FAIL: piuparts not installed (tools/install-deps.sh)"; exit 1; }
+command -v piuparts >/dev/null || { echo "FAIL: piuparts not installed (tools/install-deps.sh --all)"; exit 1; }
 MIRROR=${MIRROR:-$(awk '/^URIs:/ { print $2; exit }' /etc/apt/sources.list.d/debian.sources 2>/dev/null)}
 MIRROR=${MIRROR:-http://deb.debian.org/debian}
 T0=$(date +%s)

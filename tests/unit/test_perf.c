@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "perf_cpu.h"
 #include "testconf.h"
 #include "logcapture.h"
 
@@ -151,10 +152,72 @@ static void no_pmu_state_minus_one(void **state)
 	assert_int_equal(s.ncpus, 1);
 	assert_false(s.cpus[0].counting);
 	assert_logged("no usable performance counters");
-	assert_logged("hw.r10kevctr.cycles not counted");
+	assert_logged("hw.r10kevctr.cycles (hardware:cpu-cycles) cannot count: "
+		      "no such event or PMU on this host (ENOENT)");
 	backend_close(&b);
 	sample_free(&s);
 	config_free(&cfg);
+}
+
+/* A stand-in msr PMU with the real one's type: tsc (counts on x86) and an
+ * event no msr PMU has; false when the host has no msr PMU. */
+static bool stand_in_msr(void)
+{
+	char cmd[512];
+	FILE *f = fopen("/sys/bus/event_source/devices/msr/type", "r");
+	unsigned type;
+	bool ok = f && fscanf(f, "%u", &type) == 1;
+	if (f)
+		fclose(f);
+	if (!ok)
+		return false;
+	snprintf(cmd, sizeof(cmd),
+		 "d=%s/bus/event_source/devices/msr && mkdir -p $d/events && "
+		 "echo %u >$d/type && echo event=0x00 >$d/events/tsc && "
+		 "echo event=0x7f >$d/events/bogus && echo 1 "
+		 ">$d/events/tsc.scale",
+		 sysfs, type);
+	assert_int_equal(system(cmd), 0);
+	return true;
+}
+
+/* Nothing configured counts: one message says what counts here and the
+ * config lines, and the advice (--dump) says the same. */
+static void no_pmu_advice(void **state)
+{
+	struct config cfg;
+	struct backend b = {0};
+	char err[256], *text = NULL;
+	size_t len = 0;
+
+	set_online("0");
+	bool msr = stand_in_msr();
+	sw_config(&cfg, true);
+	log_capture_start();
+	assert_int_equal(backend_open(&b, &cfg, err, sizeof(err)), 0);
+	assert_logged("what counts here: software:cpu-clock, "
+		      "software:task-clock, software:page-faults, "
+		      "software:context-switches, software:cpu-migrations");
+	assert_logged("\"perfEvent hw.r10kevctr.tlb software:page-faults\"");
+	assert_logged(msr ? "\"perfEvent hw.r10kevctr.cycles msr:0x00\""
+			  : "\"perfEvent hw.r10kevctr.cycles "
+			    "software:cpu-clock\"");
+	assert_logged("or \"backend pcp\"");
+	assert_null(strstr(logbuf, "bogus"));
+	FILE *out = open_memstream(&text, &len);
+	backend_advise(&b, out);
+	fclose(out);
+	assert_non_null(strstr(text, "\nperfEvent hw.r10kevctr.tlb "
+				     "software:page-faults\n"));
+	assert_non_null(strstr(text, "#   software:context-switches "));
+	assert_true(!msr || strstr(text, "#   msr:0x00 "));
+	assert_non_null(strstr(text, "backend pcp"));
+	free(text);
+	backend_close(&b);
+	config_free(&cfg);
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s/bus", sysfs);
+	assert_int_equal(system(cmd), 0);
 }
 
 static void hotplug(void **state)
@@ -422,11 +485,36 @@ static void reprobe_after_permission(void **state)
 		fail_msg("re-probe child failed at step %d", WEXITSTATUS(st));
 }
 
+/* A metric whose events never ran although enabled long enough is
+ * unknown (left out); one that ran in any group, or was enabled too
+ * briefly to tell, is not. */
+static void never_ran(void **state)
+{
+	struct perf_group g[3];
+	struct perf_cpu pc = {.open = true, .groups = g, .ngroups = 3};
+
+	memset(g, 0, sizeof(g));
+	g[0] = (struct perf_group){.n = 2, .counter = {3, 4},
+				   .enabled = 3000000000u, .running = 1000};
+	g[1] = (struct perf_group){.n = 2, .counter = {4, 5},
+				   .enabled = 3000000000u, .running = 0};
+	g[2] = (struct perf_group){.n = 1, .counter = {6},
+				   .enabled = 1000000000u, .running = 0};
+	/* 4 ran in group 0; 5 never ran in 3 s; 6 only 1 s enabled */
+	assert_int_equal(perf_cpu_never_ran(&pc, 2000000000u), COUNTER_BIT(5));
+	assert_int_equal(perf_cpu_never_ran(&pc, 500000000u),
+			 COUNTER_BIT(5) | COUNTER_BIT(6));
+	pc.open = false;
+	assert_int_equal(perf_cpu_never_ran(&pc, 0), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(counts_software_events),
 	    cmocka_unit_test(no_pmu_state_minus_one),
+	    cmocka_unit_test(no_pmu_advice),
+	    cmocka_unit_test(never_ran),
 	    cmocka_unit_test(hotplug),
 	    cmocka_unit_test(pfm_mapped),
 	    cmocka_unit_test(group_split),
