@@ -60,19 +60,27 @@ int token_apply(const struct config_token *t, void *settings, char **w, int n,
 		return 0;
 	}
 	case TK_CUSTOM:
+	case TK_STRINGS:
 		break;
 	}
 	return t->parse(settings, t->token, w, n, err, len);
+}
+
+static bool same_string(const char *x, const char *y)
+{
+	return (!x && !y) || (x && y && strcmp(x, y) == 0);
 }
 
 static bool same(const struct config_token *t, const void *a, const void *b)
 {
 	if (t->kind == TK_CUSTOM && t->same)
 		return t->same(a, b);
-	if (t->kind == TK_STRING) {
-		const char *x = *(char *const *)cfield(a, t);
-		const char *y = *(char *const *)cfield(b, t);
-		return (!x && !y) || (x && y && strcmp(x, y) == 0);
+	if (t->kind == TK_STRING || t->kind == TK_STRINGS) {
+		char *const *x = cfield(a, t), *const *y = cfield(b, t);
+		for (size_t i = 0; i < t->size / sizeof(char *); i++)
+			if (!same_string(x[i], y[i]))
+				return false;
+		return true;
 	}
 	return memcmp(cfield(a, t), cfield(b, t), t->size) == 0;
 }
@@ -89,9 +97,12 @@ bool token_table_same(const struct config_token *table, const void *a,
 void token_table_release(const struct config_token *table, void *settings)
 {
 	for (const struct config_token *t = table; t && t->token; t++) {
-		if (t->kind == TK_STRING) {
-			free(*(char **)field(settings, t));
-			*(char **)field(settings, t) = NULL;
+		if (t->kind == TK_STRING || t->kind == TK_STRINGS) {
+			char **x = field(settings, t);
+			for (size_t i = 0; i < t->size / sizeof(char *); i++) {
+				free(x[i]);
+				x[i] = NULL;
+			}
 		} else if (t->kind == TK_CUSTOM && t->release) {
 			t->release(settings);
 		}

@@ -19,6 +19,8 @@ enum token_kind {
 	TK_YESNO,  /* bool: yes or no */
 	TK_STRING, /* char *, one word (malloc'ed; NULL = not set) */
 	TK_CUSTOM, /* parse, same and release given */
+	TK_STRINGS, /* char *[N] (one per metric, say), parse given;
+		     * compared and freed here, NULL = not set */
 };
 
 struct config_token {
@@ -54,6 +56,11 @@ struct config_token {
 #define TOKEN_CUSTOM(name, usage, type, field, reopens, parse, same, release)  \
 	{name, usage, TK_CUSTOM, TOKEN_FIELD(type, field), 0, 0, reopens,      \
 	 parse, same, release}
+/* An array of strings the parser fills, one element per line (a metric's
+ * event or PCP name): compared and freed element by element. */
+#define TOKEN_STRINGS(name, usage, type, field, reopens, parse)               \
+	{name, usage, TK_STRINGS, TOKEN_FIELD(type, field), 0, 0, reopens,     \
+	 parse, NULL, NULL}
 #define TOKEN_END {NULL, NULL, TK_UINT, 0, 0, 0, 0, false, NULL, NULL, NULL}
 
 /* The row of token (any case) in a NULL-terminated table; NULL if none. */

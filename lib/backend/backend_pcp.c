@@ -58,26 +58,6 @@ static int parse_metric(void *settings, const char *token, char **w, int n,
 	return 0;
 }
 
-static bool same_metrics(const void *a, const void *b)
-{
-	const struct pcp_settings *x = a, *y = b;
-	for (int c = 0; c < COUNTER_COUNT; c++) {
-		const char *p = x->metric[c], *q = y->metric[c];
-		if (!((!p && !q) || (p && q && strcmp(p, q) == 0)))
-			return false;
-	}
-	return true;
-}
-
-static void release_metrics(void *settings)
-{
-	struct pcp_settings *s = settings;
-	for (int c = 0; c < COUNTER_COUNT; c++) {
-		free(s->metric[c]);
-		s->metric[c] = NULL;
-	}
-}
-
 /* Every pcp token reopens the source. */
 static const struct config_token pcp_tokens[] = {
     TOKEN_STRING("pcpHost", "HOST (a pmcd host spec; default local:)",
@@ -85,8 +65,8 @@ static const struct config_token pcp_tokens[] = {
     TOKEN_STRING("pcpArchive", "PATH (a pmlogger archive instead of pmcd)",
 		 struct pcp_settings, archive, true),
     TOKEN_YESNO("pcpLoop", "yes|no", struct pcp_settings, loop, true),
-    TOKEN_CUSTOM("pcpMetric", "METRIC PCPNAME", struct pcp_settings, metric,
-		 true, parse_metric, same_metrics, release_metrics),
+    TOKEN_STRINGS("pcpMetric", "METRIC PCPNAME", struct pcp_settings, metric,
+		  true, parse_metric),
     TOKEN_END,
 };
 

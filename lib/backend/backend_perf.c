@@ -266,27 +266,10 @@ static int parse_event(void *settings, const char *token, char **w, int n,
 }
 
 /* The event specs in effect, whatever lines gave them. */
-static bool same_events(const void *a, const void *b)
-{
-	for (int c = 0; c < COUNTER_COUNT; c++)
-		if (strcmp(spec_of(a, c), spec_of(b, c)) != 0)
-			return false;
-	return true;
-}
-
-static void release_events(void *settings)
-{
-	struct perf_settings *s = settings;
-	for (int c = 0; c < COUNTER_COUNT; c++) {
-		free(s->event[c]);
-		s->event[c] = NULL;
-	}
-}
-
 /* Every perf token reopens the events. */
 static const struct config_token perf_tokens[] = {
-    TOKEN_CUSTOM("perfEvent", "METRIC SPEC|off", struct perf_settings, event,
-		 true, parse_event, same_events, release_events),
+    TOKEN_STRINGS("perfEvent", "METRIC SPEC|off", struct perf_settings, event,
+		  true, parse_event),
     TOKEN_UINT("perfGroupSize", "N (1..64)", struct perf_settings,
 	       group_size, 1, PERF_GROUP_MAX, true),
     TOKEN_STRING("perfSysfs", "PATH", struct perf_settings, sysfs, true),

@@ -157,8 +157,16 @@ static void token_rows_decide_reloads(void **state)
 			assert_true(t->offset + t->size <= ops->settings_size);
 			if (t->kind == TK_CUSTOM)
 				continue;
-			char v[2][32], *w[1];
-			if (t->kind == TK_YESNO) {
+			char v[2][32], *w[2], metric[] = "hw.r10kevctr.cycles";
+			int nw = 1;
+			if (t->kind == TK_STRINGS) { /* METRIC VALUE */
+				bool pcp = strcmp(t->token, "pcpMetric") == 0;
+				strcpy(v[0], pcp ? "kernel.all.cpu.user"
+						 : "software:cpu-clock");
+				strcpy(v[1], pcp ? "kernel.all.cpu.sys"
+						 : "software:task-clock");
+				nw = 2;
+			} else if (t->kind == TK_YESNO) {
 				strcpy(v[0], "yes");
 				strcpy(v[1], "no");
 			} else if (t->kind == TK_STRING) {
@@ -174,8 +182,9 @@ static void token_rows_decide_reloads(void **state)
 			for (int k = 0; k < 2; k++) {
 				s[k] = calloc(1, ops->settings_size);
 				memcpy(s[k], ops->defaults, ops->settings_size);
-				w[0] = v[k];
-				if (token_apply(t, s[k], w, 1, err, sizeof(err)))
+				w[0] = nw == 2 ? metric : v[k];
+				w[1] = v[k];
+				if (token_apply(t, s[k], w, nw, err, sizeof(err)))
 					fail_msg("%s %s: %s", t->token, v[k], err);
 			}
 			if (token_table_same(ops->tokens, s[0], s[1]) == t->reopens)
