@@ -304,7 +304,8 @@ static void stop(struct agent *a, const struct options *opt)
 	close_log_file(a->priv.logfile);
 	snmp_shutdown(AGENT_NAME);
 	cache_free(&a->cache);
-	sample_free(&a->sample);
+	if (!a->reader.abandoned) /* else still the reading thread's */
+		sample_free(&a->sample);
 	config_free(&a->cfg);
 }
 

@@ -195,6 +195,7 @@ bool reader_stop(struct reader *r)
 	if (stuck) { /* it ends with the process */
 		pthread_detach(r->thread);
 		r->running = false;
+		r->abandoned = true;
 		return false;
 	}
 	pthread_join(r->thread, NULL);

@@ -29,6 +29,8 @@ struct reader_line {
 struct reader {
 	bool running;	    /* the thread exists (made at the first post) */
 	bool busy;	    /* main loop's view: posted, not yet collected */
+	bool abandoned;	    /* stopped with a read in flight: the backend
+			     * and the sample are still the thread's */
 	uint64_t posted_ns; /* monotonic, when the read in flight was posted */
 	int wake[2];	    /* worker -> main loop: a read ended */
 	pthread_t thread;
@@ -56,8 +58,8 @@ bool reader_collect(struct reader *r, int *rc);
  * the agent's stop); true when it did (not collected yet). */
 bool reader_wait(struct reader *r, unsigned ms);
 /* End the worker.  A read still in flight is left to the exiting
- * process: the thread is detached, the backend must not be closed
- * (returns false then). */
+ * process: the thread is detached, and neither the backend nor the
+ * sample may be closed or freed (returns false, and abandoned is set). */
 bool reader_stop(struct reader *r);
 
 #endif
