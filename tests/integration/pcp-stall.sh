@@ -122,7 +122,7 @@ ok "all $n GETs during a $(((s1 - s0) / 1000000)) ms pmcd stop answered (p50 $(p
 
 [ $((e_end - e0)) -ge 9 ] || fail "poll errors rose by $((e_end - e0)) during the stall, not the 9 skipped polls"
 # the watchdog means "the main loop runs": fed every 0.5 s all along
-[ $((w1 - w0)) -ge $(((s1 - s0) / 1000000000 * 2 - 3)) ] ||
+[ $((w1 - w0)) -ge $(((s1 - s0) * 2 / 1000000000 - 3)) ] ||
     fail "only $((w1 - w0)) WATCHDOG=1 in $(((s1 - s0) / 1000000)) ms of stall (WATCHDOG_USEC 1 s)"
 [ -n "$stalled_status" ] || fail "STATUS never said the backend stalls: $(tail -2 "$TMP/notify.log")"
 ok "the watchdog fed through the stall ($((w1 - w0)) WATCHDOG=1), STATUS said: $stalled_status"
