@@ -226,6 +226,8 @@ static int load(struct agent *a)
 {
 	cache_init(&a->cache);
 	served_init(&a->served);
+	reader_init(&a->reader);
+	a->serve_wait = serve_wait;
 	a->view = (struct mib_view){.cache = &a->cache, .served = &a->served};
 	confload_register();
 	confload_begin(&a->cfg);
@@ -314,8 +316,6 @@ int main(int argc, char **argv)
 	struct options opt = {0};
 	struct agent *a = &agent_ctx;
 	a->serve_pending = serve_pending;
-	a->serve_wait = serve_wait;
-	reader_init(&a->reader);
 	int rc = 1;
 
 	int parsed = options_parse(argc, argv, &opt, a);

@@ -12,7 +12,6 @@
 #include <net-snmp/net-snmp-config.h>
 #include <net-snmp/net-snmp-includes.h>
 
-#include <inttypes.h>
 #include <string.h>
 
 #include "agent.h"
@@ -264,6 +263,20 @@ static int reopen(struct agent *a, struct config *newcfg, struct backend *nb,
 	return 0;
 }
 
+/* A reload's wait for the read in flight to end, then (last) for one
+ * more read of the running backend; -1 (logged) when a read has not
+ * ended within POLL_WAIT_S. */
+static int reload_wait(struct agent *a, bool last)
+{
+	if ((last ? poll_sync(a) : wait_idle(a)) == 0)
+		return 0;
+	snmp_log(LOG_ERR,
+		 "reload: backend %s stalls (a read in flight for %.0f s); "
+		 "keeping the running config\n",
+		 a->cfg.backend, seconds_since(a->reader.posted_ns));
+	return -1;
+}
+
 int poll_reconfigure(struct agent *a, struct config *newcfg)
 {
 	struct alarm_set na;
@@ -274,13 +287,8 @@ int poll_reconfigure(struct agent *a, struct config *newcfg)
 	 * SIGHUP would starve the polls when reloads come faster than
 	 * pollInterval.  Only a new interval restarts it. */
 	bool reschedule = newcfg->poll_interval != a->cfg.poll_interval;
-	if (wait_idle(a) != 0) {
-		snmp_log(LOG_ERR,
-			 "reload: backend %s stalls (a read in flight for "
-			 "%.0f s); keeping the running config\n",
-			 a->cfg.backend, seconds_since(a->reader.posted_ns));
+	if (reload_wait(a, false) != 0)
 		return -1;
-	}
 	/* A backend that opens for long answers requests meanwhile (its
 	 * progress call), sets included: the alarm table is built after
 	 * it, from the table as those sets left it, with nothing served
@@ -288,11 +296,7 @@ int poll_reconfigure(struct agent *a, struct config *newcfg)
 	if (reopen(a, newcfg, &nb, &keep) != 0)
 		return -1;
 	/* the old backend's counts since the last poll */
-	if (!keep && poll_sync(a) != 0) {
-		snmp_log(LOG_ERR,
-			 "reload: backend %s stalls; keeping the running "
-			 "config\n",
-			 a->cfg.backend);
+	if (!keep && reload_wait(a, true) != 0) {
 		backend_close(&nb);
 		return -1;
 	}
