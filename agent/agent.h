@@ -9,6 +9,7 @@
 #define HWR10K_AGENT_H
 
 #include <signal.h>
+#include <sys/select.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -19,6 +20,7 @@
 #include "cache.h"
 #include "config.h"
 #include "privilege.h"
+#include "reader.h"
 #include "served.h"
 #include "stamps.h"
 #include "values.h"
@@ -31,10 +33,17 @@ struct agent {
 	struct cache cache;	 /* the counters (only poll.c updates) */
 	struct served served;	 /* backend, interval, errors, alarms */
 	struct mib_view view;	 /* what requests read: the two above */
-	struct sample sample;	 /* reading buffer, reused */
+	/* reading buffer, reused; the reading thread's (as the backend
+	 * instance) while a read is in flight (reader.h) */
+	struct sample sample;
+	struct reader reader;	 /* the reads off the main loop */
+	unsigned polls_skipped;	 /* since the read in flight was posted */
 	/* main.c's: answer the master and run due timers without waiting
 	 * (poll.c hands it to a long backend open as its progress call) */
 	void (*serve_pending)(void);
+	/* the same, waiting for the master, a signal or a read's end (at
+	 * most 1 s): poll.c's waits for a read in flight */
+	void (*serve_wait)(void);
 	struct alarm_set alarms; /* alarms of cfg with their state */
 	struct alarm_store store;   /* rows created over SNMP, kept */
 	struct alarm_writer writer; /* what sets go through */
@@ -52,6 +61,15 @@ struct agent {
 /* poll.c */
 int poll_start(struct agent *a, char *err, size_t errlen);
 void poll_now(struct agent *a);
+/* The main loop's select: the reading thread's descriptor (poll_fds),
+ * and a read that ended folded into the cache (poll_io). */
+void poll_fds(const struct agent *a, int *nfds, fd_set *r);
+void poll_io(struct agent *a, fd_set *r);
+/* How long the read in flight is overdue (beyond pollInterval), 0 when
+ * none is. */
+unsigned poll_stalled_s(const struct agent *a);
+/* The longest a reload or a stop waits for a read in flight, s. */
+#define POLL_WAIT_S 10
 void poll_stop(struct agent *a);
 /* The AgentX session (re)connected: reset the TimeStamps. */
 void poll_master_connected(struct agent *a);

@@ -128,9 +128,9 @@ static void reload(struct agent *a)
 
 /*
  * One turn of the main loop: wait (at most until the next net-snmp
- * alarm: polls, session timers) for the master's socket or a signal,
- * then serve what came and run the due alarms.  Nothing in it waits for
- * the master.
+ * alarm: polls, session timers) for the master's socket, the end of a
+ * backend read (poll.c) or a signal, then serve what came and run the
+ * due alarms.  Nothing in it waits for the master or the backend.
  */
 static void loop_once(bool block)
 {
@@ -142,19 +142,27 @@ static void loop_once(bool block)
 	FD_ZERO(&w);
 	snmp_select_info(&nfds, &r, &tv, &fakeblock);
 	session_fds(&nfds, &r, &w);
+	poll_fds(&agent_ctx, &nfds, &r);
 	if (!block || tv.tv_sec > 1)
 		tv = (struct timeval){block ? 1 : 0, 0};
 	int n = select(nfds, &r, &w, NULL, &tv);
-	if (n > 0)
+	if (n > 0) {
 		session_io(&r, &w);
-	else if (n < 0)
+		poll_io(&agent_ctx, &r);
+	} else if (n < 0) {
 		FD_ZERO(&r);
+	}
 	run_alarms();
 }
 
 static void serve_pending(void)
 {
 	loop_once(false);
+}
+
+static void serve_wait(void)
+{
+	loop_once(true);
 }
 
 /*
@@ -218,6 +226,8 @@ static int load(struct agent *a)
 {
 	cache_init(&a->cache);
 	served_init(&a->served);
+	reader_init(&a->reader);
+	a->serve_wait = serve_wait;
 	a->view = (struct mib_view){.cache = &a->cache, .served = &a->served};
 	confload_register();
 	confload_begin(&a->cfg);
@@ -296,7 +306,8 @@ static void stop(struct agent *a, const struct options *opt)
 	close_log_file(a->priv.logfile);
 	snmp_shutdown(AGENT_NAME);
 	cache_free(&a->cache);
-	sample_free(&a->sample);
+	if (!a->reader.abandoned) /* else still the reading thread's */
+		sample_free(&a->sample);
 	config_free(&a->cfg);
 }
 

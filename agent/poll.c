@@ -2,7 +2,12 @@
  * poll.c - the poll loop on net-snmp's alarms: once per interval, read the
  * backend, fold the reading into the cache (sums in the same pass), and
  * send a notification on a counter discontinuity.  Requests never call the
- * backend.
+ * backend, and never wait for one: the read runs on the reading thread
+ * (reader.h) and the main loop folds it into the cache when it ended; a
+ * poll that comes while a read is still in flight is skipped (counted in
+ * hwR10kEvCtrPollErrors, the stall logged once when it begins and once
+ * when it ends), never queued.  Only the first read, at start (before the
+ * agent says it is ready, as the backend's open), is on the main loop.
  */
 #include <net-snmp/net-snmp-config.h>
 #include <net-snmp/net-snmp-includes.h>
@@ -27,17 +32,18 @@ static void on_alarm_event(void *ctx, const struct alarm *al, size_t index,
 	notify_alarm(ctx, index, kind == ALARM_EVENT_RISING);
 }
 
-void poll_now(struct agent *a)
+/* The reading of a poll that ended (rc: backend_read's), into the cache,
+ * the alarms and the notifications: on the main loop. */
+static void poll_process(struct agent *a, int rc)
 {
 	uint32_t now = uptime_ticks();
 	struct cache *c = &a->cache;
 
-	a->last_poll_ns = backend_monotonic_ns(); /* the schedule holds */
 	/* A restarted master restarts sysUpTime; TimeStamps after it reset
 	 * too (RFC 2579). */
 	if (now < c->last_poll_time)
 		cache_timestamps_reset(c);
-	if (backend_read(&a->backend, &a->sample) != 0) {
+	if (rc != 0) {
 		served_errors(&a->served, 1);
 		snmp_log(LOG_ERR,
 			 "poll: backend %s: read failed; serving the "
@@ -71,9 +77,106 @@ void poll_now(struct agent *a)
 	alarms_evaluate(c, &a->alarms, on_alarm_event, &a->view);
 }
 
+/* A read on the main loop (the first one at start; or no thread). */
+void poll_now(struct agent *a)
+{
+	a->last_poll_ns = backend_monotonic_ns(); /* the schedule holds */
+	poll_process(a, backend_read(&a->backend, &a->sample));
+}
+
+static double seconds_since(uint64_t ns)
+{
+	return (double)(backend_monotonic_ns() - ns) / 1e9;
+}
+
+unsigned poll_stalled_s(const struct agent *a)
+{
+	if (!a->reader.busy)
+		return 0;
+	double s = seconds_since(a->reader.posted_ns);
+	return s > a->cfg.poll_interval ? (unsigned)s : 0;
+}
+
+/* A poll while the last read is in flight: skipped, counted, and the
+ * stall logged once. */
+static void skip(struct agent *a)
+{
+	served_errors(&a->served, 1);
+	a->polls_skipped++;
+	if (a->polls_skipped > 1)
+		return;
+	snmp_log(LOG_WARNING,
+		 "poll: backend %s stalls: its read has not ended for %.1f s; "
+		 "polls are skipped (each one counted in "
+		 "hwR10kEvCtrPollErrors) and answers are the last poll's "
+		 "until it ends\n",
+		 a->cfg.backend, seconds_since(a->reader.posted_ns));
+}
+
+/* The poll timer: a read posted to the reading thread. */
+static void poll_due(struct agent *a)
+{
+	if (a->reader.busy) {
+		skip(a);
+		return;
+	}
+	a->last_poll_ns = backend_monotonic_ns();
+	if (reader_post(&a->reader, &a->backend, &a->sample) != 0)
+		poll_now(a); /* no thread (logged): on the main loop */
+}
+
+void poll_fds(const struct agent *a, int *nfds, fd_set *r)
+{
+	int fd = reader_fd(&a->reader);
+
+	if (fd >= 0) {
+		FD_SET(fd, r);
+		if (fd >= *nfds)
+			*nfds = fd + 1;
+	}
+}
+
+void poll_io(struct agent *a, fd_set *r)
+{
+	int fd = reader_fd(&a->reader), rc;
+
+	if (fd < 0 || !FD_ISSET(fd, r) || !reader_collect(&a->reader, &rc))
+		return;
+	if (a->polls_skipped)
+		snmp_log(LOG_NOTICE,
+			 "poll: backend %s answered again after %.1f s; %u "
+			 "poll(s) skipped\n",
+			 a->cfg.backend, seconds_since(a->reader.posted_ns),
+			 a->polls_skipped);
+	a->polls_skipped = 0;
+	poll_process(a, rc);
+}
+
+/* Answer requests (and run due timers) until no read is in flight, at
+ * most POLL_WAIT_S; -1 when one still is (or the agent is stopping). */
+static int wait_idle(struct agent *a)
+{
+	uint64_t until = backend_monotonic_ns() + POLL_WAIT_S * 1000000000ull;
+
+	while (a->reader.busy && !a->stop_requested &&
+	       backend_monotonic_ns() < until)
+		a->serve_wait();
+	return a->reader.busy ? -1 : 0;
+}
+
+/* A poll now on the reading thread, answering requests until it ended
+ * (a reload's); -1 as wait_idle. */
+static int poll_sync(struct agent *a)
+{
+	if (wait_idle(a) != 0)
+		return -1;
+	poll_due(a);
+	return wait_idle(a);
+}
+
 static void on_alarm(unsigned int reg, void *arg)
 {
-	poll_now(arg);
+	poll_due(arg);
 }
 
 static void schedule(struct agent *a)
@@ -120,6 +223,15 @@ int poll_start(struct agent *a, char *err, size_t errlen)
  * the backend must be reopened, the new one is opened first (if it fails,
  * the old one keeps on), and the old one is read one last time so that
  * nothing counted since the last poll is lost.
+ *
+ * The backend instance is the reading thread's while a read is in
+ * flight: a reload first waits for it (answering requests meanwhile, at
+ * most POLL_WAIT_S) before it asks the backend whether it can be kept,
+ * and reads the old one last and closes it only with no read in flight.
+ * A backend whose read does not end within POLL_WAIT_S (a stalled pmcd)
+ * cannot be closed: the reload is refused (logged, and STATUS says so),
+ * the agent goes on with the running config; reload again once the
+ * backend answers, or restart the agent.
  */
 /* The new backend for newcfg into nb, or keep the running one (*keep);
  * -1 (logged) to keep the running config. */
@@ -151,6 +263,20 @@ static int reopen(struct agent *a, struct config *newcfg, struct backend *nb,
 	return 0;
 }
 
+/* A reload's wait for the read in flight to end, then (last) for one
+ * more read of the running backend; -1 (logged) when a read has not
+ * ended within POLL_WAIT_S. */
+static int reload_wait(struct agent *a, bool last)
+{
+	if ((last ? poll_sync(a) : wait_idle(a)) == 0)
+		return 0;
+	snmp_log(LOG_ERR,
+		 "reload: backend %s stalls (a read in flight for %.0f s); "
+		 "keeping the running config\n",
+		 a->cfg.backend, seconds_since(a->reader.posted_ns));
+	return -1;
+}
+
 int poll_reconfigure(struct agent *a, struct config *newcfg)
 {
 	struct alarm_set na;
@@ -161,14 +287,19 @@ int poll_reconfigure(struct agent *a, struct config *newcfg)
 	 * SIGHUP would starve the polls when reloads come faster than
 	 * pollInterval.  Only a new interval restarts it. */
 	bool reschedule = newcfg->poll_interval != a->cfg.poll_interval;
+	if (reload_wait(a, false) != 0)
+		return -1;
 	/* A backend that opens for long answers requests meanwhile (its
 	 * progress call), sets included: the alarm table is built after
 	 * it, from the table as those sets left it, with nothing served
 	 * in between. */
 	if (reopen(a, newcfg, &nb, &keep) != 0)
 		return -1;
-	if (!keep)
-		poll_now(a); /* the old backend's counts since the last poll */
+	/* the old backend's counts since the last poll */
+	if (!keep && reload_wait(a, true) != 0) {
+		backend_close(&nb);
+		return -1;
+	}
 	/* Alarms whose settings did not change keep their state; the rows
 	 * created over SNMP are read back from the store, as at a start,
 	 * and the running table's volatile and notReady rows are kept. */
@@ -191,7 +322,7 @@ int poll_reconfigure(struct agent *a, struct config *newcfg)
 	alarms_writer_configure(a);
 	describe_served(a);
 	if (!keep)
-		poll_now(a);
+		poll_sync(a); /* still in flight after POLL_WAIT_S: fine */
 	if (reschedule)
 		schedule(a);
 	snmp_log(LOG_INFO, "reload: %s backend %s, polling every %u s\n",
@@ -217,7 +348,16 @@ void poll_stop(struct agent *a)
 	if (a->poll_alarm)
 		snmp_alarm_unregister(a->poll_alarm);
 	a->poll_alarm = 0;
-	backend_close(&a->backend);
+	/* a read that does not end in time (a stalled pmcd) is left to the
+	 * exiting process with its backend: never closed under it */
+	if (!reader_wait(&a->reader, POLL_WAIT_S * 1000) ||
+	    !reader_stop(&a->reader))
+		snmp_log(LOG_WARNING,
+			 "stopping: backend %s stalls; exiting without "
+			 "closing it\n",
+			 a->cfg.backend);
+	else
+		backend_close(&a->backend);
 	served_configure(&a->served, a->cfg.backend, a->cfg.poll_interval,
 			 NULL);
 	alarms_close(a);

@@ -14,11 +14,13 @@
  *    kept", and every STATUS after it says so until a reload succeeds.
  *    `systemctl reload` itself fails earlier: the unit's ExecReload runs
  *    the agent's config check (-t) before the SIGHUP;
- *  - WATCHDOG=1 every half WatchdogSec from the main loop's timer, while
- *    the polls keep their schedule: a poll stuck in a backend blocks the
- *    loop (nothing is fed), and polls that stopped coming (a poll is
- *    overdue by two intervals) stop the feeding too, so systemd
- *    restarts the agent (Restart=on-failure).
+ *  - WATCHDOG=1 every half WatchdogSec from the main loop's timer: the
+ *    watchdog means "the main loop runs" (it answers the master), not
+ *    "the backend answers": backend reads run off the main loop
+ *    (reader.h), and a stalled backend is said in STATUS ("backend
+ *    stalled for N s") and the log, not by a restart that would not
+ *    mend a stalled pmcd.  A main loop stuck anywhere stops the feeding,
+ *    and systemd restarts the agent (Restart=on-failure).
  */
 #include <net-snmp/net-snmp-config.h>
 #include <net-snmp/net-snmp-includes.h>
@@ -34,19 +36,23 @@
 #define STATUS_MAX 1024
 
 static unsigned watchdog_alarm;
-static bool overdue_logged;
 
 static void status(const struct agent *a, char *buf, size_t len,
 		   const char *prefix)
 {
 	const struct cache *c = &a->cache;
+	char stall[48] = "";
+	unsigned stalled = poll_stalled_s(a);
+
+	if (stalled)
+		snprintf(stall, sizeof(stall), " (stalled for %u s)", stalled);
 	/* state -1 or 0 (no PMU on most VMs, counters disabled, a lost
 	 * pmcd): the service is up but serves no counter; say so */
 	snprintf(buf, len,
-		 "%sSTATUS=%s%sbackend %s, %zu CPUs, state %d%s; master %s (%s); "
-		 "%u polls, %u poll errors\n",
+		 "%sSTATUS=%s%sbackend %s%s, %zu CPUs, state %d%s; master %s "
+		 "(%s); %u polls, %u poll errors\n",
 		 prefix, a->reload_refused, a->reload_refused[0] ? "; " : "",
-		 a->cfg.backend[0] ? a->cfg.backend : "none", c->nrows,
+		 a->cfg.backend[0] ? a->cfg.backend : "none", stall, c->nrows,
 		 (int)c->state,
 		 c->polls && c->state <= 0 ? " (no counter counts: see the log)"
 					   : "",
@@ -55,29 +61,13 @@ static void status(const struct agent *a, char *buf, size_t len,
 		 (unsigned)a->served.poll_errors);
 }
 
-/* Fed while the polls keep their schedule. */
+/* Fed whenever the main loop runs its timers. */
 static void on_watchdog(unsigned int reg, void *arg)
 {
-	struct agent *a = arg;
-	uint64_t now = backend_monotonic_ns();
-	uint64_t limit = 2 * (uint64_t)a->cfg.poll_interval * 1000000000u +
-			 sdnotify_watchdog_usec() * 1000u;
 	char buf[STATUS_MAX];
 
 	(void)reg;
-	if (a->last_poll_ns && now - a->last_poll_ns > limit) {
-		if (!overdue_logged)
-			snmp_log(LOG_ERR,
-				 "no poll for %llu s (pollInterval %u): not "
-				 "feeding systemd's watchdog\n",
-				 (unsigned long long)((now - a->last_poll_ns) /
-						      1000000000u),
-				 a->cfg.poll_interval);
-		overdue_logged = true;
-		return;
-	}
-	overdue_logged = false;
-	status(a, buf, sizeof(buf), "WATCHDOG=1\n");
+	status(arg, buf, sizeof(buf), "WATCHDOG=1\n");
 	sdnotify_send(buf);
 }
 
@@ -100,8 +90,8 @@ void service_ready(struct agent *a)
 		watchdog_alarm =
 		    snmp_alarm_register_hr(tv, SA_REPEAT, on_watchdog, a);
 		snmp_log(LOG_INFO,
-			 "systemd watchdog: fed every %llu ms while the polls "
-			 "keep their schedule\n",
+			 "systemd watchdog: fed every %llu ms while the main "
+			 "loop runs\n",
 			 (unsigned long long)(half / 1000u));
 	}
 }

@@ -10,6 +10,9 @@ static void to_stderr(int priority, const char *msg)
 }
 
 static hwr_log_fn sink = to_stderr;
+/* A thread's own sink: the agent's reading thread queues its lines for
+ * the main loop (net-snmp's logger is not thread-safe). */
+static _Thread_local hwr_log_fn thread_sink;
 
 void hwr_log_set(hwr_log_fn fn)
 {
@@ -23,5 +26,10 @@ void hwr_log(int priority, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	sink(priority, buf);
+	(thread_sink ? thread_sink : sink)(priority, buf);
+}
+
+void hwr_log_set_thread(hwr_log_fn fn)
+{
+	thread_sink = fn;
 }

@@ -2,6 +2,7 @@
  * backend (the registry of those built in is registry.c). */
 #include "backend.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -16,8 +17,10 @@ uint64_t backend_monotonic_ns(void)
 
 uint32_t backend_new_epoch(void)
 {
-	static uint32_t epoch;
-	return ++epoch;
+	/* atomic: a read on the agent's reading thread and an open on its
+	 * main loop (a reload) may both take one */
+	static _Atomic uint32_t epoch;
+	return atomic_fetch_add(&epoch, 1) + 1;
 }
 
 int backend_open(struct backend *b, const struct config *cfg, char *err,
