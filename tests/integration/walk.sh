@@ -61,12 +61,15 @@ snmp snmpwalk hwR10kEvCtrMIB >"$TMP/walk" || fail "walk failed: $(cat "$TMP/walk
 n=$(wc -l <"$TMP/walk")
 # totals + state + cpurev + columns * 3 CPUs + status * 3 + agent + rates
 # + rate columns * 3 CPUs + statistics summed and * 3 CPUs (the sim at 3.4
-# counts every input of each) (no alarms configured)
+# counts every input of each) (no alarms configured) + the alarm table's
+# next free index
 STATS=$(grep -c '^S([0-9]*,' "$HWR_SRCDIR/mib/stats.def")
-want=$((K + 2 + K * 3 + STATUS * 3 + AGENT + K + K * 3 + STATS * 4))
+want=$((K + 2 + K * 3 + STATUS * 3 + AGENT + K + K * 3 + STATS * 4 + 1))
 [ "$n" = "$want" ] || { cat "$TMP/walk"; fail "walk has $n lines, not $want"; }
-tail -n 1 "$TMP/walk" | grep -q '^HW-R10KEVCTR-MIB::hwR10kEvCtrCpuStatScacheDmiss.2 = Gauge32: ' ||
-    fail "walk does not end at the module's last instance"
+tail -n 2 "$TMP/walk" | head -n 1 | grep -q '^HW-R10KEVCTR-MIB::hwR10kEvCtrCpuStatScacheDmiss.2 = Gauge32: ' ||
+    fail "the per-CPU statistics do not end the tables"
+tail -n 1 "$TMP/walk" | grep -q '^HW-R10KEVCTR-MIB::hwR10kEvCtrAlarmNextIndex.0 = Gauge32: 1025$' ||
+    fail "walk does not end at the module's last instance (the next free alarm index, 1025)"
 grep -q 'Vcc' "$TMP/walk" && fail "uncounted vcc in the walk"
 check_type() { # check_type REGEX TYPE COUNT
     c=$(grep -E "::$1 = $2: " "$TMP/walk" | wc -l)
@@ -105,7 +108,7 @@ echo "$out" | grep -qi "notWritable\|not writable" || fail "SET not refused: $ou
 [ "$(snmpq snmpget hwR10kEvCtrPollInterval.0)" = 2 ] || fail "a refused SET changed the interval"
 ok "SET refused with notWritable"
 
-out=$(snmp snmpgetnext -On hwR10kEvCtrCpuStatScacheDmiss.2)
+out=$(snmp snmpgetnext -On hwR10kEvCtrAlarmNextIndex.0)
 case "$out" in .1.3.6.1.4.1.8072.9999.9999.59.*) fail "getnext stayed inside: $out" ;; esac
 ok "getnext after the last object leaves the module"
 
