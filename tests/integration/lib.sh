@@ -263,6 +263,17 @@ more_polls() { # more_polls K: wait until K more polls are served
     mp=$(polls) || fail "hwR10kEvCtrPolls not served"
     wait_until $((20 * $1)) polls_past $((mp + $1)) || fail "no $1 polls after poll $mp"
 }
+# The objects the truth tests (truth-gaps.sh, truth-span.sh) GET at each
+# poll, in one PDU: counts, rates and IPC of cycles and grad.instrg,
+# summed and on CPUs 0 and 1.
+truth_objs() {
+    objs="hwR10kEvCtrPolls.0 hwR10kEvCtrDiscontinuityTime.0"
+    for o in Cycles GradInstrg; do
+        objs="$objs hwR10kEvCtr$o.0 hwR10kEvCtrRate$o.0"
+        for cpu in 0 1; do objs="$objs hwR10kEvCtrCpu$o.$cpu hwR10kEvCtrCpuRate$o.$cpu"; done
+    done
+    echo "$objs hwR10kEvCtrStatIpc.0 hwR10kEvCtrCpuStatIpc.0 hwR10kEvCtrCpuStatIpc.1"
+}
 agent_serving() {
     out=$(snmp snmpget -Oqv hwR10kEvCtrNumCpus.0) && case "$out" in [0-9]*) true ;; *) false ;; esac
 }

@@ -17,12 +17,7 @@ PY=/usr/bin/python3 # Debian's: python3-pcp installs pcp.pmi for it
 "$PY" -c 'import pcp.pmi' 2>/dev/null || { echo "SKIP: python3-pcp not installed"; exit 77; }
 "$PY" "$HWR_SRCDIR/tests/pcp/gaps.py" write "$TMP" || fail "gaps.py could not write the recordings"
 
-OBJS="hwR10kEvCtrPolls.0 hwR10kEvCtrDiscontinuityTime.0"
-for o in Cycles GradInstrg; do
-    OBJS="$OBJS hwR10kEvCtr$o.0 hwR10kEvCtrRate$o.0"
-    for cpu in 0 1; do OBJS="$OBJS hwR10kEvCtrCpu$o.$cpu hwR10kEvCtrCpuRate$o.$cpu"; done
-done
-OBJS="$OBJS hwR10kEvCtrStatIpc.0 hwR10kEvCtrCpuStatIpc.0 hwR10kEvCtrCpuStatIpc.1"
+OBJS=$(truth_objs)
 
 # sample NAME RECORDS: one GET of every object (one PDU sees one poll)
 # until the recording has ended, each GET's lines closed by '--'

@@ -13,12 +13,7 @@ command -v python3 >/dev/null || { echo "SKIP: python3 not installed"; exit 77; 
 python3 "$HWR_SRCDIR/tests/pcp/gaps.py" span "$TMP" || fail "gaps.py could not write the recording"
 sets=$(awk '{ print $1 }' "$TMP/span.replay" | sort -un | wc -l)
 
-OBJS="hwR10kEvCtrPolls.0 hwR10kEvCtrDiscontinuityTime.0"
-for o in Cycles GradInstrg; do
-    OBJS="$OBJS hwR10kEvCtr$o.0 hwR10kEvCtrRate$o.0"
-    for cpu in 0 1; do OBJS="$OBJS hwR10kEvCtrCpu$o.$cpu hwR10kEvCtrCpuRate$o.$cpu"; done
-done
-OBJS="$OBJS hwR10kEvCtrStatIpc.0 hwR10kEvCtrCpuStatIpc.0 hwR10kEvCtrCpuStatIpc.1"
+OBJS=$(truth_objs)
 
 start_master
 start_agent "backend replay

@@ -29,28 +29,40 @@ struct answer {
 	size_t len[64];
 };
 
-/* Send p (finished here), read the Response into a; false when none. */
-static bool ask(struct pdu *p, struct answer *a)
+/* Send p (finished here) to the read path: its Response framed in *b
+ * (ax_free it) and *rh; false when there is none. */
+static bool answer_of(struct pdu *p, struct ax_buf *b, unsigned char *st,
+		      size_t len, struct ax_header_in *rh)
 {
 	static struct ax_request req;
 	struct ax_header_in h;
 	char why[160];
-	unsigned char st[4096];
-	struct ax_buf b;
 
 	finish(p);
 	assert_int_equal(ax_frame(p->b, p->len, &h), AX_FRAME_PDU);
 	assert_int_equal(ax_parse_request(&h, p->b + AX_HEADER_LEN, &req, why,
 					  sizeof(why)),
 			 0);
-	ax_init(&b, st, sizeof(st));
-	if (!ax_answer(populated_view(), NULL, &req, 77, &b)) {
-		ax_free(&b);
+	ax_init(b, st, len);
+	if (!ax_answer(populated_view(), NULL, &req, 77, b)) {
+		ax_free(b);
 		return false;
 	}
-	assert_int_equal(ax_finish(&b), 0);
+	assert_int_equal(ax_finish(b), 0);
+	assert_int_equal(ax_frame(b->p, b->len, rh), AX_FRAME_PDU);
+	return true;
+}
+
+/* Send p (finished here), read the Response into a; false when none. */
+static bool ask(struct pdu *p, struct answer *a)
+{
+	char why[160];
+	unsigned char st[4096];
+	struct ax_buf b;
 	struct ax_header_in rh;
-	assert_int_equal(ax_frame(b.p, b.len, &rh), AX_FRAME_PDU);
+
+	if (!answer_of(p, &b, st, sizeof(st), &rh))
+		return false;
 	assert_int_equal(rh.type, AX_PDU_RESPONSE);
 	assert_int_equal(rh.ids.packet, 33); /* echoes the request's IDs */
 	assert_int_equal(rh.ids.transaction, 22);
@@ -169,8 +181,7 @@ static void getbulk(void **state)
 /* The varbinds of p's Response. */
 static size_t count_answer(struct pdu *p)
 {
-	static struct ax_request req;
-	struct ax_header_in h, rh;
+	struct ax_header_in rh;
 	char why[160];
 	unsigned char st[4096];
 	struct ax_buf b;
@@ -179,15 +190,7 @@ static size_t count_answer(struct pdu *p)
 	uint16_t type;
 	size_t at = 8, n = 0;
 
-	finish(p);
-	assert_int_equal(ax_frame(p->b, p->len, &h), AX_FRAME_PDU);
-	assert_int_equal(ax_parse_request(&h, p->b + AX_HEADER_LEN, &req, why,
-					  sizeof(why)),
-			 0);
-	ax_init(&b, st, sizeof(st));
-	assert_true(ax_answer(populated_view(), NULL, &req, 77, &b));
-	assert_int_equal(ax_finish(&b), 0);
-	assert_int_equal(ax_frame(b.p, b.len, &rh), AX_FRAME_PDU);
+	assert_true(answer_of(p, &b, st, sizeof(st), &rh));
 	while (ax_next_varbind(&rh, b.p + AX_HEADER_LEN, &at, &type, &o, sub,
 			       why, sizeof(why)) == 1)
 		n++;
