@@ -156,8 +156,7 @@ static void keep_unstored(const struct config *cfg, const struct alarm_set *old,
 	for (size_t i = 0; old && i < old->count; i++) {
 		const struct alarm *r = &old->alarm[i];
 		if (r->storage == STORAGE_PERMANENT ||
-		    (r->storage == STORAGE_NONVOLATILE &&
-		     r->row != ROW_NOT_READY))
+		    alarm_store_keeps(r->storage, r->row))
 			continue;
 		if (config_name(cfg, r->cfg.name) ||
 		    stored_row(rows, stored, r)) {

@@ -291,8 +291,7 @@ static int put_rows(FILE *f, const struct alarm_store *st,
 		fprintf(f, "%s\n", st->kept[i]);
 	for (size_t i = 0; set && i < set->count; i++) {
 		const struct alarm *a = &set->alarm[i];
-		if (a->storage != STORAGE_NONVOLATILE ||
-		    a->row == ROW_NOT_READY)
+		if (!alarm_store_keeps(a->storage, a->row))
 			continue;
 		struct alarm_def d = alarm_def_of(a);
 		alarm_def_format(&d, line, sizeof(line));

@@ -35,6 +35,13 @@ struct alarm_store {
 	bool unreadable; /* the last load could not read it: never written */
 };
 
+/* Does the store keep a row of this storage and status?  nonVolatile
+ * rows that are active or notInService (a notReady row is never kept). */
+static inline bool alarm_store_keeps(enum alarm_storage s, enum alarm_row r)
+{
+	return s == STORAGE_NONVOLATILE && r != ROW_NOT_READY;
+}
+
 /* -1 when out of memory.  The file must be owner's ((uid_t)-1: the
  * effective user's). */
 int alarm_store_init(struct alarm_store *st, const char *path, uid_t owner);

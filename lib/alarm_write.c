@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alarm_store.h"
 #include "alarm_write_int.h"
 #include "log.h"
 
@@ -98,21 +99,14 @@ enum ax_error alarm_write_test(struct alarm_writer *w, struct aw_key key,
 	return e;
 }
 
-static bool stored(const struct alarm_def *d)
-{
-	return d->storage == STORAGE_NONVOLATILE && d->row != ROW_NOT_READY;
-}
-
 /* Does t change a row the store keeps (before or after)? */
 static bool touches_store(const struct aw_txn *t)
 {
 	for (size_t i = 0; i < t->nch; i++) {
 		const struct aw_change *c = &t->ch[i];
-		struct alarm_def before;
-		if (c->was)
-			before = alarm_def_of(c->was);
-		if ((c->was && stored(&before)) ||
-		    (!c->destroy && !c->noop && stored(&c->def)))
+		if ((c->was && alarm_store_keeps(c->was->storage, c->was->row)) ||
+		    (!c->destroy && !c->noop &&
+		     alarm_store_keeps(c->def.storage, c->def.row)))
 			return true;
 	}
 	return false;
