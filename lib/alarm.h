@@ -185,10 +185,11 @@ int alarm_set_build_rows(struct alarm_set *set,
 /* One row the table gets, loses or gets back (lib/alarm_write.c). */
 struct alarm_edit {
 	uint32_t index;
-	const struct alarm_def *def; /* the row as it will be; NULL: gone */
-	/* NULL: the state of the table's row (as alarm_set_build_rows);
-	 * else this row's whole state (an undo puts a row back as it was;
-	 * its counters never below the table's) */
+	/* the row as it will be, with the state of the table's row (as
+	 * alarm_set_build_rows); NULL with was NULL: gone */
+	const struct alarm_def *def;
+	/* else this whole row, state included (an undo puts a row back as
+	 * it was; its counters never below the table's) */
 	const struct alarm *was;
 	uint64_t now; /* the writer's clock, for a row becoming notReady */
 };

@@ -169,7 +169,7 @@ static int merge_one(struct alarm *out, bool *made, const struct alarm_set *cur,
 		(*i)++;
 	else
 		c = NULL;
-	if (!x->def)
+	if (!x->def && !x->was)
 		return 0; /* gone */
 	*made = true;
 	if (!x->was)

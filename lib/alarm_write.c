@@ -162,32 +162,25 @@ static int apply(struct alarm_writer *w, const struct aw_txn *t, bool undo,
 		 struct alarm_set *next)
 {
 	struct alarm_edit *e = calloc(t->nch ? t->nch : 1, sizeof(*e));
-	struct alarm_def *was = calloc(t->nch ? t->nch : 1, sizeof(*was));
 	size_t n = 0;
 	uint64_t at = now(w);
-	int r = -1;
 
-	if (e && was) {
-		for (size_t i = 0; i < t->nch; i++) {
-			const struct aw_change *c = &t->ch[i];
-			if (c->noop)
-				continue;
-			e[n] = (struct alarm_edit){.index = c->def.index,
-						   .now = at};
-			if (!undo) {
-				e[n].def = c->destroy ? NULL : &c->def;
-			} else if (c->was) {
-				was[n] = alarm_def_of(c->was);
-				e[n].def = &was[n];
-				e[n].was = c->was;
-			}
-			n++;
-		}
-		qsort(e, n, sizeof(*e), by_edit_index);
-		r = alarm_set_edit(next, w->set, e, n);
+	if (!e)
+		return -1;
+	for (size_t i = 0; i < t->nch; i++) {
+		const struct aw_change *c = &t->ch[i];
+		if (c->noop)
+			continue;
+		e[n] = (struct alarm_edit){.index = c->def.index, .now = at};
+		if (!undo)
+			e[n].def = c->destroy ? NULL : &c->def;
+		else
+			e[n].was = c->was; /* NULL: created by t, gone */
+		n++;
 	}
+	qsort(e, n, sizeof(*e), by_edit_index);
+	int r = alarm_set_edit(next, w->set, e, n);
 	free(e);
-	free(was);
 	return r;
 }
 
