@@ -70,14 +70,14 @@ static void put_head(FILE *out)
 		"SNMPv2-SMI/-TC/-CONF in\n"
 		"# the colon-separated MIBDIRS.  Walked: every subtree but "
 		"the alarm table\n"
-		"# (alert in Prometheus: hw-r10kevctr.rules.yml).  The rate "
-		"tables are the\n"
-		"# agent's per-poll rates, exact on its own clock: the rules "
-		"use them, not\n"
-		"# rate() of the counters (doc/nms.md, \"Rates\").  Names and "
-		"the cpu and\n"
-		"# event labels are set by prometheus.yml's "
-		"metric_relabel_configs.\n");
+		"# (alert in Prometheus: hw-r10kevctr.rules.yml).  The rules' "
+		"rates divide\n"
+		"# the counters' differences by hwR10kEvCtrCountingTime's "
+		"over the same\n"
+		"# scrapes: exact on the agent's own clock (doc/nms.md, "
+		"\"Rates\").  Names\n"
+		"# and the cpu and event labels are set by prometheus.yml's\n"
+		"# metric_relabel_configs.\n");
 }
 
 void mibmodel_write_snmp_generator(const struct mibmodel *mm, FILE *out)
