@@ -188,20 +188,21 @@ start_pair() {
     EXTRA_PIDS="$! $EXTRA_PIDS"
 }
 
-# start_matrix SIM-CONF: the NMS engines' matrix of hosts: masters with
-# the production example's SNMPv3 user and view, the agent with SIM-CONF
+# start_matrix CONF: the NMS engines' matrix of hosts: masters with
+# the production example's SNMPv3 user and view, the agent with CONF
 # polling every 1 s (PORT, kept in P1), 5 s (PORT_p5) and 10 s
 # (PORT_p10), and a replay of 2 CPUs whose CPU 1 leaves at the third set
 # and which ends at the fourth (PORT_ended: rows ended, duty cycle 0);
-# returns once every agent serves.
+# returns once every agent serves.  @POLL@ in CONF is the host's
+# pollInterval (a recording per interval: replayFile $TMP/rec@POLL@).
 start_matrix() {
     SNMPD_EXTRA=$(grep -E '^(view|createUser|rouser) ' "$HWR_SRCDIR/conf/snmpd.conf.example")
     start_master
-    start_agent "$1
+    start_agent "$(echo "$1" | sed s/@POLL@/1/g)
 pollInterval 1"
-    start_pair p5 "$1
+    start_pair p5 "$(echo "$1" | sed s/@POLL@/5/g)
 pollInterval 5"
-    start_pair p10 "$1
+    start_pair p10 "$(echo "$1" | sed s/@POLL@/10/g)
 pollInterval 10"
     for t in 0 1 2 3; do
         for cpu in 0 1; do

@@ -1,0 +1,220 @@
+#!/usr/bin/python3
+"""prometheus-truth.py API SECONDS MAXPCT INSTANCE=INTERVAL:RECORDING...
+
+Judges every value the recording rules of conf/prometheus recorded in the
+last SECONDS seconds for the INSTANCEs, each an agent replaying RECORDING
+(tests/nms/varying-replay.py) every INTERVAL seconds, against the truth
+computed from the recording.  A rule value at time T covers the scrapes
+in its 5m window [T-5m, T] (Prometheus 2.x's ranges hold both ends): the
+raw samples of hw_r10kevctr_counting_nanoseconds_total there say which
+sets of the recording its first and last scrape saw (the clock is the
+set's TIME minus the first set's), and the truth is the recording's
+events between those sets over the time between them.  Prints, per job
+and instance, the values judged and the worst and mean deviation, and the
+same for what 0.1.x's rules (avg_over_time of the agent's per-poll rates)
+and rate() of the counters make of the same scrapes, at the same times.
+Exit 1 when a value is more than MAXPCT % from the truth, a clock value is
+not a set of the recording, or a cell has fewer than 40 values."""
+import json
+import sys
+import time
+import urllib.parse
+import urllib.request
+
+EVENTS = {"Cycles": "cycles", "GradInstrg": "grad.instrg",
+          "GradLoadg": "grad.loadg", "GradStoreg": "grad.storeg",
+          "PcacheDmiss": "pcache.dmiss", "ScacheDmiss": "scache.dmiss",
+          "IssueBrd": "issue.brd", "FailBrmp": "fail.brmp"}
+# rule -> (kind, per CPU)
+RULES = {
+    "instance_cpu_event:hw_r10kevctr_events:rate5m": ("events", True),
+    "instance_event:hw_r10kevctr_events:rate5m": ("events", False),
+    "instance_cpu:hw_r10kevctr_ipc:ratio_rate5m": ("ipc", True),
+    "instance:hw_r10kevctr_ipc:ratio_rate5m": ("ipc", False),
+    "instance_cpu:hw_r10kevctr_pcache_dmiss:ratio_rate5m": ("pcache", True),
+    "instance_cpu:hw_r10kevctr_scache_dmiss:ratio_rate5m": ("scache", True),
+    "instance_cpu:hw_r10kevctr_branch_mispredict:ratio_rate5m":
+        ("branch", True),
+}
+RATIOS = {"ipc": (["GradInstrg"], ["Cycles"]),
+          "pcache": (["PcacheDmiss"], ["GradLoadg", "GradStoreg"]),
+          "scache": (["ScacheDmiss"], ["PcacheDmiss"]),
+          "branch": (["FailBrmp"], ["IssueBrd"])}
+
+
+def old_exprs(sel):
+    """The rules as PromQL over the per-poll rates (0.1.x's rule file)
+    and over rate() of the counters: {(kind, per_cpu): expr}."""
+    forms = {
+        "avg_over_time": lambda cpu, e: "avg_over_time(hw_r10kevctr_%s"
+        "events_per_second{%s%s}[5m])" % ("cpu_" if cpu else "", sel, e),
+        "rate()": lambda cpu, e: "rate(hw_r10kevctr_%sevents_total{%s%s}"
+        "[5m])" % ("cpu_" if cpu else "", sel, e),
+    }
+    out = {}
+    for name, f in forms.items():
+        def ev(cpu, e):
+            return f(cpu, 'event="%s"' % e)
+        out[name] = {("events", True): f(True, ""),
+                     ("events", False): f(False, "")}
+        for kind, (num, den) in RATIOS.items():
+            d = " + ignoring(event) ".join(ev(True, e) for e in den)
+            out[name][kind, True] = "%s / ignoring(event) (%s)" % (
+                ev(True, num[0]), d)
+        out[name]["ipc", False] = "%s / ignoring(event) %s" % (
+            ev(False, "GradInstrg"), ev(False, "Cycles"))
+    return out
+
+
+class Recording:
+    """A replay file's sets: TIME (ns from the first set) and readings."""
+
+    def __init__(self, path):
+        self.times, self.values = [], []
+        for line in open(path, encoding="ascii"):
+            f = line.split()
+            if not f or f[0].startswith("#") or f[1] == "-":
+                continue
+            s, ns = (f[0].split(".") + ["0"])[:2]
+            t = int(s) * 10**9 + int(ns.ljust(9, "0"))
+            if not self.times or self.times[-1] != t:
+                self.times.append(t)
+                self.values.append({})
+            self.values[-1][int(f[1]), f[2][len("hw.r10kevctr."):]] = \
+                int(f[3])
+        base = self.times[0]
+        self.set_at = {t - base: k for k, t in enumerate(self.times)}
+
+    def events(self, a, b, cpu, event):
+        cpus = [cpu] if cpu is not None else [0, 1]
+        m = EVENTS[event]
+        return sum(self.values[b][c, m] - self.values[a][c, m] for c in cpus)
+
+    def truth(self, kind, a, b, cpu, event):
+        if kind == "events":
+            return self.events(a, b, cpu, event) * 1e9 / (
+                self.times[b] - self.times[a])
+        num, den = RATIOS[kind]
+        return (sum(self.events(a, b, cpu, e) for e in num) /
+                sum(self.events(a, b, cpu, e) for e in den))
+
+
+def query(api, expr, **params):
+    params["query"] = expr
+    url = api + ("/query_range?" if "step" in params else "/query?") + \
+        urllib.parse.urlencode(params)
+    with urllib.request.urlopen(url, timeout=60) as r:
+        return json.load(r)["data"]["result"]
+
+
+def samples(api, expr, now, seconds):
+    """expr[SECONDS] at now: [(labels, [(ms, value)])]"""
+    res = query(api, "%s[%ds]" % (expr, seconds), time=now)
+    return [(s["metric"], [(round(float(t) * 1000), float(v))
+                           for t, v in s["values"]]) for s in res]
+
+
+class Judge:
+    def __init__(self, api, now, seconds, hosts):
+        self.hosts = hosts
+        self.clock = {}
+        sel = 'instance=~"%s"' % "|".join(hosts)
+        for m, vals in samples(api, "hw_r10kevctr_counting_nanoseconds_total"
+                               "{%s}" % sel, now, seconds + 300):
+            self.clock[m["job"], m["instance"]] = vals
+        self.errors = []
+
+    def span(self, job, inst, ms):
+        """The sets the first and last scrape in [ms - 5m, ms] saw."""
+        c = [v for t, v in self.clock.get((job, inst), [])
+             if ms - 300000 <= t <= ms]
+        if len(c) < 2 or c[0] == c[-1]:
+            return None
+        rec = self.hosts[inst][1]
+        a, b = rec.set_at.get(int(c[0])), rec.set_at.get(int(c[-1]))
+        if a is None or b is None:
+            self.errors.append("%s %s: clock %d or %d is no set's TIME" %
+                               (job, inst, c[0], c[-1]))
+            return None
+        return a, b
+
+    def deviations(self, kind, m, vals):
+        """[(job, inst, deviation in %)] of a series' values."""
+        job, inst = m["job"], m["instance"]
+        cpu = int(m["cpu"]) if "cpu" in m else None
+        out = []
+        for ms, v in vals:
+            ab = self.span(job, inst, ms)
+            if ab is None:
+                continue
+            want = self.hosts[inst][1].truth(kind, ab[0], ab[1], cpu,
+                                             m.get("event"))
+            out.append((job, inst, abs(v - want) / want * 100))
+        return out
+
+
+def cells(devs):
+    c = {}
+    for job, inst, d in devs:
+        c.setdefault((job, inst), []).append(d)
+    return c
+
+
+def main():
+    if len(sys.argv) < 5:
+        sys.exit(__doc__)
+    api, seconds, maxpct = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+    hosts = {}
+    for arg in sys.argv[4:]:
+        inst, spec = arg.split("=", 1)
+        iv, path = spec.split(":", 1)
+        hosts[inst] = (int(iv), Recording(path))
+    now = time.time()
+    judge = Judge(api, now, seconds, hosts)
+    sel = 'instance=~"%s"' % "|".join(hosts)
+    new, bad = [], []
+    for rule, (kind, _) in RULES.items():
+        for m, vals in samples(api, "%s{%s}" % (rule, sel), now, seconds):
+            for d in judge.deviations(kind, m, vals):
+                new.append(d)
+                if d[2] > maxpct:
+                    bad.append("%s %s: %.4f %%" % (rule, m, d[2]))
+    old = {}
+    for name, exprs in old_exprs(sel + ",").items():
+        old[name] = []
+        for kind_cpu, expr in exprs.items():
+            for s in query(api, expr, start=now - seconds, end=now, step=15):
+                vals = [(round(float(t) * 1000), float(v))
+                        for t, v in s["values"]]
+                old[name] += judge.deviations(kind_cpu[0], s["metric"], vals)
+    oldc = {name: cells(d) for name, d in old.items()}
+    ok = True
+    for (job, inst), d in sorted(cells(new).items()):
+        others = ", ".join(
+            "%s %.2f %% (mean %.2f %%)" % (
+                name, max(c.get((job, inst), [0])),
+                sum(c.get((job, inst), [0])) / max(1, len(c.get((job, inst), []))))
+            for name, c in oldc.items())
+        print("ok: pollInterval %d s, job %s: %d recorded values, worst "
+              "%.4f %% (mean %.4f %%) from the recording; on the same "
+              "scrapes %s" % (hosts[inst][0], job, len(d), max(d),
+                              sum(d) / len(d), others))
+        if len(d) < 40:
+            print("FAIL: job %s, host %s: %d values (too few to judge)" %
+                  (job, inst, len(d)))
+            ok = False
+    if not judge.clock or not new:
+        print("FAIL: no hw_r10kevctr_counting_nanoseconds_total or no "
+              "recorded value to judge")
+        ok = False
+    for (job, inst) in judge.clock:
+        if (job, inst) not in cells(new):
+            print("FAIL: job %s, host %s: no recorded value" % (job, inst))
+            ok = False
+    for e in judge.errors[:10] + bad[:20]:
+        print("FAIL: " + e)
+    sys.exit(0 if ok and not judge.errors and not bad else 1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,58 @@
+#!/usr/bin/python3
+"""varying-replay.py FILE INTERVAL SECONDS SEED: write a replay recording
+(doc/replay-format.md) of two R10000 CPUs (rev 3.4) whose rates change at
+every set: cycles 1 to 5 M/s, and instructions per cycle, loads and stores
+per instruction, primary misses per access, secondary misses per primary
+miss, branches per instruction and mispredictions per branch each drawn on
+its own, per set and CPU, so that every rate and every ratio varies.  Sets
+INTERVAL seconds apart (give or take 20 ms, as a real poller's are, kept
+in nanoseconds) for SECONDS seconds; the same SEED writes the same file.
+The truth is in the file: TIME and each counter's reading per set."""
+import random
+import sys
+
+METRICS = ["cycles", "grad.instrg", "grad.loadg", "grad.storeg",
+           "pcache.dmiss", "scache.dmiss", "issue.brd", "fail.brmp"]
+
+
+def set_counts(rng, seconds):
+    """One CPU's events in one set of SECONDS seconds, by metric."""
+    cyc = rng.uniform(1e6, 5e6) * seconds
+    ins = cyc * rng.uniform(0.2, 2.0)
+    loads = ins * rng.uniform(0.1, 0.4)
+    stores = ins * rng.uniform(0.05, 0.2)
+    pmiss = (loads + stores) * rng.uniform(0.005, 0.05)
+    smiss = pmiss * rng.uniform(0.05, 0.5)
+    brd = ins * rng.uniform(0.05, 0.2)
+    brmp = brd * rng.uniform(0.01, 0.1)
+    return dict(zip(METRICS, (cyc, ins, loads, stores, pmiss, smiss,
+                              brd, brmp)))
+
+
+def main():
+    if len(sys.argv) != 5:
+        sys.exit("usage: varying-replay.py FILE INTERVAL SECONDS SEED")
+    path, interval, seconds = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    rng = random.Random(int(sys.argv[4]))
+    value = {(cpu, m): rng.randrange(10**6, 10**9)
+             for cpu in (0, 1) for m in METRICS}
+    t_ns = 0
+    with open(path, "w", encoding="ascii") as out:
+        out.write("# varying rates, 2 CPUs, a set every %d s "
+                  "(tests/nms/varying-replay.py)\n" % interval)
+        out.write("0 - hw.r10kevctr.cpurev 3.4\n")
+        for k in range(seconds // interval + 1):
+            if k:
+                step = interval * 10**9 + rng.randrange(-2 * 10**7, 2 * 10**7)
+                t_ns += step
+                for cpu in (0, 1):
+                    for m, n in set_counts(rng, step / 1e9).items():
+                        value[cpu, m] += round(n)
+            for cpu in (0, 1):
+                for m in METRICS:
+                    out.write("%d.%09d %d hw.r10kevctr.%s %d\n" % (
+                        t_ns // 10**9, t_ns % 10**9, cpu, m, value[cpu, m]))
+
+
+if __name__ == "__main__":
+    main()
