@@ -91,7 +91,8 @@ void mibmodel_write_snmp_generator(const struct mibmodel *mm, FILE *out)
 		"  hw_r10kevctr:\n    version: 2\n"
 		"    # One GETBULK carries 50 varbinds: a scrape of a 2-CPU "
 		"host is 10\n"
-		"    # PDUs (tests/integration/prometheus.sh counts them at "
+		"    # PDUs with all 31 events, 8 with the 8 of\n"
+		"    # tests/integration/prometheus.sh (which counts them at "
 		"the master).\n"
 		"    max_repetitions: 50\n"
 		"    auth:\n      community: public\n");

@@ -12,7 +12,8 @@ set's TIME minus the first set's), and the truth is the recording's
 events between those sets over the time between them.  Prints, per job
 and instance, the values judged and the worst and mean deviation, and the
 same for what 0.1.x's rules (avg_over_time of the agent's per-poll rates)
-and rate() of the counters make of the same scrapes, at the same times.
+and rate() of the counters make of the same scrapes, over 2m windows that
+start after the first scrape (the run is shorter than 5m).
 Exit 1 when a value is more than MAXPCT % from the truth, a clock value is
 not a set of the recording, or a cell has fewer than 40 values."""
 import json
@@ -42,14 +43,16 @@ RATIOS = {"ipc": (["GradInstrg"], ["Cycles"]),
           "branch": (["FailBrmp"], ["IssueBrd"])}
 
 
-def old_exprs(sel):
+def old_exprs(sel, window):
     """The rules as PromQL over the per-poll rates (0.1.x's rule file)
-    and over rate() of the counters: {(kind, per_cpu): expr}."""
+    and over rate() of the counters, over WINDOW: {(kind, per_cpu):
+    expr}."""
     forms = {
         "avg_over_time": lambda cpu, e: "avg_over_time(hw_r10kevctr_%s"
-        "events_per_second{%s%s}[5m])" % ("cpu_" if cpu else "", sel, e),
+        "events_per_second{%s%s}[%s])" % ("cpu_" if cpu else "", sel, e,
+                                          window),
         "rate()": lambda cpu, e: "rate(hw_r10kevctr_%sevents_total{%s%s}"
-        "[5m])" % ("cpu_" if cpu else "", sel, e),
+        "[%s])" % ("cpu_" if cpu else "", sel, e, window),
     }
     out = {}
     for name, f in forms.items():
@@ -124,10 +127,14 @@ class Judge:
             self.clock[m["job"], m["instance"]] = vals
         self.errors = []
 
-    def span(self, job, inst, ms):
-        """The sets the first and last scrape in [ms - 5m, ms] saw."""
-        c = [v for t, v in self.clock.get((job, inst), [])
-             if ms - 300000 <= t <= ms]
+    def span(self, job, inst, ms, window_ms, full):
+        """The sets the first and last scrape in [ms - window, ms] saw
+        (with full: none unless the window starts after the first
+        scrape, so that it holds nothing but scrapes)."""
+        clock = self.clock.get((job, inst), [])
+        if full and (not clock or ms - window_ms < clock[0][0]):
+            return None
+        c = [v for t, v in clock if ms - window_ms <= t <= ms]
         if len(c) < 2 or c[0] == c[-1]:
             return None
         rec = self.hosts[inst][1]
@@ -138,13 +145,13 @@ class Judge:
             return None
         return a, b
 
-    def deviations(self, kind, m, vals):
+    def deviations(self, kind, m, vals, window_ms=300000, full=False):
         """[(job, inst, deviation in %)] of a series' values."""
         job, inst = m["job"], m["instance"]
         cpu = int(m["cpu"]) if "cpu" in m else None
         out = []
         for ms, v in vals:
-            ab = self.span(job, inst, ms)
+            ab = self.span(job, inst, ms, window_ms, full)
             if ab is None:
                 continue
             want = self.hosts[inst][1].truth(kind, ab[0], ab[1], cpu,
@@ -160,6 +167,41 @@ def cells(devs):
     return c
 
 
+def summary(devs):
+    if not devs:
+        return "no values"
+    return "worst %.4f %% (mean %.4f %%, %d values)" % (
+        max(devs), sum(devs) / len(devs), len(devs))
+
+
+def judge_rules(api, judge, sel, now, seconds, maxpct):
+    """The recorded rules' deviations, and the values beyond MAXPCT."""
+    new, bad = [], []
+    for rule, (kind, _) in RULES.items():
+        for m, vals in samples(api, "%s{%s}" % (rule, sel), now, seconds):
+            for d in judge.deviations(kind, m, vals):
+                new.append(d)
+                if d[2] > maxpct:
+                    bad.append("%s %s: %.4f %%" % (rule, m, d[2]))
+    return new, bad
+
+
+def judge_old(api, judge, sel, now, seconds):
+    """The other forms' deviations by name, by cell.  The run is shorter
+    than 5m: over 2m windows that hold only scrapes (rate() would divide
+    a partial window's counts by the whole window's time)."""
+    old = {}
+    for name, exprs in old_exprs(sel + ",", "2m").items():
+        old[name] = []
+        for kind_cpu, expr in exprs.items():
+            for s in query(api, expr, start=now - seconds, end=now, step=15):
+                vals = [(round(float(t) * 1000), float(v))
+                        for t, v in s["values"]]
+                old[name] += judge.deviations(kind_cpu[0], s["metric"], vals,
+                                              120000, True)
+    return {name: cells(d) for name, d in old.items()}
+
+
 def main():
     if len(sys.argv) < 5:
         sys.exit(__doc__)
@@ -172,48 +214,26 @@ def main():
     now = time.time()
     judge = Judge(api, now, seconds, hosts)
     sel = 'instance=~"%s"' % "|".join(hosts)
-    new, bad = [], []
-    for rule, (kind, _) in RULES.items():
-        for m, vals in samples(api, "%s{%s}" % (rule, sel), now, seconds):
-            for d in judge.deviations(kind, m, vals):
-                new.append(d)
-                if d[2] > maxpct:
-                    bad.append("%s %s: %.4f %%" % (rule, m, d[2]))
-    old = {}
-    for name, exprs in old_exprs(sel + ",").items():
-        old[name] = []
-        for kind_cpu, expr in exprs.items():
-            for s in query(api, expr, start=now - seconds, end=now, step=15):
-                vals = [(round(float(t) * 1000), float(v))
-                        for t, v in s["values"]]
-                old[name] += judge.deviations(kind_cpu[0], s["metric"], vals)
-    oldc = {name: cells(d) for name, d in old.items()}
-    ok = True
-    for (job, inst), d in sorted(cells(new).items()):
-        others = ", ".join(
-            "%s %.2f %% (mean %.2f %%)" % (
-                name, max(c.get((job, inst), [0])),
-                sum(c.get((job, inst), [0])) / max(1, len(c.get((job, inst), []))))
-            for name, c in oldc.items())
-        print("ok: pollInterval %d s, job %s: %d recorded values, worst "
-              "%.4f %% (mean %.4f %%) from the recording; on the same "
-              "scrapes %s" % (hosts[inst][0], job, len(d), max(d),
-                              sum(d) / len(d), others))
+    new, bad = judge_rules(api, judge, sel, now, seconds, maxpct)
+    new = cells(new)
+    old = judge_old(api, judge, sel, now, seconds)
+    fails = list(judge.errors[:10] + bad[:20])
+    for (job, inst), d in sorted(new.items()):
+        print("ok: pollInterval %d s, job %s: %s from the recording; on "
+              "the same scrapes over 2m, %s" % (
+                  hosts[inst][0], job, summary(d), ", ".join(
+                      "%s %s" % (name, summary(c.get((job, inst), [])))
+                      for name, c in old.items())))
         if len(d) < 40:
-            print("FAIL: job %s, host %s: %d values (too few to judge)" %
-                  (job, inst, len(d)))
-            ok = False
-    if not judge.clock or not new:
-        print("FAIL: no hw_r10kevctr_counting_nanoseconds_total or no "
-              "recorded value to judge")
-        ok = False
-    for (job, inst) in judge.clock:
-        if (job, inst) not in cells(new):
-            print("FAIL: job %s, host %s: no recorded value" % (job, inst))
-            ok = False
-    for e in judge.errors[:10] + bad[:20]:
+            fails.append("job %s, host %s: %d values (too few to judge)" %
+                         (job, inst, len(d)))
+    if not judge.clock:
+        fails.append("no hw_r10kevctr_counting_nanoseconds_total")
+    fails += ["job %s, host %s: no recorded value" % k
+              for k in judge.clock if k not in new]
+    for e in fails:
         print("FAIL: " + e)
-    sys.exit(0 if ok and not judge.errors and not bad else 1)
+    sys.exit(1 if fails else 0)
 
 
 if __name__ == "__main__":
