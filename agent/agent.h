@@ -58,7 +58,6 @@ struct agent {
 	struct alarm_store store;   /* rows created over SNMP, kept */
 	struct alarm_writer writer; /* what sets go through */
 	unsigned poll_alarm;	 /* net-snmp alarm id, 0 = none */
-	uint64_t last_poll_ns;	 /* monotonic, when a poll last ended */
 	struct stamps stamps;	 /* stamps.c: when the TimeStamps were */
 	const char *xaddr;	 /* -x, overrides agentXSocket */
 	struct privilege priv;	 /* -u, -g */

@@ -80,7 +80,6 @@ void poll_process(struct agent *a, int rc)
 /* A read on the main loop (the first one at start; or no thread). */
 void poll_now(struct agent *a)
 {
-	a->last_poll_ns = backend_monotonic_ns(); /* the schedule holds */
 	poll_process(a, backend_read(&a->backend, &a->sample));
 }
 
@@ -121,7 +120,6 @@ static void poll_due(struct agent *a)
 		skip(a);
 		return;
 	}
-	a->last_poll_ns = backend_monotonic_ns();
 	if (reader_post(&a->reader, &a->backend, &a->sample) != 0)
 		poll_now(a); /* no thread (logged): on the main loop */
 }
