@@ -12,7 +12,7 @@
 
 #include "daemon.h"
 #include "options.h"
-#include "perfspec.h"
+#include "backend/perfspec.h"
 
 void options_usage(FILE *out, const char *prog)
 {

@@ -20,9 +20,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "backend.h"
-#include "cache.h"
-#include "mibview.h"
+#include "backend/backend.h"
+#include "cache/cache.h"
+#include "view/mibview.h"
 
 static double now(void)
 {

@@ -8,9 +8,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "alarm_eval.h"
-#include "backend.h"
-#include "cache.h"
+#include "alarm/alarm_eval.h"
+#include "backend/backend.h"
+#include "cache/cache.h"
 #include "fuzz.h"
 
 static void no_event(void *ctx, const struct alarm *a, size_t i,

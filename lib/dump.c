@@ -4,8 +4,8 @@
 #include <inttypes.h>
 #include <time.h>
 
-#include "backend.h"
-#include "cache.h"
+#include "backend/backend.h"
+#include "cache/cache.h"
 
 static void print_cell(FILE *out, const struct cache *c, int k, long cpu)
 {

@@ -81,7 +81,7 @@ done
 
 # doc/architecture.md: net-snmp's headers in agent/ only, every file there
 # (it says so instead of listing them).
-for f in "$S"/lib/*.c "$S"/lib/*.h "$S"/lib/backend/*.c "$S"/lib/backend/*.h; do
+for f in "$S"/lib/*.[ch] "$S"/lib/*/*.[ch]; do
     grep -q '#include <net-snmp/' "$f" && fail "$f includes net-snmp's headers (doc/architecture.md: nothing in lib/)"
 done
 for f in "$S"/agent/*.c; do

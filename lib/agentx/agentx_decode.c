@@ -1,5 +1,5 @@
 /* agentx_decode.c - the PDUs a subagent reads (see agentx_decode.h). */
-#include "agentx_decode.h"
+#include "agentx/agentx_decode.h"
 
 #include <stdarg.h>
 #include <stdio.h>

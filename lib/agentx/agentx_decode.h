@@ -12,8 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "agentx_encode.h"
-#include "agentx_pdu.h"
+#include "agentx/agentx_encode.h"
+#include "agentx/agentx_pdu.h"
 
 struct ax_header_in {
 	uint8_t version, type, flags;

@@ -1,12 +1,12 @@
 /* agentx_encode.c - every PDU the subagent sends: the header, Open,
  * Register, AddAgentCaps, Ping, Notify, Close and the Response with its
  * varbinds (see agentx_encode.h). */
-#include "agentx_encode.h"
+#include "agentx/agentx_encode.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "objects.h"
+#include "meta/objects.h"
 
 void ax_init(struct ax_buf *b, unsigned char *storage, size_t cap)
 {

@@ -15,8 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "agentx_pdu.h"
-#include "values.h"
+#include "agentx/agentx_pdu.h"
+#include "view/values.h"
 
 struct ax_buf {
 	unsigned char *p;

@@ -1,14 +1,14 @@
 /* alarm.c - the RMON-style alarm state machine and alarm configs. */
-#include "alarm.h"
+#include "alarm/alarm.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "metrics.h"
-#include "parse.h"
-#include "stats.h"
+#include "meta/metrics.h"
+#include "util/parse.h"
+#include "meta/stats.h"
 
 int alarm_step(const struct alarm_config *cfg, struct alarm_instance *in,
 	       uint64_t v, enum alarm_event_kind *kind)

@@ -93,8 +93,8 @@ struct alarm_config {
 };
 
 /* One row of the alarm table, without its state: a config line made
- * permanent and active, or a row written over SNMP (lib/alarm_write.c)
- * or read back from the store (lib/alarm_store.c). */
+ * permanent and active, or a row written over SNMP (lib/write/alarm_write.c)
+ * or read back from the store (lib/write/alarm_store.c). */
 struct alarm_def {
 	uint32_t index;
 	enum alarm_storage storage;
@@ -182,7 +182,7 @@ int alarm_set_build_rows(struct alarm_set *set,
 			 const struct alarm_config *cfgs, size_t n,
 			 const struct alarm_def *rows, size_t nrows,
 			 const struct alarm_set *old);
-/* One row the table gets, loses or gets back (lib/alarm_write.c). */
+/* One row the table gets, loses or gets back (lib/write/alarm_write.c). */
 struct alarm_edit {
 	uint32_t index;
 	/* the row as it will be, with the state of the table's row (as
@@ -226,7 +226,7 @@ bool alarm_value_of(const struct alarm *a, uint64_t *value);
 int alarm_config_parse(const char *args, struct alarm_config *out, char *err,
 		       size_t errlen);
 /* The same words into d's definition (complete: d->given), checked by
- * the rule for a row of d->row (lib/alarm_store.c). */
+ * the rule for a row of d->row (lib/write/alarm_store.c). */
 int alarm_words_parse(const char *args, struct alarm_def *d, char *err,
 		      size_t errlen);
 /* NAME's rule: 1-32 of A-Z a-z 0-9 . _ - */

@@ -1,13 +1,13 @@
 /* alarm_eval.c - feeds cache samples through the alarm state machine. */
-#include "alarm_eval.h"
+#include "alarm/alarm_eval.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "log.h"
-#include "sorted.h"
-#include "stat_eval.h"
+#include "util/log.h"
+#include "util/sorted.h"
+#include "cache/stat_eval.h"
 
 static long long instance_key(const void *e)
 {

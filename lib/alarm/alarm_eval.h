@@ -2,8 +2,8 @@
 #ifndef HWR10K_ALARM_EVAL_H
 #define HWR10K_ALARM_EVAL_H
 
-#include "alarm.h"
-#include "cache.h"
+#include "alarm/alarm.h"
+#include "cache/cache.h"
 
 /* Called for each crossing; a->event_* describe it, index is the
  * alarm's hwR10kEvCtrAlarmIndex. */

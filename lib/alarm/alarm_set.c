@@ -3,7 +3,7 @@
  * config's alarm lines and the rows written over SNMP, with the state of
  * what did not change carried over.
  */
-#include "alarm.h"
+#include "alarm/alarm.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* backend.c - opening, reading, keeping and closing the configured
  * backend (the registry of those built in is registry.c). */
-#include "backend.h"
+#include "backend/backend.h"
 
 #include <stdatomic.h>
 #include <stdio.h>

@@ -21,12 +21,12 @@
 #include <string.h>
 #include <strings.h>
 
-#include "backend.h"
-#include "backend_pcp.h"
-#include "log.h"
-#include "parse.h"
-#include "pcp_data.h"
-#include "strbuf.h"
+#include "backend/backend.h"
+#include "backend/backend_pcp.h"
+#include "util/log.h"
+#include "util/parse.h"
+#include "backend/pcp_data.h"
+#include "util/strbuf.h"
 
 /* ------------------------------------------------------------ settings */
 

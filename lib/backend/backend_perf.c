@@ -22,14 +22,14 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "backend.h"
-#include "backend_perf.h"
-#include "cpulist.h"
-#include "log.h"
-#include "perf_cpu.h"
-#include "perf_hint.h"
-#include "perfspec.h"
-#include "sorted.h"
+#include "backend/backend.h"
+#include "backend/backend_perf.h"
+#include "util/cpulist.h"
+#include "util/log.h"
+#include "backend/perf_cpu.h"
+#include "backend/perf_hint.h"
+#include "backend/perfspec.h"
+#include "util/sorted.h"
 
 #define SPEC_TEXT_MAX 96 /* of a spec, for messages */
 

@@ -31,12 +31,12 @@
 #include <string.h>
 #include <strings.h>
 
-#include "backend.h"
-#include "backend_replay.h"
-#include "counter_math.h"
-#include "log.h"
-#include "parse.h"
-#include "replay_data.h"
+#include "backend/backend.h"
+#include "backend/backend_replay.h"
+#include "util/counter_math.h"
+#include "util/log.h"
+#include "util/parse.h"
+#include "backend/replay_data.h"
 
 /* ------------------------------------------------------------ backend */
 

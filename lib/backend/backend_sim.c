@@ -24,14 +24,14 @@
  * and that exists on the simulated CPU revision (vcc before 3.1, fucomp
  * from 3.1), and reports that number as hw.r10kevctr.state.
  */
-#include "backend_sim.h"
+#include "backend/backend_sim.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "backend.h"
+#include "backend/backend.h"
 
 struct sim {
 	struct sim_settings cfg;

@@ -3,15 +3,15 @@
  * (config.c parses and stores each one's settings by it; backend.c opens
  * the configured one).  It knows no config: the config knows it.
  */
-#include "registry.h"
+#include "backend/registry.h"
 
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
-#include "backend.h"
-#include "metrics.h"
-#include "parse.h"
+#include "backend/backend.h"
+#include "meta/metrics.h"
+#include "util/parse.h"
 
 /* The backends, each defined in its own file: adding one is a line here
  * (and its files in lib/Makefile.inc); the rest reach it by name. */

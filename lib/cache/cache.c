@@ -1,11 +1,11 @@
 /* cache.c - folds backend samples into monotonic 64-bit counters. */
-#include "cache.h"
+#include "cache/cache.h"
 
 #include <limits.h>
 
-#include "cache_fold.h"
-#include "cache_gone.h"
-#include "sorted.h"
+#include "cache/cache_fold.h"
+#include "cache/cache_gone.h"
+#include "util/sorted.h"
 
 #include <stdio.h>
 #include <stdlib.h>

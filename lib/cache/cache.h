@@ -37,8 +37,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "cache_span.h"
-#include "sample.h"
+#include "cache/cache_span.h"
+#include "cache/sample.h"
 
 struct alarm_set;
 

@@ -5,7 +5,7 @@
  * row (steady, stopped, resumed, restarted, a cell reset).  cache.c runs
  * it over the rows and sums.
  */
-#include "cache_fold.h"
+#include "cache/cache_fold.h"
 
 #include <string.h>
 

@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "cache.h"
+#include "cache/cache.h"
 
 enum fold_event {
 	FOLD_STEADY,

@@ -3,12 +3,12 @@
  * with their offsets, so that a CPU that comes back counts on from where
  * it left (cache.c's folding asks).
  */
-#include "cache_gone.h"
+#include "cache/cache_gone.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "sorted.h"
+#include "util/sorted.h"
 
 static long long gone_key(const void *e)
 {

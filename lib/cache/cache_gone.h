@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "cache.h"
+#include "cache/cache.h"
 
 /* Room for every row to leave at once; -1 when out of memory. */
 int cache_gone_reserve(struct cache *c);

@@ -4,12 +4,12 @@
  * last reading), with why there is none (cache.h's sample_status).  The
  * folding of samples is cache.c's.
  */
-#include "cache.h"
+#include "cache/cache.h"
 
 #include <limits.h>
 
-#include "cache_span.h"
-#include "sorted.h"
+#include "cache/cache_span.h"
+#include "util/sorted.h"
 
 static long long row_key(const void *e)
 {

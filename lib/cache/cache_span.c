@@ -2,11 +2,11 @@
  * cache_span.c - the time each cell's and each statistic's delta covers
  * when readings go missing or counters restart (cache_span.h).
  */
-#include "cache_span.h"
+#include "cache/cache_span.h"
 
 #include <stdlib.h>
 
-#include "stats.h"
+#include "meta/stats.h"
 
 #define ALL_CELLS ((counter_mask)((UINT64_C(1) << COUNTER_COUNT) - 1))
 

@@ -30,8 +30,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "sample.h"
-#include "stats.h"
+#include "cache/sample.h"
+#include "meta/stats.h"
 
 /* Groups a span set tracks: one per derived statistic (stats.def). */
 #define SPAN_GROUPS_MAX STAT_MAX

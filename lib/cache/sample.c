@@ -1,5 +1,5 @@
 /* sample.c - backend reading buffer. */
-#include "sample.h"
+#include "cache/sample.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "metrics.h"
+#include "meta/metrics.h"
 
 #define CPUREV_MAX 32
 

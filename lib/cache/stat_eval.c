@@ -4,11 +4,11 @@
  * where an input had no reading, from the values at the last poll where
  * all had one (cache_span.h).
  */
-#include "stat_eval.h"
+#include "cache/stat_eval.h"
 
-#include "cache_span.h"
-#include "metrics.h"
-#include "stats.h"
+#include "cache/cache_span.h"
+#include "meta/metrics.h"
+#include "meta/stats.h"
 
 int stat_rev3_applies(const char *cpurev)
 {

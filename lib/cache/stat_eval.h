@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cache.h"
+#include "cache/cache.h"
 
 /*
  * Statistic `stat` over the last poll interval (or, after polls where an

@@ -1,5 +1,5 @@
 /* ax_address.c - the AgentX master's address (ax_address.h). */
-#include "ax_address.h"
+#include "config/ax_address.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,9 +2,9 @@
  * config.c - the generic tokens; every other token is handed to the
  * backend that owns it (backend.h), whatever its prefix.
  */
-#include "config.h"
+#include "config/config.h"
 
-#include "ax_address.h"
+#include "config/ax_address.h"
 
 #include <stdio.h>
 #include <stdlib.h>

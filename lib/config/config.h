@@ -16,10 +16,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "alarm.h"
-#include "config_token.h"
-#include "parse.h"
-#include "registry.h"
+#include "alarm/alarm.h"
+#include "config/config_token.h"
+#include "util/parse.h"
+#include "backend/registry.h"
 
 #define CONFIG_BACKEND_MAX    16
 #define POLL_INTERVAL_DEFAULT 5

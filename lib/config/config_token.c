@@ -1,11 +1,11 @@
 /* config_token.c - the kinds of config_token.h: parse, compare, free. */
-#include "config_token.h"
+#include "config/config_token.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "parse.h"
+#include "util/parse.h"
 
 const struct config_token *token_find(const struct config_token *table,
 				      const char *token)

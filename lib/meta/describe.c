@@ -1,12 +1,12 @@
 /* describe.c - hw.help entry -> DESCRIPTION text. */
-#include "describe.h"
+#include "meta/describe.h"
 
 #include <ctype.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "strbuf.h"
+#include "util/strbuf.h"
 
 /* Length of the phrase match at s (words split by whitespace runs), or 0. */
 static size_t phrase_at(const char *s, const char *phrase)

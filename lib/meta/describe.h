@@ -13,7 +13,7 @@
 #ifndef HWR10K_DESCRIBE_H
 #define HWR10K_DESCRIBE_H
 
-#include "helpfile.h"
+#include "meta/helpfile.h"
 
 #define DESCRIBE_TOTAL_PHRASE "is the sum over all CPUs"
 #define DESCRIBE_CPU_PHRASE   "this column is the count on this CPU"

@@ -1,13 +1,13 @@
 /* helpfile.c - PCP newhelp(1) parser with FILE:LINE diagnostics. */
-#include "helpfile.h"
+#include "meta/helpfile.h"
 
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "metrics.h"
-#include "strbuf.h"
+#include "meta/metrics.h"
+#include "util/strbuf.h"
 
 static void diag(FILE *err, const char *file, unsigned line, const char *msg,
 		 const char *arg)

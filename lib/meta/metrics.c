@@ -1,5 +1,5 @@
 /* metrics.c - expands mib/metrics.def into the metrics table. */
-#include "metrics.h"
+#include "meta/metrics.h"
 
 #include <ctype.h>
 #include <stdio.h>

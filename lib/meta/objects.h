@@ -17,7 +17,7 @@
  * The SMI base types the agent serves, as the MIB declares them: the one
  * map of types.  Each row: the enumerator, and the AgentX varbind type of
  * its values (RFC 2741 5.4, the same number as the SNMP BER tag).
- * lib/smi_types.c makes the tables below from it; the generator writes
+ * lib/meta/smi_types.c makes the tables below from it; the generator writes
  * the enumerators' names into objects.c, the encoder the wire types.
  */
 #define SMI_TYPES(X)                                                    \
@@ -50,7 +50,7 @@ enum obj_table {
 
 /*
  * Which value an object serves: one tag per row of mib/objects.def (and
- * the metrics' state and cpurev); lib/values.c has a value function for
+ * the metrics' state and cpurev); lib/view/values.c has a value function for
  * each (test_mibview checks).
  */
 enum obj_tag {
@@ -72,7 +72,7 @@ struct mib_object {
 	enum obj_table table;
 	enum obj_tag tag;
 	int counter; /* counter index for per-metric objects, else -1 */
-	int stat;    /* statistic index (lib/stats.h) for statistics, else -1 */
+	int stat;    /* statistic index (lib/meta/stats.h) for statistics, else -1 */
 };
 
 #define NOTIFICATION_OBJECTS_MAX 8

@@ -1,5 +1,5 @@
-/* smi_types.c - the tables of lib/objects.h's SMI_TYPES, its one map. */
-#include "objects.h"
+/* smi_types.c - the tables of lib/meta/objects.h's SMI_TYPES, its one map. */
+#include "meta/objects.h"
 
 const char *const smi_type_name[SYN_COUNT] = {
 #define SMI_NAME(name, wire) [name] = #name,

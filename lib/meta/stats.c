@@ -1,10 +1,10 @@
 /* stats.c - mib/stats.def as data, and the names of its inputs resolved. */
-#include "stats.h"
+#include "meta/stats.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "metrics.h"
+#include "meta/metrics.h"
 
 #define ANY  STAT_ANY
 #define REV3 STAT_REV3

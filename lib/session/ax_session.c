@@ -16,15 +16,15 @@
  *    or stopped master): logged once, and a new connection every ping_s,
  *    the caller's loop going on meanwhile.
  */
-#include "ax_session_int.h"
+#include "session/ax_session_int.h"
 
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "log.h"
-#include "objects.h"
+#include "util/log.h"
+#include "meta/objects.h"
 
 #define DESCR "HW-R10KEVCTR-MIB: CPU hardware event counters (hw-r10kevctr)"
 

@@ -7,9 +7,10 @@
  * seconds, Notify, Close.  Nothing waits for the master: each request of
  * ours has a deadline, and a master that does not answer in time is
  * dropped and connected to again, while the caller's loop goes on.
- * Every request from the master is answered by lib/agentx_read.c,
- * whatever the session's state.  The caller hands in the clock, the
- * view, the up/down events and a debug sink (lib/log.h carries the log),
+ * Every request from the master is answered by
+ * lib/session/ax_session_dispatch.c, whatever the session's state.  The
+ * caller hands in the clock, the view, the up/down events and a debug
+ * sink (lib/util/log.h carries the log),
  * and drives it: ax_session_fd() to wait for, ax_session_io() with what
  * the descriptor said, ax_session_tick() at least once a second.  No
  * global state: the unit tests run sessions over socketpairs with a
@@ -21,10 +22,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "agentx_encode.h"
-#include "alarm_write.h"
-#include "ax_session_limits.h"
-#include "mibview.h"
+#include "agentx/agentx_encode.h"
+#include "write/alarm_write.h"
+#include "session/ax_session_limits.h"
+#include "view/mibview.h"
 
 struct ax_session_env {
 	uint64_t (*now_ms)(void);	 /* a monotonic clock */

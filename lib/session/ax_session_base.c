@@ -4,7 +4,7 @@
  * of a connection (the layers above: ax_session_dial.c, ax_session_io.c,
  * then ax_session.c, each calling only those below it).
  */
-#include "ax_session_int.h"
+#include "session/ax_session_int.h"
 
 #include <stdarg.h>
 #include <stdio.h>

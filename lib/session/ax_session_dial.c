@@ -5,7 +5,7 @@
  * tick picks the answer up), so a resolver that does not answer never
  * stalls the caller's loop; every address of the answer tried in turn.
  */
-#include "ax_session_int.h"
+#include "session/ax_session_int.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -16,7 +16,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "log.h"
+#include "util/log.h"
 
 /* A lookup glibc's worker may still write after its session was freed:
  * kept here, reachable, for the life of the process. */

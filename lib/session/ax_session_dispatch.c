@@ -1,7 +1,8 @@
-/* agentx_read.c - the Response to a master's request (agentx_read.h). */
-#include "agentx_read.h"
+/* ax_session_dispatch.c - the Response to a master's request
+ * (ax_session_dispatch.h). */
+#include "session/ax_session_dispatch.h"
 
-#include "agentx_write.h"
+#include "write/agentx_write.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,6 @@
 /*
- * ax_session_int.h - inside the session handle (lib/ax_session*.c only):
+ * ax_session_int.h - inside the session handle (lib/session/ax_session*.c
+ * only):
  * its state, and the calls between its files, in layers (each calls only
  * those below): ax_session_base.c (clock, trace, dropping a connection),
  * ax_session_dial.c (connecting: unix, tcp, the background resolver),
@@ -14,9 +15,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "agentx_decode.h"
-#include "ax_address.h"
-#include "ax_session.h"
+#include "agentx/agentx_decode.h"
+#include "config/ax_address.h"
+#include "session/ax_session.h"
 
 #define PENDING_MAX 64 /* our requests in flight: admin, pings, notifies */
 

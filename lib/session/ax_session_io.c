@@ -1,14 +1,15 @@
 /*
  * ax_session_io.c - the session's bytes: what the master sends, framed
- * into PDUs (lib/agentx_decode.c's framer; a header that cannot be
- * framed drops the session), its requests answered by lib/agentx_read.c
+ * into PDUs (lib/agentx/agentx_decode.c's framer; a header that cannot be
+ * framed drops the session), its requests answered by
+ * lib/session/ax_session_dispatch.c
  * whatever the session's state (the one read path), its Responses handed
  * to the request of ours they answer, its Close; and what the session
  * sends: an output queue the socket drains as it takes (a master that
  * reads nothing for AX_SESSION_OUTPUT_MAX is dropped), our requests
  * remembered with their deadlines.
  */
-#include "ax_session_int.h"
+#include "session/ax_session_int.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -16,8 +17,8 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "agentx_read.h"
-#include "log.h"
+#include "session/ax_session_dispatch.h"
+#include "util/log.h"
 
 /* ------------------------------------------------------------ output */
 
@@ -171,7 +172,7 @@ static bool is_request(uint8_t type)
  * (7.2.2, doc/architecture.md): a payload that does not parse is a
  * parseError whatever its session; then a session that is not ours (or
  * none yet) is notOpen; then the request (a non-default context is
- * unsupportedContext, lib/agentx_read.c).
+ * unsupportedContext, lib/session/ax_session_dispatch.c).
  */
 static void on_request(struct ax_session *s, const struct ax_header_in *h,
 		       const unsigned char *p)
@@ -263,7 +264,8 @@ static bool on_pdu(struct ax_session *s, const struct ax_header_in *h,
 	return s->fd >= 0;
 }
 
-/* Frame (lib/agentx_decode.c) and handle the PDUs in the input buffer. */
+/* Frame (lib/agentx/agentx_decode.c) and handle the PDUs in the input
+ * buffer. */
 static void frame(struct ax_session *s)
 {
 	size_t at = 0;

@@ -1,5 +1,5 @@
 /* counter_math.c - wraparound and multiplexing arithmetic. */
-#include "counter_math.h"
+#include "util/counter_math.h"
 
 uint64_t wrap_delta(uint64_t prev, uint64_t cur, unsigned width)
 {

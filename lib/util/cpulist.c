@@ -1,7 +1,7 @@
 /* cpulist.c - parse "0-3,5" CPU lists. */
-#include "cpulist.h"
+#include "util/cpulist.h"
 
-#include "sorted.h"
+#include "util/sorted.h"
 
 #include <ctype.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* log.c - the lib/ logger hook. */
-#include "log.h"
+#include "util/log.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* parse.c - words, numbers and messages for every input (parse.h). */
-#include "parse.h"
+#include "util/parse.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* sorted.c - insertion in sorted arrays (the search is inline in sorted.h). */
-#include "sorted.h"
+#include "util/sorted.h"
 
 #include <stdlib.h>
 #include <string.h>

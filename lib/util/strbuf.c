@@ -1,5 +1,5 @@
 /* strbuf.c - growable string. */
-#include "strbuf.h"
+#include "util/strbuf.h"
 
 #include <stdio.h>
 #include <stdlib.h>

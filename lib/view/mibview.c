@@ -1,9 +1,9 @@
 /* mibview.c - GET/GETNEXT lookups by binary search, never by scanning. */
-#include "mibview.h"
+#include "view/mibview.h"
 
 #include <string.h>
 
-#include "alarm.h"
+#include "alarm/alarm.h"
 
 enum mibview_result mibview_value(const struct mib_view *v,
 				  const struct mib_object *o,

@@ -10,9 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cache.h"
-#include "objects.h"
-#include "values.h"
+#include "cache/cache.h"
+#include "meta/objects.h"
+#include "view/values.h"
 
 #define MIBVIEW_OID_MAX 32
 

@@ -1,5 +1,5 @@
 /* served.c - the agent's own served state (served.h). */
-#include "served.h"
+#include "view/served.h"
 
 #include <stdio.h>
 #include <string.h>

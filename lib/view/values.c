@@ -2,13 +2,13 @@
  * values.c - one function per object tag, and the one place where a raw
  * value takes the SNMP type the MIB declares for its object.
  */
-#include "values.h"
+#include "view/values.h"
 
 #include <string.h>
 
-#include "alarm.h"
-#include "metrics.h"
-#include "stat_eval.h"
+#include "alarm/alarm.h"
+#include "meta/metrics.h"
+#include "cache/stat_eval.h"
 
 /* A value before its type is applied: a number (a negative Integer32
  * sign-extended) or a string. */

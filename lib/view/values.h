@@ -10,9 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cache.h"
-#include "objects.h"
-#include "served.h"
+#include "cache/cache.h"
+#include "meta/objects.h"
+#include "view/served.h"
 
 struct alarm;
 

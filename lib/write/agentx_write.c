@@ -1,11 +1,11 @@
 /* agentx_write.c - the set phases of a master's request (agentx_write.h). */
-#include "agentx_write.h"
+#include "write/agentx_write.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "log.h"
+#include "util/log.h"
 
 /* The alarm table's column object of arc col; NULL if none.  Found
  * once per column (a TestSet may have thousands of varbinds). */

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "alarm_write.h"
+#include "write/alarm_write.h"
 
 const char *alarm_row_name(enum alarm_row r)
 {

@@ -1,5 +1,5 @@
 /* alarm_store.c - the file of nonVolatile alarm rows (alarm_store.h). */
-#include "alarm_store.h"
+#include "write/alarm_store.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,9 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "alarm_write.h"
-#include "log.h"
-#include "parse.h"
+#include "write/alarm_write.h"
+#include "util/log.h"
+#include "util/parse.h"
 
 #define STORE_TOKEN "alarmRow"
 #define NOT_LOADED  "# not loaded"

@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "alarm.h"
+#include "alarm/alarm.h"
 
 struct alarm_store {
 	char *path;

@@ -1,7 +1,8 @@
 /*
  * alarm_txn.h - the writer of the alarm table and its sets in progress:
- * the types lib/alarm_write.c (the phases) and lib/alarm_write_check.c
- * (TestSet's checks) share, so that neither needs the other's header.
+ * the types lib/write/alarm_write.c (the phases) and
+ * lib/write/alarm_write_check.c (TestSet's checks) share, so that neither
+ * needs the other's header.
  */
 #ifndef HWR10K_ALARM_TXN_H
 #define HWR10K_ALARM_TXN_H
@@ -10,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "alarm.h"
+#include "alarm/alarm.h"
 
 /* hwR10kEvCtrAlarmEntry's writable columns (mib/objects.def). */
 enum alarm_column {

@@ -1,14 +1,14 @@
 /* alarm_write.c - TestSet, CommitSet, UndoSet, CleanupSet on the alarm
  * table (alarm_write.h); the checks of a request are alarm_write_check.c's. */
-#include "alarm_write.h"
+#include "write/alarm_write.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "alarm_store.h"
-#include "alarm_write_int.h"
-#include "log.h"
+#include "write/alarm_store.h"
+#include "write/alarm_write_int.h"
+#include "util/log.h"
 
 void alarm_writer_init(struct alarm_writer *w, struct alarm_set *set,
 		       const struct alarm_writer_env *env)

@@ -2,7 +2,7 @@
  * alarm_write.h - the one write path of the alarm table: SNMP sets in
  * RFC 2741's phases (7.2.4), with RFC 2579's RowStatus and StorageType
  * and RFC 3416's error for each bad varbind.  No AgentX types: the
- * varbinds come in as columns and values (lib/agentx_write.c makes them
+ * varbinds come in as columns and values (lib/write/agentx_write.c makes them
  * from a TestSet), so every rule is tested in-process.
  *
  * TestSet checks every varbind of the request together against the
@@ -24,9 +24,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "agentx_pdu.h"
-#include "alarm.h"
-#include "alarm_txn.h"
+#include "agentx/agentx_pdu.h"
+#include "alarm/alarm.h"
+#include "write/alarm_txn.h"
 
 void alarm_writer_init(struct alarm_writer *w, struct alarm_set *set,
 		       const struct alarm_writer_env *env);

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alarm_write_int.h"
-#include "log.h"
+#include "write/alarm_write_int.h"
+#include "util/log.h"
 
 /* The first of the columns' varbinds, else fallback. */
 static size_t blame(const struct aw_change *c, const unsigned *cols,

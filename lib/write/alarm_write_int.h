@@ -2,8 +2,8 @@
 #ifndef HWR10K_ALARM_WRITE_INT_H
 #define HWR10K_ALARM_WRITE_INT_H
 
-#include "agentx_pdu.h"
-#include "alarm_txn.h"
+#include "agentx/agentx_pdu.h"
+#include "write/alarm_txn.h"
 
 /* What a request does to one row. */
 struct aw_change {

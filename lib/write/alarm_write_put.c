@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "alarm_write_int.h"
+#include "write/alarm_write_int.h"
 
 static size_t hash(uint32_t index, size_t nslot)
 {

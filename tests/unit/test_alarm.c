@@ -5,8 +5,8 @@
  */
 #include "testenv.h"
 
-#include "alarm_eval.h"
-#include "config.h"
+#include "alarm/alarm_eval.h"
+#include "config/config.h"
 #include "logcapture.h"
 
 #define R    ALARM_EVENT_RISING

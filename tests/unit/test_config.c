@@ -1,12 +1,12 @@
 /* test_config.c - config lines: the documented forms and the bad ones. */
 #include "testenv.h"
 
-#include "backend.h"
-#include "backend_replay.h"
-#include "backend_sim.h"
-#include "config.h"
+#include "backend/backend.h"
+#include "backend/backend_replay.h"
+#include "backend/backend_sim.h"
+#include "config/config.h"
 #ifdef HAVE_PERF_BACKEND
-#include "backend_perf.h"
+#include "backend/backend_perf.h"
 #endif
 
 #define SIM(c)                                                                 \

@@ -5,8 +5,8 @@
  */
 #include "testenv.h"
 
-#include "backend.h"
-#include "backend_sim.h"
+#include "backend/backend.h"
+#include "backend/backend_sim.h"
 
 #include <net-snmp/net-snmp-config.h>
 #include <net-snmp/net-snmp-includes.h>

@@ -2,7 +2,7 @@
 #include "testenv.h"
 
 #include "dump.h"
-#include "metrics.h"
+#include "meta/metrics.h"
 #include "testconf.h"
 
 static void sim_dump(void **state)

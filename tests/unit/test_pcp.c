@@ -9,9 +9,9 @@
 #include <pcp/pmapi.h>
 #include <pcp/import.h>
 
-#include "backend.h"
+#include "backend/backend.h"
 #include "logcapture.h"
-#include "pcp_source.h"
+#include "backend/pcp_source.h"
 #include "testconf.h"
 
 static char dir[64], archive[96];

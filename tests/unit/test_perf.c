@@ -20,8 +20,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "backend.h"
-#include "perf_cpu.h"
+#include "backend/backend.h"
+#include "backend/perf_cpu.h"
 #include "testconf.h"
 #include "logcapture.h"
 

@@ -5,7 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "backend.h"
+#include "backend/backend.h"
 #include "testconf.h"
 #include "logcapture.h"
 

@@ -1,8 +1,8 @@
 /* test_sim.c - the sim backend is deterministic and follows its config. */
 #include "testenv.h"
 
-#include "backend.h"
-#include "backend_sim.h"
+#include "backend/backend.h"
+#include "backend/backend_sim.h"
 #include "testconf.h"
 
 /* The backend's clock, moved by the test: the sim counts elapsed time. */

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "alarm_eval.h"
-#include "backend.h"
-#include "stat_eval.h"
-#include "stats.h"
+#include "alarm/alarm_eval.h"
+#include "backend/backend.h"
+#include "cache/stat_eval.h"
+#include "meta/stats.h"
 #include "testconf.h"
 
 static int C(const char *name)

@@ -3,7 +3,7 @@
 #ifndef HWR10K_TESTCONF_H
 #define HWR10K_TESTCONF_H
 
-#include "config.h"
+#include "config/config.h"
 
 /* Apply "token args" to c; the test fails on a refused line. */
 #define CONF(c, token, ...)                                                    \

@@ -1,4 +1,5 @@
-/* test_agentx_read.c - the one read path (lib/agentx_read.c): a master's
+/* test_ax_session_dispatch.c - the dispatch and the one read path
+ * (lib/session/ax_session_dispatch.c): a master's
  * requests, built byte by byte (axpdu.h), answered from a populated cache
  * (fuzz/populated.h: CPUs 0, 2 and 5, two polls, two alarms) as RFC 2741
  * 7.2.3 and the module's read-only rules say, the answers read back by the
@@ -7,7 +8,7 @@
 
 #include <string.h>
 
-#include "agentx_read.h"
+#include "session/ax_session_dispatch.h"
 #include "axpdu.h"
 #include "populated.h"
 
