@@ -38,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	config_defaults(&cfg);
+	config_defaults(&cfg, backend_sections());
 	snprintf(cfg.backend, sizeof(cfg.backend), "replay");
 	char width[4];
 	snprintf(width, sizeof(width), "%u", widths[mode & 3]);

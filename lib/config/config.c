@@ -1,6 +1,6 @@
 /*
  * config.c - the generic tokens; every other token is handed to the
- * backend that owns it (backend.h), whatever its prefix.
+ * section that owns it (a backend's), whatever its prefix.
  */
 #include "config/config.h"
 
@@ -12,17 +12,27 @@
 #include <strings.h>
 
 
-const char *config_token_usage(const struct config_token *t, char *buf,
-			       size_t len)
+/* The section at position i of sections; NULL past the last. */
+static const struct config_section *
+section_at(const struct config_section *const *sections, size_t i)
 {
-	if (t->usage)
-		return t->usage;
-	/* 'backend': the registry's names, as -v lists them */
+	if (!sections || i >= CONFIG_SECTIONS_MAX)
+		return NULL;
+	for (size_t k = 0; k < i; k++)
+		if (!sections[k])
+			return NULL;
+	return sections[i];
+}
+
+/* The sections' names joined by sep into buf. */
+static const char *section_names(const struct config_section *const *sections,
+				 const char *sep, char *buf, size_t len)
+{
 	size_t used = 0;
 	buf[0] = '\0';
-	for (size_t i = 0; backend_at(i) && used < len; i++) {
-		int n = snprintf(buf + used, len - used, "%s%s", i ? "|" : "",
-				 backend_at(i)->name);
+	for (size_t i = 0; section_at(sections, i) && used < len; i++) {
+		int n = snprintf(buf + used, len - used, "%s%s", i ? sep : "",
+				 section_at(sections, i)->name);
 		if (n < 0)
 			break;
 		used += (size_t)n;
@@ -30,9 +40,21 @@ const char *config_token_usage(const struct config_token *t, char *buf,
 	return buf;
 }
 
-void config_defaults(struct config *c)
+const char *config_token_usage(const struct config_token *t,
+			       const struct config_section *const *sections,
+			       char *buf, size_t len)
+{
+	if (t->usage)
+		return t->usage;
+	/* 'backend': the sections' names, as -v lists them */
+	return section_names(sections, "|", buf, len);
+}
+
+void config_defaults(struct config *c,
+		     const struct config_section *const *sections)
 {
 	memset(c, 0, sizeof(*c));
+	c->sections = sections;
 	snprintf(c->backend, sizeof(c->backend), "sim");
 	c->poll_interval = POLL_INTERVAL_DEFAULT;
 	snprintf(c->agentx_socket, sizeof(c->agentx_socket), "%s",
@@ -44,31 +66,63 @@ void config_defaults(struct config *c)
 
 void config_free(struct config *c)
 {
-	for (size_t i = 0; i < BACKENDS_MAX; i++) {
-		const struct backend_ops *ops = backend_at(i);
-		if (c->settings[i] && ops)
-			token_table_release(ops->tokens, c->settings[i]);
+	for (size_t i = 0; i < CONFIG_SECTIONS_MAX; i++) {
+		const struct config_section *s = section_at(c->sections, i);
+		if (c->settings[i] && s)
+			token_table_release(s->tokens, c->settings[i]);
 		free(c->settings[i]);
 	}
 	token_table_release(config_tokens, c);
 	memset(c, 0, sizeof(*c));
 }
 
-const void *config_settings(const struct config *c,
-			    const struct backend_ops *ops)
+/* The position of s among c's sections; -1 if it is none of them. */
+static long section_index(const struct config *c,
+			  const struct config_section *s)
 {
-	long i = backend_index(ops);
-	return i >= 0 && c->settings[i] ? c->settings[i] : ops->defaults;
+	for (size_t i = 0; section_at(c->sections, i); i++)
+		if (section_at(c->sections, i) == s)
+			return (long)i;
+	return -1;
 }
 
-/* The settings of ops in c, made from its defaults on first use. */
-static void *settings_for(struct config *c, const struct backend_ops *ops)
+/* The section of c called name; NULL if none. */
+static const struct config_section *section_named(const struct config *c,
+						  const char *name)
 {
-	long i = backend_index(ops);
+	const struct config_section *s;
+	for (size_t i = 0; name && (s = section_at(c->sections, i)); i++)
+		if (strcmp(s->name, name) == 0)
+			return s;
+	return NULL;
+}
+
+/* The section of c whose tokens include token (any case); NULL if none. */
+static const struct config_section *section_owning(const struct config *c,
+						   const char *token)
+{
+	const struct config_section *s;
+	for (size_t i = 0; (s = section_at(c->sections, i)); i++)
+		if (token_find(s->tokens, token))
+			return s;
+	return NULL;
+}
+
+const void *config_settings(const struct config *c,
+			    const struct config_section *s)
+{
+	long i = section_index(c, s);
+	return i >= 0 && c->settings[i] ? c->settings[i] : s->defaults;
+}
+
+/* The settings of s in c, made from its defaults on first use. */
+static void *settings_for(struct config *c, const struct config_section *s)
+{
+	long i = section_index(c, s);
 	if (i < 0)
 		return NULL;
-	if (!c->settings[i] && (c->settings[i] = malloc(ops->settings_size)))
-		memcpy(c->settings[i], ops->defaults, ops->settings_size);
+	if (!c->settings[i] && (c->settings[i] = malloc(s->settings_size)))
+		memcpy(c->settings[i], s->defaults, s->settings_size);
 	return c->settings[i];
 }
 
@@ -116,11 +170,11 @@ static int parse_backend(void *settings, const char *token, char **w, int n,
 {
 	struct config *c = settings;
 	char names[128];
-	if (n != 1 || !backend_find(w[0]))
-		return parse_fail(err, len,
-				  "%s: expected one of %s, got '%s'", token,
-				  backend_names(names, sizeof(names)),
-				  n ? w[0] : "");
+	if (n != 1 || !section_named(c, w[0]))
+		return parse_fail(
+		    err, len, "%s: expected one of %s, got '%s'", token,
+		    section_names(c->sections, ", ", names, sizeof(names)),
+		    n ? w[0] : "");
 	snprintf(c->backend, sizeof(c->backend), "%s", w[0]);
 	c->backend_set = true;
 	return 0;
@@ -181,23 +235,23 @@ int config_apply(struct config *c, const char *token, const char *args,
 		 char *err, size_t len)
 {
 	char buf[PARSE_LINE_MAX];
-	char *w[BACKEND_WORDS_MAX + 1];
+	char *w[CONFIG_WORDS_MAX + 1];
 	const struct config_token *t = token_find(config_tokens, token);
 	void *settings = c;
 
 	if (strlen(args ? args : "") >= PARSE_LINE_MAX)
 		return parse_fail(err, len, "%s: line too long", token);
-	int n = parse_words_copy(args, buf, sizeof(buf), w, BACKEND_WORDS_MAX);
-	if (n > BACKEND_WORDS_MAX)
+	int n = parse_words_copy(args, buf, sizeof(buf), w, CONFIG_WORDS_MAX);
+	if (n > CONFIG_WORDS_MAX)
 		return parse_fail(err, len, "%s: more than %d words", token,
-				  BACKEND_WORDS_MAX);
+				  CONFIG_WORDS_MAX);
 	if (!t) {
-		const struct backend_ops *ops = backend_owning(token);
-		if (!ops)
+		const struct config_section *s = section_owning(c, token);
+		if (!s)
 			return parse_fail(err, len, "unknown token '%s'",
 					  token);
-		t = token_find(ops->tokens, token);
-		if (!(settings = settings_for(c, ops)))
+		t = token_find(s->tokens, token);
+		if (!(settings = settings_for(c, s)))
 			return parse_fail(err, len, "out of memory");
 	}
 	return token_apply(t, settings, w, n, err, len);
@@ -205,11 +259,11 @@ int config_apply(struct config *c, const char *token, const char *args,
 
 int config_validate(const struct config *c, char *err, size_t len)
 {
-	const struct backend_ops *b = backend_find(c->backend);
-	if (!b)
+	const struct config_section *s = section_named(c, c->backend);
+	if (!s)
 		return parse_fail(err, len, "backend '%s' is not built in",
 				  c->backend);
-	if (b->validate)
-		return b->validate(config_settings(c, b), err, len);
+	if (s->validate)
+		return s->validate(config_settings(c, s), err, len);
 	return 0;
 }

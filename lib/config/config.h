@@ -5,7 +5,9 @@
  * every token); config_apply() checks one line into a staging config, so
  * a bad line never touches the running one.  This file knows the generic
  * tokens (backend, pollInterval, the AgentX ones, alarm); every other
- * token belongs to a backend, whose settings it stores (backend.h).
+ * token belongs to a section, whose settings it stores: the caller hands
+ * the sections in (config_defaults), each backend's ops holding one
+ * (backend/registry.h), so the config knows no backend.
  * Every token is a row of a table (config_token.h): parsing, -H and the
  * reload decision come from the rows.  Reference: hw-r10kevctr.conf(5).
  */
@@ -19,7 +21,6 @@
 #include "alarm/alarm.h"
 #include "config/config_token.h"
 #include "util/parse.h"
-#include "backend/registry.h"
 
 #define CONFIG_BACKEND_MAX    16
 #define POLL_INTERVAL_DEFAULT 5
@@ -31,8 +32,26 @@
 #define AGENTX_SOCKET_MAX     256
 #define AGENTX_PING_DEFAULT   2
 #define AGENTX_PING_MAX	      3600
+/* The most words a config line has (alarm takes 8). */
+#define CONFIG_WORDS_MAX      10
+/* The most sections a config has (backends a binary can have built in). */
+#define CONFIG_SECTIONS_MAX   8
 
-struct backend_ops;
+/*
+ * A section of the config beyond the generic tokens, with settings of its
+ * own (a backend's): its name, as the 'backend' line gives it, its config
+ * tokens (config_token.h rows over its settings struct, NULL-terminated),
+ * the size and defaults of that struct, and the check of the settings
+ * across lines (message in err; NULL: none).  config.c parses, compares,
+ * checks and frees them through these.
+ */
+struct config_section {
+	const char *name;
+	const struct config_token *tokens;
+	size_t settings_size;
+	const void *defaults;
+	int (*validate)(const void *settings, char *err, size_t errlen);
+};
 
 struct config {
 	char backend[CONFIG_BACKEND_MAX];
@@ -40,9 +59,11 @@ struct config {
 	unsigned poll_interval;
 	char agentx_socket[AGENTX_SOCKET_MAX]; /* agentXSocket (-x wins) */
 	unsigned agentx_ping;		       /* agentxPingInterval, s */
-	/* each backend's own settings, by registry position; NULL until a
-	 * line of that backend is read (its defaults apply) */
-	void *settings[BACKENDS_MAX];
+	/* the sections config_defaults was given (NULL-terminated) and
+	 * each one's settings, by position; NULL until a line of that
+	 * section is read (its defaults apply) */
+	const struct config_section *const *sections;
+	void *settings[CONFIG_SECTIONS_MAX];
 	struct alarm_config
 	    *alarms; /* in config order: index + 1 = MIB index */
 	size_t nalarms;
@@ -51,7 +72,11 @@ struct config {
 	unsigned alarm_set_not_ready; /* alarmSetNotReadyTimeout, s */
 };
 
-void config_defaults(struct config *c);
+/* The defaults, with the sections whose tokens c takes besides the
+ * generic ones (NULL-terminated, at most CONFIG_SECTIONS_MAX; NULL: none):
+ * the backends', backend_sections(). */
+void config_defaults(struct config *c,
+		     const struct config_section *const *sections);
 void config_free(struct config *c);
 
 /*
@@ -65,12 +90,14 @@ int config_validate(const struct config *c, char *err, size_t errlen);
 
 /* The generic tokens, NULL-terminated (each backend lists its own). */
 extern const struct config_token config_tokens[];
-/* A token's usage; for 'backend', made from the registry into buf. */
-const char *config_token_usage(const struct config_token *t, char *buf,
-			       size_t len);
+/* A token's usage; for 'backend', made from the sections' names into
+ * buf. */
+const char *config_token_usage(const struct config_token *t,
+			       const struct config_section *const *sections,
+			       char *buf, size_t len);
 
-/* The settings of backend ops in c: its own, or its defaults. */
+/* The settings of section s in c: its own, or its defaults. */
 const void *config_settings(const struct config *c,
-			    const struct backend_ops *ops);
+			    const struct config_section *s);
 
 #endif

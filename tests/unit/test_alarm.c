@@ -129,7 +129,7 @@ static void config_lines(void **state)
 				 bad[i].msg, err);
 	}
 	struct config c;
-	config_defaults(&c);
+	config_defaults(&c, NULL); /* the generic tokens alone */
 	assert_int_equal(config_apply(&c, "alarm",
 				      "a hw.r10kevctr.cycles sum rate 10 5",
 				      err, 256),

@@ -28,7 +28,7 @@ static void write_file(const char *text)
 static int open_replay(struct backend *b, unsigned width, bool loop, char *err)
 {
 	struct config cfg;
-	config_defaults(&cfg);
+	config_defaults(&cfg, backend_sections());
 	snprintf(cfg.backend, sizeof(cfg.backend), "replay");
 	CONF(&cfg, "replayFile", "%s", path);
 	CONF(&cfg, "replayCounterWidth", "%u", width);
@@ -162,7 +162,7 @@ static void unusable_files(void **state)
 	unlink(path);
 	assert_non_null(strstr(err, "no valid sample lines"));
 	struct config cfg;
-	config_defaults(&cfg);
+	config_defaults(&cfg, backend_sections());
 	snprintf(cfg.backend, sizeof(cfg.backend), "replay");
 	assert_int_equal(config_validate(&cfg, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "backend replay needs replayFile"));
@@ -366,14 +366,14 @@ static void keep_on_reload(void **state)
 	struct config cfg, run; /* the next config, the one opened */
 	char err[256];
 	write_file("1 0 hw.r10kevctr.tlb 1\n2 0 hw.r10kevctr.tlb 2\n");
-	config_defaults(&run);
+	config_defaults(&run, backend_sections());
 	snprintf(run.backend, sizeof(run.backend), "replay");
 	CONF(&run, "replayFile", "%s", path);
 	CONF(&run, "replayCounterWidth", "64");
 	CONF(&run, "replayLoop", "no");
 	log_capture_start();
 	assert_int_equal(backend_open(&b, &run, err, sizeof(err)), 0);
-	config_defaults(&cfg);
+	config_defaults(&cfg, backend_sections());
 	snprintf(cfg.backend, sizeof(cfg.backend), "replay");
 	CONF(&cfg, "replayFile", "%s", path);
 	cfg.poll_interval = 17;

@@ -60,7 +60,7 @@ static void sim_predicted(void **state)
 	struct cache c;
 	uint64_t v;
 
-	config_defaults(&cfg);
+	config_defaults(&cfg, backend_sections());
 	CONF(&cfg, "simCpus", "3");
 	cfg.poll_interval = 2;
 	two_polls(&cfg, &c);
@@ -126,7 +126,7 @@ static void replay_predicted(void **state)
 	struct cache c;
 	uint64_t v;
 	size_t ipc = (size_t)stat_index_by_name("stat.ipc");
-	config_defaults(&cfg);
+	config_defaults(&cfg, backend_sections());
 	CONF(&cfg, "backend", "replay");
 	CONF(&cfg, "replayFile", "%s", path);
 	two_polls(&cfg, &c);
@@ -156,7 +156,7 @@ static void replay_two_polls(const char *text, struct cache *c)
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
 	close(fd);
-	config_defaults(&cfg);
+	config_defaults(&cfg, backend_sections());
 	CONF(&cfg, "backend", "replay");
 	CONF(&cfg, "replayFile", "%s", path);
 	two_polls(&cfg, c);
@@ -304,7 +304,7 @@ static void alarms_on_statistics(void **state)
 	    0);
 	assert_string_equal(ac.metric, "stat.ipc");
 	assert_int_equal(alarm_set_build(&set, &ac, 1, NULL), 0);
-	config_defaults(&cfg);
+	config_defaults(&cfg, backend_sections());
 	CONF(&cfg, "simCpus", "2");
 	two_polls(&cfg, &c);
 	/* IPC 0.769 on each CPU: both rise over 0.700 at startup */
