@@ -24,12 +24,8 @@ static int capture(int major, int minor, void *server, void *client)
 
 static const char *write_conf(const char *text)
 {
-	static char path[] = "/tmp/hwr-confload-XXXXXX";
-	strcpy(path, "/tmp/hwr-confload-XXXXXX");
-	int fd = mkstemp(path);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-	close(fd);
+	static char path[64];
+	tmp_file_with(path, sizeof(path), "hwr-confload", text, strlen(text));
 	return path;
 }
 

@@ -50,8 +50,7 @@ static long ncpus(void)
 /* Software events mapped onto three metrics; everything else off. */
 static void sw_config(struct config *cfg, bool only_hardware)
 {
-	config_defaults(cfg, backend_sections());
-	CONF(cfg, "backend", "perf");
+	conf_init(cfg, "perf");
 	CONF(cfg, "perfSysfs", "%s", sysfs);
 	for (int c = 0; c < COUNTER_COUNT; c++)
 		CONF(cfg, "perfEvent", "%s %s", counters[c].fullname,
