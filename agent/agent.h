@@ -13,17 +13,17 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "alarm.h"
-#include "alarm_store.h"
-#include "alarm_write.h"
-#include "backend.h"
-#include "cache.h"
-#include "config.h"
+#include "alarm/alarm.h"
+#include "write/alarm_store.h"
+#include "write/alarm_write.h"
+#include "backend/backend.h"
+#include "cache/cache.h"
+#include "config/config.h"
 #include "privilege.h"
 #include "reader.h"
-#include "served.h"
+#include "view/served.h"
 #include "stamps.h"
-#include "values.h"
+#include "view/values.h"
 
 #define AGENT_NAME "hw-r10kevctr" /* config file type: hw-r10kevctr.conf */
 

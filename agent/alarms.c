@@ -1,7 +1,7 @@
 /*
  * alarms.c - the alarm table's rows beyond the config file: the store of
  * nonVolatile rows in the agent's own state directory, and the writer
- * that sets go through (lib/alarm_write.c).
+ * that sets go through (lib/write/alarm_write.c).
  *
  * The directory is SNMP_PERSISTENT_DIR when set (the package's unit and
  * init script set /var/lib/hw-r10kevctr), else HWR_STATE_DIR

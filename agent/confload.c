@@ -151,9 +151,11 @@ void confload_register(void)
 	for (const struct config_token *t = config_tokens; t->token; t++)
 		register_app_config_handler(
 		    t->token, on_line, NULL,
-		    config_token_usage(t, backends, sizeof(backends)));
+		    config_token_usage(t, backend_sections(), backends,
+				       sizeof(backends)));
 	for (size_t i = 0; backend_at(i); i++)
-		for (const struct config_token *t = backend_at(i)->tokens;
+		for (const struct config_token *t =
+			 backend_at(i)->section.tokens;
 		     t && t->token; t++)
 			register_app_config_handler(t->token, on_line, NULL,
 						    t->usage);
@@ -169,7 +171,7 @@ void confload_register(void)
 
 void confload_begin(struct config *cfg)
 {
-	config_defaults(cfg);
+	config_defaults(cfg, backend_sections());
 	staging = cfg;
 	bad_lines = 0;
 	unknown_count = 0;
@@ -386,7 +388,7 @@ int confload_reread(struct config *cfg)
 
 	int unreadable = confload_check_files(optional);
 	if (unreadable) { /* each named: FILE: cannot read ... */
-		config_defaults(cfg);
+		config_defaults(cfg, backend_sections());
 		return unreadable;
 	}
 	confload_begin(cfg);

@@ -22,7 +22,7 @@
 #include "session.h"
 #include "daemon.h"
 #include "dump.h"
-#include "log.h"
+#include "util/log.h"
 
 static struct agent agent_ctx; /* the agent's one mutable context */
 

@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "agent.h"
-#include "agentx_encode.h"
-#include "mibview.h"
+#include "agentx/agentx_encode.h"
+#include "view/mibview.h"
 #include "session.h"
 
 static const unsigned long snmptrap_oid[] = {1, 3, 6, 1, 6, 3, 1, 1, 4, 1, 0};

@@ -12,7 +12,7 @@
 
 #include "daemon.h"
 #include "options.h"
-#include "perfspec.h"
+#include "backend/perfspec.h"
 
 void options_usage(FILE *out, const char *prog)
 {
@@ -61,12 +61,14 @@ static void print_tokens(FILE *out)
 	char buf[128];
 	for (const struct config_token *t = config_tokens; t->token; t++)
 		fprintf(out, "%-20s %s\n", t->token,
-			config_token_usage(t, buf, sizeof(buf)));
+			config_token_usage(t, backend_sections(), buf,
+					   sizeof(buf)));
 	for (size_t i = 0; backend_at(i); i++)
-		for (const struct config_token *t = backend_at(i)->tokens;
+		for (const struct config_token *t =
+			 backend_at(i)->section.tokens;
 		     t && t->token; t++)
 			fprintf(out, "%-20s %s   (backend %s)\n", t->token,
-				t->usage, backend_at(i)->name);
+				t->usage, backend_at(i)->section.name);
 }
 
 #define OPTSTRING ":fACc:x:L:D:p:u:g:hHtv"

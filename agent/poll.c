@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "agent.h"
-#include "alarm_eval.h"
+#include "alarm/alarm_eval.h"
 #include "session.h"
 #include "stamps.h"
 

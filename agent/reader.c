@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "log.h"
+#include "util/log.h"
 
 static _Thread_local struct reader *worker_self; /* the worker's reader */
 

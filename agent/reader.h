@@ -17,7 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "backend.h"
+#include "backend/backend.h"
 
 #define READER_LINES 32 /* log lines queued per read; more are counted */
 

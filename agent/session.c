@@ -1,7 +1,7 @@
 /*
- * session.c - the glue between lib/ax_session.c's handle and the agent:
+ * session.c - the glue between lib/session/ax_session.c's handle and the agent:
  * net-snmp's clock-free services (an alarm ticks it every second, the
- * debug token hwr10k/session traces it, lib/log.h carries its log into
+ * debug token hwr10k/session traces it, lib/util/log.h carries its log into
  * snmp_log) and the main loop's select().  The session itself, its
  * states and its answers, are the handle's.
  */
@@ -10,7 +10,7 @@
 
 #include <time.h>
 
-#include "ax_session.h"
+#include "session/ax_session.h"
 #include "session.h"
 
 static struct ax_session *sess; /* the one session; NULL when stopped */

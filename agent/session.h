@@ -1,5 +1,5 @@
 /*
- * session.h - the agent's AgentX session: lib/ax_session.c's handle
+ * session.h - the agent's AgentX session: lib/session/ax_session.c's handle
  * (RFC 2741's subagent side; doc/architecture.md says why the agent owns
  * it), driven from the main loop with net-snmp's clock-free parts: its
  * alarms tick the session, its debug tokens (hwr10k/session) trace it.
@@ -13,9 +13,9 @@
 #include <stdint.h>
 #include <sys/select.h>
 
-#include "agentx_encode.h"
-#include "alarm_write.h"
-#include "mibview.h"
+#include "agentx/agentx_encode.h"
+#include "write/alarm_write.h"
+#include "view/mibview.h"
 
 struct session_events {
 	void (*up)(void *ctx);	 /* registered with a master */

@@ -1,6 +1,6 @@
 /*
  * bench_alarm_write.c - what a large set costs the alarm table's writer
- * (lib/alarm_write*.c), which runs on the main loop: while it works, no
+ * (lib/write/alarm_write*.c), which runs on the main loop: while it works, no
  * request is answered and no poll runs.
  *
  * Times one TestSet + CommitSet of N createAndWait varbinds (default
@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "alarm_write.h"
-#include "log.h"
+#include "write/alarm_write.h"
+#include "util/log.h"
 
 /* The writer logs each row: not part of what is timed here. */
 static void quiet(int priority, const char *msg)

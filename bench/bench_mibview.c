@@ -20,9 +20,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "backend.h"
-#include "cache.h"
-#include "mibview.h"
+#include "backend/backend.h"
+#include "cache/cache.h"
+#include "view/mibview.h"
 
 static double now(void)
 {
@@ -100,7 +100,7 @@ static void open_sim(struct config *cfg, struct backend *b, unsigned ncpus)
 {
 	char cpus[16], err[256];
 
-	config_defaults(cfg);
+	config_defaults(cfg, backend_sections());
 	snprintf(cpus, sizeof(cpus), "%u", ncpus);
 	if (config_apply(cfg, "simCpus", cpus, err, sizeof(err)) != 0 ||
 	    backend_open(b, cfg, err, sizeof(err)) != 0) {

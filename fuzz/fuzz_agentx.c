@@ -2,8 +2,9 @@
  * fuzz_agentx.c - the bytes a master sends, through the agent's AgentX
  * path: framed into PDUs by the session's framer (ax_frame(): a header
  * that cannot be framed ends the stream), each request decoded
- * (lib/agentx_decode.c), answered from a populated cache
- * (lib/agentx_read.c) and encoded (lib/agentx_encode.c).  All PDU types,
+ * (lib/agentx/agentx_decode.c), answered from a populated cache
+ * (lib/session/ax_session_dispatch.c) and encoded
+ * (lib/agentx/agentx_encode.c).  All PDU types,
  * both byte orders, odd lengths, long OIDs and GetBulk counts come from
  * the input.  Properties: every request that parses gets one Response
  * (CleanupSet none) whose header echoes its IDs, whose length is its
@@ -13,7 +14,7 @@
  * its start (at it only with include) and before its end, or
  * endOfMibView naming the start; a GetBulk answer is at most
  * non-repeaters + repeaters x max-repetitions varbinds.  The set
- * phases go through the one write path (lib/agentx_write.c) on a copy
+ * phases go through the one write path (lib/write/agentx_write.c) on a copy
  * of the populated alarm table, with 'alarmSet yes' and at most 8 rows
  * created: after every PDU the table is sorted by index, within its row
  * limit, and every active row could be evaluated (a metric, a rising
@@ -22,8 +23,8 @@
  */
 #include <string.h>
 
-#include "agentx_decode.h"
-#include "agentx_read.h"
+#include "agentx/agentx_decode.h"
+#include "session/ax_session_dispatch.h"
 #include "fuzz.h"
 #include "populated.h"
 

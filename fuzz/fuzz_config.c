@@ -4,7 +4,8 @@
  */
 #include <string.h>
 
-#include "config.h"
+#include "config/config.h"
+#include "backend/registry.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -17,7 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(text, data, size);
 	text[size] = '\0';
 	hwr_log_set(fuzz_quiet);
-	config_defaults(&cfg);
+	config_defaults(&cfg, backend_sections());
 	for (char *save = NULL, *line = strtok_r(text, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		char *args = line + strcspn(line, " \t");

@@ -2,7 +2,7 @@
 #include <stdio.h>
 
 #include "fuzz.h"
-#include "helpfile.h"
+#include "meta/helpfile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "mibview.h"
+#include "view/mibview.h"
 
 #include "populated.h"
 

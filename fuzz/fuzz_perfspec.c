@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "perfspec.h"
+#include "backend/perfspec.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -8,9 +8,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "alarm_eval.h"
-#include "backend.h"
-#include "cache.h"
+#include "alarm/alarm_eval.h"
+#include "backend/backend.h"
+#include "cache/cache.h"
 #include "fuzz.h"
 
 static void no_event(void *ctx, const struct alarm *a, size_t i,
@@ -38,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	config_defaults(&cfg);
+	config_defaults(&cfg, backend_sections());
 	snprintf(cfg.backend, sizeof(cfg.backend), "replay");
 	char width[4];
 	snprintf(width, sizeof(width), "%u", widths[mode & 3]);

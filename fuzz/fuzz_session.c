@@ -1,6 +1,7 @@
 /*
  * fuzz_session.c - the bytes a master sends, against the real session
- * (lib/ax_session.c) over a socketpair: the harness opens the session as
+ * (lib/session/ax_session.c) over a socketpair: the harness opens the
+ * session as
  * a master would (session ID 9), then writes the input after the first
  * byte in chunks whose size the first byte picks (split anywhere), the
  * session reading after each.  Properties: everything the session sends
@@ -15,8 +16,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "agentx_decode.h"
-#include "ax_session.h"
+#include "agentx/agentx_decode.h"
+#include "session/ax_session.h"
 #include "fuzz.h"
 #include "populated.h"
 

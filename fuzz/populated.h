@@ -6,10 +6,10 @@
 #ifndef HWR10K_FUZZ_POPULATED_H
 #define HWR10K_FUZZ_POPULATED_H
 
-#include "alarm.h"
-#include "cache.h"
+#include "alarm/alarm.h"
+#include "cache/cache.h"
 #include "fuzz.h"
-#include "mibview.h"
+#include "view/mibview.h"
 
 static const struct mib_view *populated_view(void)
 {

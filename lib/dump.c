@@ -4,8 +4,8 @@
 #include <inttypes.h>
 #include <time.h>
 
-#include "backend.h"
-#include "cache.h"
+#include "backend/backend.h"
+#include "cache/cache.h"
 
 static void print_cell(FILE *out, const struct cache *c, int k, long cpu)
 {
@@ -48,7 +48,7 @@ static int read_into(struct backend *b, struct sample *s, struct cache *c,
 {
 	if (backend_read(b, s) != 0 || sample_sort(s) != 0 ||
 	    cache_update(c, s, now) < 0) {
-		fprintf(err, "dump: backend %s: read failed\n", b->ops->name);
+		fprintf(err, "dump: backend %s: read failed\n", b->ops->section.name);
 		return -1;
 	}
 	return 0;

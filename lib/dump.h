@@ -9,7 +9,7 @@
 #include <signal.h>
 #include <stdio.h>
 
-#include "config.h"
+#include "config/config.h"
 
 /*
  * Print to out, in the format documented in hw-r10kevctr-agent(8):

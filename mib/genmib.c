@@ -1,6 +1,7 @@
 /*
  * genmib - generates HW-R10KEVCTR-MIB.txt, the agent's object table
- * (lib/objects.c), the Zabbix template and snmp_exporter's generator.yml from mib/objects.def,
+ * (lib/meta/objects.c), the Zabbix template and snmp_exporter's
+ * generator.yml from mib/objects.def,
  * mib/metrics.def, mib/stats.def, mib/root.def and mib/hw.help (the tables
  * are compiled in; the help file is read at run time).
  *
@@ -11,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "helpfile.h"
+#include "meta/helpfile.h"
 #include "mibmodel.h"
 
 typedef void (*writer)(const struct mibmodel *, FILE *);

@@ -24,11 +24,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "describe.h"
-#include "metrics.h"
+#include "meta/describe.h"
+#include "meta/metrics.h"
 #include "rows.h"
-#include "stats.h"
-#include "strbuf.h"
+#include "meta/stats.h"
+#include "util/strbuf.h"
 
 /*
  * A last paragraph that says where the value comes from: the PCP metric,

@@ -8,9 +8,9 @@
 
 #include <stdio.h>
 
-#include "helpfile.h"
-#include "metrics.h"
-#include "objects.h"
+#include "meta/helpfile.h"
+#include "meta/metrics.h"
+#include "meta/objects.h"
 
 enum node_kind {
 	NK_BRANCH,     /* OBJECT IDENTIFIER */

@@ -8,8 +8,8 @@
 
 #include "mibmodel.h"
 #include "mibmodel_int.h"
-#include "stats.h"
-#include "strbuf.h"
+#include "meta/stats.h"
+#include "util/strbuf.h"
 
 /* What the statistic is, in words made from its stats.def row. */
 static void stat_definition(struct strbuf *d, const struct stat_def *st)

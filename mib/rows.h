@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "objects.h"
+#include "meta/objects.h"
 
 enum row_kind {
 	R_TC,

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "metrics.h"
+#include "meta/metrics.h"
 #include "mibmodel.h"
 
 #define ZBX_TEMPLATE "HW R10000 event counters by SNMP"

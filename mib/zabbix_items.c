@@ -1,6 +1,6 @@
 /*
  * zabbix_items.c - what the Zabbix template makes of each object of the
- * MIB, as data by value tag (lib/objects.h): the item's key, name, type,
+ * MIB, as data by value tag (lib/meta/objects.h): the item's key, name, type,
  * unit, value map and preprocessing, and the triggers on it.  Objects
  * without a row are left out: the counters (the rates are exact where
  * Zabbix's "Change per second" of them aliases on the agent's poll
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats.h"
+#include "meta/stats.h"
 #include "zabbix.h"
 
 #define INTERVAL      "{$HWR10K.INTERVAL}"

@@ -13,9 +13,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "config.h"
-#include "registry.h"
-#include "sample.h"
+#include "config/config.h"
+#include "backend/registry.h"
+#include "cache/sample.h"
 
 struct backend;
 

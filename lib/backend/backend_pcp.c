@@ -21,12 +21,12 @@
 #include <string.h>
 #include <strings.h>
 
-#include "backend.h"
-#include "backend_pcp.h"
-#include "log.h"
-#include "parse.h"
-#include "pcp_data.h"
-#include "strbuf.h"
+#include "backend/backend.h"
+#include "backend/backend_pcp.h"
+#include "util/log.h"
+#include "util/parse.h"
+#include "backend/pcp_data.h"
+#include "util/strbuf.h"
 
 /* ------------------------------------------------------------ settings */
 
@@ -269,7 +269,8 @@ static void log_unmapped(const struct pcp *p)
 static int pcp_open(struct backend *b, const struct config *cfg, char *err,
 		    size_t len)
 {
-	const struct pcp_settings *ps = config_settings(cfg, &backend_pcp);
+	const struct pcp_settings *ps =
+	    config_settings(cfg, &backend_pcp.section);
 	struct pcp *p = calloc(1, sizeof(*p));
 
 	if (!p) {
@@ -319,11 +320,11 @@ static void pcp_close(struct backend *b)
 }
 
 const struct backend_ops backend_pcp = {
-    .name = "pcp",
-    .tokens = pcp_tokens,
-    .settings_size = sizeof(struct pcp_settings),
-    .defaults = &pcp_defaults,
-    .validate = pcp_validate,
+    .section.name = "pcp",
+    .section.tokens = pcp_tokens,
+    .section.settings_size = sizeof(struct pcp_settings),
+    .section.defaults = &pcp_defaults,
+    .section.validate = pcp_validate,
     .open = pcp_open,
     .read = pcp_read,
     .close = pcp_close,

@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 
-#include "metrics.h"
+#include "meta/metrics.h"
 
 struct pcp_settings {
 	char *host;		     /* pcpHost; NULL = "local:" */

@@ -22,14 +22,14 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "backend.h"
-#include "backend_perf.h"
-#include "cpulist.h"
-#include "log.h"
-#include "perf_cpu.h"
-#include "perf_hint.h"
-#include "perfspec.h"
-#include "sorted.h"
+#include "backend/backend.h"
+#include "backend/backend_perf.h"
+#include "util/cpulist.h"
+#include "util/log.h"
+#include "backend/perf_cpu.h"
+#include "backend/perf_hint.h"
+#include "backend/perfspec.h"
+#include "util/sorted.h"
 
 #define SPEC_TEXT_MAX 96 /* of a spec, for messages */
 
@@ -284,7 +284,8 @@ static int perf_open(struct backend *b, const struct config *cfg, char *err,
 		snprintf(err, errlen, "perf: out of memory");
 		return -1;
 	}
-	const struct perf_settings *ps = config_settings(cfg, &backend_perf);
+	const struct perf_settings *ps =
+	    config_settings(cfg, &backend_perf.section);
 	snprintf(pf->sysfs, sizeof(pf->sysfs), "%s", sysfs_of(ps));
 	pf->group_size = ps->group_size;
 	for (int c = 0; c < COUNTER_COUNT; c++) {
@@ -438,12 +439,12 @@ static void perf_advise(struct backend *b, FILE *out)
 }
 
 const struct backend_ops backend_perf = {
-    .name = "perf",
+    .section.name = "perf",
     .needs_perfmon = true,
-    .tokens = perf_tokens,
-    .settings_size = sizeof(struct perf_settings),
-    .defaults = &perf_defaults,
-    .validate = NULL, /* perfEvent lines are checked as they are read */
+    .section.tokens = perf_tokens,
+    .section.settings_size = sizeof(struct perf_settings),
+    .section.defaults = &perf_defaults,
+    .section.validate = NULL, /* perfEvent lines are checked as they are read */
     .open = perf_open,
     .read = perf_read,
     .close = perf_close,

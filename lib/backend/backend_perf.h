@@ -2,7 +2,7 @@
 #ifndef HWR10K_BACKEND_PERF_H
 #define HWR10K_BACKEND_PERF_H
 
-#include "metrics.h"
+#include "meta/metrics.h"
 
 #define PERF_GROUP_SIZE_DEFAULT 4 /* general-purpose counters of most PMUs */
 

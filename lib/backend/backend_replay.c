@@ -31,12 +31,12 @@
 #include <string.h>
 #include <strings.h>
 
-#include "backend.h"
-#include "backend_replay.h"
-#include "counter_math.h"
-#include "log.h"
-#include "parse.h"
-#include "replay_data.h"
+#include "backend/backend.h"
+#include "backend/backend_replay.h"
+#include "util/counter_math.h"
+#include "util/log.h"
+#include "util/parse.h"
+#include "backend/replay_data.h"
 
 /* ------------------------------------------------------------ backend */
 
@@ -97,7 +97,7 @@ static int replay_open(struct backend *b, const struct config *cfg, char *err,
 		       size_t errlen)
 {
 	const struct replay_settings *rs =
-	    config_settings(cfg, &backend_replay);
+	    config_settings(cfg, &backend_replay.section);
 	struct replay *r = calloc(1, sizeof(*r));
 	if (!r || !rs->file || !(r->file = strdup(rs->file))) {
 		free(r);
@@ -246,7 +246,7 @@ static bool replay_keep(struct backend *b, const struct config *cfg)
 {
 	struct replay *r = b->priv;
 	const struct replay_settings *rs =
-	    config_settings(cfg, &backend_replay);
+	    config_settings(cfg, &backend_replay.section);
 	struct file_id now;
 	int fd =
 	    rs->file ? open(rs->file, O_RDONLY | O_NONBLOCK | O_CLOEXEC) : -1;
@@ -266,11 +266,11 @@ static void replay_close(struct backend *b)
 }
 
 const struct backend_ops backend_replay = {
-    .name = "replay",
-    .tokens = replay_tokens,
-    .settings_size = sizeof(struct replay_settings),
-    .defaults = &replay_defaults,
-    .validate = replay_validate,
+    .section.name = "replay",
+    .section.tokens = replay_tokens,
+    .section.settings_size = sizeof(struct replay_settings),
+    .section.defaults = &replay_defaults,
+    .section.validate = replay_validate,
     .open = replay_open,
     .read = replay_read,
     .close = replay_close,

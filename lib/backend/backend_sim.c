@@ -24,14 +24,14 @@
  * and that exists on the simulated CPU revision (vcc before 3.1, fucomp
  * from 3.1), and reports that number as hw.r10kevctr.state.
  */
-#include "backend_sim.h"
+#include "backend/backend_sim.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "backend.h"
+#include "backend/backend.h"
 
 struct sim {
 	struct sim_settings cfg;
@@ -67,8 +67,8 @@ static int sim_open(struct backend *b, const struct config *cfg, char *err,
 		snprintf(err, errlen, "sim: out of memory");
 		return -1;
 	}
-	s->cfg =
-	    *(const struct sim_settings *)config_settings(cfg, &backend_sim);
+	s->cfg = *(const struct sim_settings *)config_settings(
+	    cfg, &backend_sim.section);
 	s->clock_ns = b->clock_ns ? b->clock_ns : backend_monotonic_ns;
 	s->base_s = s->t_s = 0; /* base_s: at the first read */
 	s->epoch = backend_new_epoch();
@@ -244,11 +244,11 @@ static const struct config_token sim_tokens[] = {
 };
 
 const struct backend_ops backend_sim = {
-    .name = "sim",
-    .tokens = sim_tokens,
-    .settings_size = sizeof(struct sim_settings),
-    .defaults = &sim_defaults,
-    .validate = NULL,
+    .section.name = "sim",
+    .section.tokens = sim_tokens,
+    .section.settings_size = sizeof(struct sim_settings),
+    .section.defaults = &sim_defaults,
+    .section.validate = NULL,
     .open = sim_open,
     .read = sim_read,
     .close = sim_close,

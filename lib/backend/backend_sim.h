@@ -4,8 +4,8 @@
 
 #include <stdint.h>
 
-#include "metrics.h"
-#include "sample.h"
+#include "meta/metrics.h"
+#include "cache/sample.h"
 
 #define SIM_CPUS_DEFAULT   4
 #define SIM_CPUS_MAX	   4096

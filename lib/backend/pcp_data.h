@@ -8,10 +8,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "backend.h"
-#include "counter_math.h"
-#include "pcp_source.h"
-#include "sample.h"
+#include "backend/backend.h"
+#include "util/counter_math.h"
+#include "backend/pcp_source.h"
+#include "cache/sample.h"
 
 /* What an instance of a metric's instance domain is: a CPU, or not. */
 struct pcp_inst {

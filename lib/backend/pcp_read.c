@@ -24,10 +24,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "counter_math.h"
-#include "log.h"
-#include "pcp_data.h"
-#include "sorted.h"
+#include "util/counter_math.h"
+#include "util/log.h"
+#include "backend/pcp_data.h"
+#include "util/sorted.h"
 
 void pcp_restart(struct pcp *p)
 {

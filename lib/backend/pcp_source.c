@@ -14,7 +14,7 @@
  * only are passed over.  A record without metrics is a <mark> record,
  * which pmlogger writes where it stopped and started again.
  */
-#include "pcp_source.h"
+#include "backend/pcp_source.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -22,7 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "log.h"
+#include "util/log.h"
 
 long pcp_cpu_of_instance(const char *name)
 {

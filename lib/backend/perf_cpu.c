@@ -15,10 +15,10 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "backend.h"
-#include "counter_math.h"
-#include "log.h"
-#include "perf_cpu.h"
+#include "backend/backend.h"
+#include "util/counter_math.h"
+#include "util/log.h"
+#include "backend/perf_cpu.h"
 
 static int sys_perf_event_open(struct perf_event_attr *attr, int cpu,
 			       int group_fd)

@@ -6,9 +6,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "metrics.h"
-#include "perfspec.h"
-#include "sample.h"
+#include "meta/metrics.h"
+#include "backend/perfspec.h"
+#include "cache/sample.h"
 
 #define PERF_GROUP_MAX 64 /* perfGroupSize's upper bound */
 

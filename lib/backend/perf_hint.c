@@ -10,17 +10,17 @@
  * config lines below are the ones doc/perf-mapping.md ("Hosts without a
  * PMU") gives, chosen here from what really opened.
  */
-#include "perf_hint.h"
+#include "backend/perf_hint.h"
 
 #include <dirent.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "backend.h"
-#include "log.h"
-#include "perf_cpu.h"
-#include "perfspec.h"
+#include "backend/backend.h"
+#include "util/log.h"
+#include "backend/perf_cpu.h"
+#include "backend/perfspec.h"
 
 /* The software events that count everywhere perf_event_open works. */
 static const struct {

@@ -1,5 +1,5 @@
 /* perfspec.c - perf event specification parser (syntax in perfspec.h). */
-#include "perfspec.h"
+#include "backend/perfspec.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "parse.h"
+#include "util/parse.h"
 
 #ifdef HAVE_LIBPFM
 #include <dlfcn.h>

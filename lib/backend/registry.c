@@ -1,17 +1,17 @@
 /*
- * registry.c - the backends built into this binary, by name and position
- * (config.c parses and stores each one's settings by it; backend.c opens
- * the configured one).  It knows no config: the config knows it.
+ * registry.c - the backends built into this binary, by name and position,
+ * and their config sections (the caller hands them to the config, which
+ * parses and stores each one's settings by them; backend.c opens the
+ * configured one).  The config knows no backend: the backends know it.
  */
-#include "registry.h"
+#include "backend/registry.h"
 
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 
-#include "backend.h"
-#include "metrics.h"
-#include "parse.h"
+#include "backend/backend.h"
+#include "meta/metrics.h"
+#include "util/parse.h"
 
 /* The backends, each defined in its own file: adding one is a line here
  * (and its files in lib/Makefile.inc); the rest reach it by name. */
@@ -34,32 +34,34 @@ static const struct backend_ops *const registry[] = {
 #endif
 };
 #define NREG (sizeof(registry) / sizeof(registry[0]))
-_Static_assert(NREG <= BACKENDS_MAX, "raise BACKENDS_MAX");
+_Static_assert(NREG <= CONFIG_SECTIONS_MAX, "raise CONFIG_SECTIONS_MAX");
+
+/* The same backends' config sections, in the same order. */
+static const struct config_section *const sections[] = {
+    &backend_sim.section,
+#ifdef HAVE_PERF_BACKEND
+    &backend_perf.section,
+#endif
+    &backend_replay.section,
+#ifdef HAVE_PCP_BACKEND
+    &backend_pcp.section,
+#endif
+    NULL,
+};
+_Static_assert(sizeof(sections) / sizeof(sections[0]) == NREG + 1,
+	       "a section for each backend");
 
 const struct backend_ops *backend_find(const char *name)
 {
 	for (size_t i = 0; name && i < NREG; i++)
-		if (strcmp(registry[i]->name, name) == 0)
+		if (strcmp(registry[i]->section.name, name) == 0)
 			return registry[i];
 	return NULL;
 }
 
-const struct backend_ops *backend_owning(const char *token)
+const struct config_section *const *backend_sections(void)
 {
-	for (size_t i = 0; i < NREG; i++)
-		for (const struct config_token *t = registry[i]->tokens;
-		     t && t->token; t++)
-			if (strcasecmp(t->token, token) == 0)
-				return registry[i];
-	return NULL;
-}
-
-long backend_index(const struct backend_ops *ops)
-{
-	for (size_t i = 0; i < NREG; i++)
-		if (registry[i] == ops)
-			return (long)i;
-	return -1;
+	return sections;
 }
 
 const struct backend_ops *backend_at(size_t index)
@@ -73,7 +75,7 @@ const char *backend_names(char *buf, size_t len)
 	buf[0] = '\0';
 	for (size_t i = 0; i < NREG && used < len; i++) {
 		int n = snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
-				 registry[i]->name);
+				 registry[i]->section.name);
 		if (n < 0)
 			break;
 		used += (size_t)n;

@@ -1,8 +1,10 @@
 /*
- * registry.h - what a backend is (its ops table: name, tokens, settings,
- * callbacks) and the backends built into this binary (registry.c): found
- * by name, by token, by position.  No config here: config.c uses it, and
- * backend.c, which opens what the config names.
+ * registry.h - what a backend is (its ops table: its config section, with
+ * its name, tokens and settings, and its callbacks) and the backends
+ * built into this binary (registry.c): found by name, by position, and as
+ * the config's sections (backend_sections, which the caller hands to
+ * config_defaults: the config knows no backend).  backend.c opens what
+ * the config names.
  */
 #ifndef HWR10K_REGISTRY_H
 #define HWR10K_REGISTRY_H
@@ -11,34 +13,24 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* backends a binary can have built in */
-#define BACKENDS_MAX 8
+#include "config/config.h"
 
 struct backend;
-struct config;
-struct config_token;
 struct sample;
 
-/* The most words a config line has (alarm takes 8). */
-#define BACKEND_WORDS_MAX 10
-
 struct backend_ops {
-	const char *name;
+	/*
+	 * The backend's own settings, as a libpfm4 PMU owns its event table:
+	 * section.name is the backend's name ('backend' line), its config
+	 * tokens, the size and defaults of its settings struct and their
+	 * check across lines (config.h).  config.c parses, compares and
+	 * frees them through the section.
+	 */
+	struct config_section section;
 	/* What the agent must keep for this backend when it gives up root
 	 * (-u): CAP_PERFMON, to open events again after the switch (a CPU
 	 * back online, a reload).  The agent asks this, never the name. */
 	bool needs_perfmon;
-	/*
-	 * The backend's own settings, as a libpfm4 PMU owns its event table:
-	 * its config tokens (config_token.h rows, over its settings struct,
-	 * NULL-terminated), the size and defaults of that struct.  config.c
-	 * parses, compares and frees them through the rows.
-	 */
-	const struct config_token *tokens;
-	size_t settings_size;
-	const void *defaults;
-	/* Check the settings across lines; message in err.  NULL: none. */
-	int (*validate)(const void *settings, char *err, size_t errlen);
 	/* Allocate b->priv and start counting; -1 with a message in err. */
 	int (*open)(struct backend *b, const struct config *cfg, char *err,
 		    size_t errlen);
@@ -69,11 +61,11 @@ struct backend_ops {
 const struct backend_ops *backend_find(const char *name);
 /* Does the backend called name need CAP_PERFMON (false if unknown)? */
 bool backend_needs_perfmon(const char *name);
-/* The backend whose tokens include token (any case); NULL if none. */
-const struct backend_ops *backend_owning(const char *token);
-/* Registry position of ops (-1 if not built in), and the reverse. */
-long backend_index(const struct backend_ops *ops);
+/* The backend at registry position index; NULL past the last. */
 const struct backend_ops *backend_at(size_t index);
+/* The backends' config sections, in registry order, NULL-terminated:
+ * what config_defaults takes. */
+const struct config_section *const *backend_sections(void);
 /* "sim, perf, replay" (those built in) into buf, for messages. */
 const char *backend_names(char *buf, size_t len);
 /* The counter index of a METRIC argument of token, or -1 with a message. */

@@ -11,9 +11,9 @@
 #include <sys/types.h>
 #include <time.h>
 
-#include "backend.h"
-#include "counter_math.h"
-#include "sample.h"
+#include "backend/backend.h"
+#include "util/counter_math.h"
+#include "cache/sample.h"
 
 #define REPLAY_CPU_MAX 65535 /* CPU numbers accepted in a file */
 /* TIME in seconds: a century past 2^32 s keeps every ns value in 64 bits */

@@ -4,7 +4,7 @@
  * disk at a reload), and read line by line in blocks, the agent's
  * progress() called every REPLAY_STEP_BYTES and its cancel obeyed.
  */
-#include "replay_file.h"
+#include "backend/replay_file.h"
 
 #include <errno.h>
 #include <fcntl.h>

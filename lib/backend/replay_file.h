@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "replay_data.h"
+#include "backend/replay_data.h"
 
 /* r->file opened without blocking, a regular file only (r->id set);
  * NULL with the reason in err. */

@@ -3,7 +3,7 @@
  * every line checked, every bad one logged with FILE:LINE, skipped and
  * counted; opened without blocking and read in steps (replay_file.c).
  */
-#include "replay_data.h"
+#include "backend/replay_data.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -15,10 +15,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "log.h"
-#include "metrics.h"
-#include "parse.h"
-#include "replay_file.h"
+#include "util/log.h"
+#include "meta/metrics.h"
+#include "util/parse.h"
+#include "backend/replay_file.h"
 
 /* ------------------------------------------------------------ parsing */
 

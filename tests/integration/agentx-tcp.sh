@@ -1,6 +1,6 @@
 #!/bin/sh
 # The AgentX session over TCP on loopback (agentXSocket tcp:...), with
-# the non-blocking connect of lib/ax_session_dial.c: a walk is served in full, single
+# the non-blocking connect of lib/session/ax_session_dial.c: a walk is served in full, single
 # GETs too, and every request parses.
 . "$(dirname "$0")/lib.sh"
 

@@ -84,7 +84,7 @@ cleanup() {
     for pid in $EXTRA_PIDS; do stop_pid "$pid"; done
     stop_pid "$SNMPD_PID"
     # every request the master sent parsed and was for our session
-    # (lib/ax_session_io.c logs each that was not), unless the test sent such ones
+    # (lib/session/ax_session_io.c logs each that was not), unless the test sent such ones
     if [ "$rc" -eq 0 ] && [ -z "${EXPECT_PROTOCOL_ERRORS:-}" ] &&
         grep -s "does not parse\|answered notOpen\|cannot be framed" "$TMP/agent.log"; then
         echo "FAIL: the master sent a request the agent could not take"

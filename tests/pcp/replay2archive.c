@@ -26,7 +26,7 @@
 #include <pcp/pmapi.h>
 #include <pcp/import.h>
 
-#include "metrics.h"
+#include "meta/metrics.h"
 
 #define BASE_SEC  1000000000 /* the recording's TIME 0: 2001-09-09 */
 #define DOMAIN	  1	     /* PCP's IRIX PMDA: 1.35.N */

@@ -3,7 +3,7 @@
  * (test_alarm_write.c: the rules; test_alarm_txn.c: the phases around a
  * commit): a table with one config row, a writer with a store in a
  * temporary directory, and a master's set phases built byte by byte
- * (axpdu.h) and read by the decoder, as lib/agentx_write.c gets them.
+ * (axpdu.h) and read by the decoder, as lib/write/agentx_write.c gets them.
  */
 #ifndef HWR10K_ALARM_FIXTURE_H
 #define HWR10K_ALARM_FIXTURE_H
@@ -15,8 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "agentx_read.h"
-#include "alarm_store.h"
+#include "session/ax_session_dispatch.h"
+#include "write/alarm_store.h"
 #include "axpdu.h"
 #include "logcapture.h"
 

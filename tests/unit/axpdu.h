@@ -1,7 +1,7 @@
 /*
  * axpdu.h - the unit tests' AgentX PDU builder: a master's PDUs byte by
  * byte (RFC 2741 6.1 header, 5.1 OIDs with the 1.3.6.1.X prefix), in
- * either byte order, written independently of lib/agentx_encode.c.
+ * either byte order, written independently of lib/agentx/agentx_encode.c.
  */
 #ifndef HWR10K_TEST_AXPDU_H
 #define HWR10K_TEST_AXPDU_H
@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "agentx_pdu.h"
+#include "agentx/agentx_pdu.h"
 
 /* A PDU under construction, in either byte order. */
 struct pdu {

@@ -2,7 +2,7 @@
 #ifndef HWR10K_LOGCAPTURE_H
 #define HWR10K_LOGCAPTURE_H
 
-#include "log.h"
+#include "util/log.h"
 
 static char logbuf[16384];
 

@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-#include "agentx_decode.h"
+#include "agentx/agentx_decode.h"
 #include "axpdu.h"
 
 static const unsigned start[] = {1, 3, 6, 1, 4, 1, 8072, 9999, 9999, 59, 1};

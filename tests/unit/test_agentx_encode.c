@@ -4,7 +4,7 @@
  * OIDs, 5.3 octet strings, 5.4 varbinds), in network byte order. */
 #include "testenv.h"
 
-#include "agentx_encode.h"
+#include "agentx/agentx_encode.h"
 
 static const unsigned long cell[] = {1,	   3,  6, 1, 4, 1, 8072, 9999,
 				     9999, 59, 1, 2, 1, 3, 5};

@@ -5,8 +5,8 @@
  */
 #include "testenv.h"
 
-#include "alarm_eval.h"
-#include "config.h"
+#include "alarm/alarm_eval.h"
+#include "config/config.h"
 #include "logcapture.h"
 
 #define R    ALARM_EVENT_RISING
@@ -129,7 +129,7 @@ static void config_lines(void **state)
 				 bad[i].msg, err);
 	}
 	struct config c;
-	config_defaults(&c);
+	config_defaults(&c, NULL); /* the generic tokens alone */
 	assert_int_equal(config_apply(&c, "alarm",
 				      "a hw.r10kevctr.cycles sum rate 10 5",
 				      err, 256),

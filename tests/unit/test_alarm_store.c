@@ -1,5 +1,5 @@
 /* test_alarm_store.c - the file of nonVolatile alarm rows
- * (lib/alarm_store.c): rows read back, every bad line reported by FILE:
+ * (lib/write/alarm_store.c): rows read back, every bad line reported by FILE:
  * line N, counted and kept as a comment across rewrites, the write
  * atomic (no temporary left), an unreadable file never written over. */
 #include "testenv.h"
@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "alarm_store.h"
+#include "write/alarm_store.h"
 #include "logcapture.h"
 
 static char dir[64], path[128];

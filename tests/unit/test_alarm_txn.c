@@ -1,5 +1,5 @@
 /* test_alarm_txn.c - what happens around a commit of the alarm table
- * (lib/alarm_write*.c): UndoSet after a commit (the table and the store
+ * (lib/write/alarm_write*.c): UndoSet after a commit (the table and the store
  * both back), a failed save, interleaved transactions (RFC 2741 allows
  * them; net-snmp's master serializes, others need not), the one validity
  * rule whatever a row's status, the CPU column and the scope, counters

@@ -1,5 +1,5 @@
-/* test_alarm_write.c - the one write path (lib/agentx_write.c,
- * lib/alarm_write*.c): a master's set phases, built byte by byte
+/* test_alarm_write.c - the one write path (lib/write/agentx_write.c,
+ * lib/write/alarm_write*.c): a master's set phases, built byte by byte
  * (axpdu.h) and read by the decoder, on a table with one config row;
  * RFC 2579's RowStatus rules, RFC 3416's error and index for each bad
  * request with nothing changed, all or nothing, undo, two managers on

@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#include "ax_address.h"
+#include "config/ax_address.h"
 
 static struct ax_address a;
 static char err[400];

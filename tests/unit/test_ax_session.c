@@ -1,4 +1,5 @@
-/* test_ax_session.c - the AgentX session handle (lib/ax_session.c) over a
+/* test_ax_session.c - the AgentX session handle
+ * (lib/session/ax_session.c) over a
  * socketpair, with a clock of the test's own: the test plays the master
  * byte by byte (axpdu.h) and reads what the session sends.  Open,
  * Register, AddAgentCaps and up; requests answered whatever the moment;
@@ -15,8 +16,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "agentx_decode.h"
-#include "ax_session.h"
+#include "agentx/agentx_decode.h"
+#include "session/ax_session.h"
 #include "axpdu.h"
 #include "logcapture.h"
 #include "populated.h"

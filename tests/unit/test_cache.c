@@ -1,9 +1,9 @@
 /* test_cache.c - folding samples into monotonic counters and sums. */
 #include "testenv.h"
 
-#include "cache.h"
-#include "stat_eval.h"
-#include "stats.h"
+#include "cache/cache.h"
+#include "cache/stat_eval.h"
+#include "meta/stats.h"
 
 #define ALL ((counter_mask)((UINT64_C(1) << COUNTER_COUNT) - 1))
 

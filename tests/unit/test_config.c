@@ -1,18 +1,18 @@
 /* test_config.c - config lines: the documented forms and the bad ones. */
 #include "testenv.h"
 
-#include "backend.h"
-#include "backend_replay.h"
-#include "backend_sim.h"
-#include "config.h"
+#include "backend/backend.h"
+#include "backend/backend_replay.h"
+#include "backend/backend_sim.h"
+#include "config/config.h"
 #ifdef HAVE_PERF_BACKEND
-#include "backend_perf.h"
+#include "backend/backend_perf.h"
 #endif
 
 #define SIM(c)                                                                 \
-	((const struct sim_settings *)config_settings(&(c), backend_find("sim")))
+	((const struct sim_settings *)config_settings(&(c), &backend_find("sim")->section))
 #define REPLAY(c)                                                              \
-	((const struct replay_settings *)config_settings(&(c), backend_find("replay")))
+	((const struct replay_settings *)config_settings(&(c), &backend_find("replay")->section))
 
 static int apply(struct config *c, const char *tok, const char *args, char *err)
 {
@@ -22,7 +22,7 @@ static int apply(struct config *c, const char *tok, const char *args, char *err)
 static void defaults(void **state)
 {
 	struct config c;
-	config_defaults(&c);
+	config_defaults(&c, backend_sections());
 	assert_string_equal(c.backend, "sim");
 	assert_int_equal(c.poll_interval, POLL_INTERVAL_DEFAULT);
 	assert_int_equal(SIM(c)->cpus, SIM_CPUS_DEFAULT);
@@ -35,7 +35,7 @@ static void good_lines(void **state)
 {
 	struct config c;
 	char err[256] = "";
-	config_defaults(&c);
+	config_defaults(&c, backend_sections());
 	assert_int_equal(apply(&c, "backend", "sim", err), 0);
 	assert_int_equal(apply(&c, "pollInterval", "1", err), 0);
 	assert_int_equal(apply(&c, "pollinterval", " 3600 ", err), 0);
@@ -66,7 +66,7 @@ static void good_lines(void **state)
 			       "hw.r10kevctr.cycles software:cpu-clock", err),
 			 0);
 	assert_string_equal(
-	    ((const struct perf_settings *)config_settings(&c, backend_find("perf")))
+	    ((const struct perf_settings *)config_settings(&c, &backend_find("perf")->section))
 		->event[0],
 	    "software:cpu-clock");
 #endif
@@ -78,7 +78,7 @@ static void bad(const char *tok, const char *args, const char *msg)
 {
 	struct config c;
 	char err[256] = "";
-	config_defaults(&c);
+	config_defaults(&c, backend_sections());
 	assert_int_equal(apply(&c, tok, args, err), -1);
 	if (!strstr(err, msg))
 		fail_msg("%s %s: expected '%s' in '%s'", tok, args, msg, err);
@@ -151,10 +151,10 @@ static void token_rows_decide_reloads(void **state)
 
 	for (size_t i = 0; backend_at(i); i++) {
 		const struct backend_ops *ops = backend_at(i);
-		for (const struct config_token *t = ops->tokens; t && t->token;
+		for (const struct config_token *t = ops->section.tokens; t && t->token;
 		     t++) {
 			assert_non_null(t->usage);
-			assert_true(t->offset + t->size <= ops->settings_size);
+			assert_true(t->offset + t->size <= ops->section.settings_size);
 			if (t->kind == TK_CUSTOM)
 				continue;
 			char v[2][32], *w[2], metric[] = "hw.r10kevctr.cycles";
@@ -180,20 +180,20 @@ static void token_rows_decide_reloads(void **state)
 			}
 			void *s[2];
 			for (int k = 0; k < 2; k++) {
-				s[k] = calloc(1, ops->settings_size);
-				memcpy(s[k], ops->defaults, ops->settings_size);
+				s[k] = calloc(1, ops->section.settings_size);
+				memcpy(s[k], ops->section.defaults, ops->section.settings_size);
 				w[0] = nw == 2 ? metric : v[k];
 				w[1] = v[k];
 				if (token_apply(t, s[k], w, nw, err, sizeof(err)))
 					fail_msg("%s %s: %s", t->token, v[k], err);
 			}
-			if (token_table_same(ops->tokens, s[0], s[1]) == t->reopens)
+			if (token_table_same(ops->section.tokens, s[0], s[1]) == t->reopens)
 				fail_msg("%s: a change %s the backend, the table "
 					 "says otherwise",
 					 t->token,
 					 t->reopens ? "does not reopen" : "reopens");
 			for (int k = 0; k < 2; k++) {
-				token_table_release(ops->tokens, s[k]);
+				token_table_release(ops->section.tokens, s[k]);
 				free(s[k]);
 			}
 			checked++;

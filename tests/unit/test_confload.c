@@ -5,8 +5,8 @@
  */
 #include "testenv.h"
 
-#include "backend.h"
-#include "backend_sim.h"
+#include "backend/backend.h"
+#include "backend/backend_sim.h"
 
 #include <net-snmp/net-snmp-config.h>
 #include <net-snmp/net-snmp-includes.h>
@@ -24,12 +24,8 @@ static int capture(int major, int minor, void *server, void *client)
 
 static const char *write_conf(const char *text)
 {
-	static char path[] = "/tmp/hwr-confload-XXXXXX";
-	strcpy(path, "/tmp/hwr-confload-XXXXXX");
-	int fd = mkstemp(path);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-	close(fd);
+	static char path[64];
+	tmp_file_with(path, sizeof(path), "hwr-confload", text, strlen(text));
 	return path;
 }
 
@@ -70,7 +66,7 @@ static void good_file(void **state)
 			 0);
 	assert_string_equal(logbuf, "");
 	assert_int_equal(cfg.poll_interval, 2);
-	const struct sim_settings *sim = config_settings(&cfg, backend_find("sim"));
+	const struct sim_settings *sim = config_settings(&cfg, &backend_find("sim")->section);
 	assert_int_equal(sim->cpus, 3);
 	assert_int_equal(sim_rate(sim, 0), 100);
 	config_free(&cfg);

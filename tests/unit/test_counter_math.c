@@ -1,7 +1,7 @@
 /* test_counter_math.c - wraparound and multiplex scaling. */
 #include "testenv.h"
 
-#include "counter_math.h"
+#include "util/counter_math.h"
 
 static void wrap_32(void **state)
 {

@@ -2,7 +2,7 @@
 #include "testenv.h"
 
 #include "dump.h"
-#include "metrics.h"
+#include "meta/metrics.h"
 #include "testconf.h"
 
 static void sim_dump(void **state)
@@ -13,7 +13,7 @@ static void sim_dump(void **state)
 	FILE *o = open_memstream(&out, &outlen);
 	FILE *e = open_memstream(&err, &errlen);
 
-	config_defaults(&cfg);
+	conf_init(&cfg, NULL);
 	CONF(&cfg, "simCpus", "2");
 	cfg.poll_interval = 1;
 	assert_int_equal(dump_run(&cfg, NULL, o, e), 0);
@@ -49,7 +49,7 @@ static void nothing_counted(void **state)
 	FILE *o = open_memstream(&out, &outlen);
 	FILE *e = open_memstream(&err, &errlen);
 
-	config_defaults(&cfg);
+	conf_init(&cfg, NULL);
 	cfg.poll_interval = 1;
 	for (int k = 0; k < COUNTER_COUNT; k++)
 		CONF(&cfg, "simRate", "%s off", counters[k].fullname);

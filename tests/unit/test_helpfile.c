@@ -1,8 +1,8 @@
 /* test_helpfile.c - the newhelp parser, on hw.help and on bad input. */
 #include "testenv.h"
 
-#include "helpfile.h"
-#include "metrics.h"
+#include "meta/helpfile.h"
+#include "meta/metrics.h"
 
 /* Parse text as file "t.help"; returns the error count, errors in *msgs. */
 static int parse(const char *text, struct helpfile *hf, char **msgs)

@@ -1,7 +1,7 @@
 /* test_metrics.c - the metrics table (mib/metrics.def) and its rules. */
 #include "testenv.h"
 
-#include "metrics.h"
+#include "meta/metrics.h"
 
 static void arcs_strictly_increasing(void **state)
 {

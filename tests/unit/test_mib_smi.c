@@ -13,9 +13,9 @@
 
 #include <smi.h>
 
-#include "helpfile.h"
-#include "metrics.h"
-#include "objects.h"
+#include "meta/helpfile.h"
+#include "meta/metrics.h"
+#include "meta/objects.h"
 
 static const char *module;
 

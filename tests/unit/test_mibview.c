@@ -6,10 +6,10 @@
 
 #include <limits.h>
 
-#include "cache.h"
-#include "metrics.h"
-#include "mibview.h"
-#include "alarm.h"
+#include "cache/cache.h"
+#include "meta/metrics.h"
+#include "view/mibview.h"
+#include "alarm/alarm.h"
 
 static struct cache cache;
 static struct served served;

@@ -9,9 +9,9 @@
 #include <pcp/pmapi.h>
 #include <pcp/import.h>
 
-#include "backend.h"
+#include "backend/backend.h"
 #include "logcapture.h"
-#include "pcp_source.h"
+#include "backend/pcp_source.h"
 #include "testconf.h"
 
 static char dir[64], archive[96];
@@ -63,8 +63,7 @@ static int open_pcp(struct backend *b, const char *extra_token,
 		    const char *extra_args, char *err)
 {
 	struct config cfg;
-	config_defaults(&cfg);
-	snprintf(cfg.backend, sizeof(cfg.backend), "pcp");
+	conf_init(&cfg, "pcp");
 	CONF(&cfg, "pcpArchive", "%s", archive);
 	if (extra_token)
 		CONF(&cfg, extra_token, "%s", extra_args);
@@ -93,7 +92,7 @@ static void settings(void **state)
 	struct config cfg;
 	char err[256];
 
-	config_defaults(&cfg);
+	conf_init(&cfg, NULL);
 	assert_int_not_equal(
 	    config_apply(&cfg, "pcpMetric", "cycles x.y", err, sizeof(err)), 0);
 	assert_non_null(strstr(err, "not a counter metric"));
@@ -322,7 +321,7 @@ static void refused_not_events(void **state)
 			 "PCP metric hw.r10kevctr.cycles"))
 		fail_msg("%s", err);
 	/* two pcpMetric lines naming one PCP metric: the second line */
-	config_defaults(&cfg);
+	conf_init(&cfg, NULL);
 	assert_int_equal(config_apply(&cfg, "pcpMetric",
 				      "hw.r10kevctr.tlb disk.dev.read", err,
 				      sizeof(err)),
@@ -361,8 +360,7 @@ static void mapping_mark_and_loop(void **state)
 	end_archive();
 
 	struct config cfg;
-	config_defaults(&cfg);
-	snprintf(cfg.backend, sizeof(cfg.backend), "pcp");
+	conf_init(&cfg, "pcp");
 	CONF(&cfg, "pcpArchive", "%s", archive);
 	CONF(&cfg, "pcpLoop", "yes");
 	CONF(&cfg, "pcpMetric", "hw.r10kevctr.scache.wb kernel.percpu.intr");

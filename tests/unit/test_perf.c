@@ -20,8 +20,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "backend.h"
-#include "perf_cpu.h"
+#include "backend/backend.h"
+#include "backend/perf_cpu.h"
 #include "testconf.h"
 #include "logcapture.h"
 
@@ -50,8 +50,7 @@ static long ncpus(void)
 /* Software events mapped onto three metrics; everything else off. */
 static void sw_config(struct config *cfg, bool only_hardware)
 {
-	config_defaults(cfg);
-	CONF(cfg, "backend", "perf");
+	conf_init(cfg, "perf");
 	CONF(cfg, "perfSysfs", "%s", sysfs);
 	for (int c = 0; c < COUNTER_COUNT; c++)
 		CONF(cfg, "perfEvent", "%s %s", counters[c].fullname,

@@ -4,9 +4,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cpulist.h"
-#include "metrics.h"
-#include "perfspec.h"
+#include "util/cpulist.h"
+#include "meta/metrics.h"
+#include "backend/perfspec.h"
 
 static void table_defaults_parse(void **state)
 {

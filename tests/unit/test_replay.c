@@ -5,7 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "backend.h"
+#include "backend/backend.h"
 #include "testconf.h"
 #include "logcapture.h"
 
@@ -13,11 +13,7 @@ static char path[64];
 
 static void write_bytes(const char *text, size_t len)
 {
-	strcpy(path, "/tmp/hwr-replay-XXXXXX");
-	int fd = mkstemp(path);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, text, len), (ssize_t)len);
-	close(fd);
+	tmp_file_with(path, sizeof(path), "hwr-replay", text, len);
 }
 
 static void write_file(const char *text)
@@ -28,8 +24,7 @@ static void write_file(const char *text)
 static int open_replay(struct backend *b, unsigned width, bool loop, char *err)
 {
 	struct config cfg;
-	config_defaults(&cfg);
-	snprintf(cfg.backend, sizeof(cfg.backend), "replay");
+	conf_init(&cfg, "replay");
 	CONF(&cfg, "replayFile", "%s", path);
 	CONF(&cfg, "replayCounterWidth", "%u", width);
 	CONF(&cfg, "replayLoop", "%s", loop ? "yes" : "no");
@@ -162,8 +157,7 @@ static void unusable_files(void **state)
 	unlink(path);
 	assert_non_null(strstr(err, "no valid sample lines"));
 	struct config cfg;
-	config_defaults(&cfg);
-	snprintf(cfg.backend, sizeof(cfg.backend), "replay");
+	conf_init(&cfg, "replay");
 	assert_int_equal(config_validate(&cfg, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "backend replay needs replayFile"));
 	config_free(&cfg);
@@ -366,15 +360,13 @@ static void keep_on_reload(void **state)
 	struct config cfg, run; /* the next config, the one opened */
 	char err[256];
 	write_file("1 0 hw.r10kevctr.tlb 1\n2 0 hw.r10kevctr.tlb 2\n");
-	config_defaults(&run);
-	snprintf(run.backend, sizeof(run.backend), "replay");
+	conf_init(&run, "replay");
 	CONF(&run, "replayFile", "%s", path);
 	CONF(&run, "replayCounterWidth", "64");
 	CONF(&run, "replayLoop", "no");
 	log_capture_start();
 	assert_int_equal(backend_open(&b, &run, err, sizeof(err)), 0);
-	config_defaults(&cfg);
-	snprintf(cfg.backend, sizeof(cfg.backend), "replay");
+	conf_init(&cfg, "replay");
 	CONF(&cfg, "replayFile", "%s", path);
 	cfg.poll_interval = 17;
 	assert_true(backend_keep(&b, &run, &cfg));

@@ -1,8 +1,8 @@
 /* test_sim.c - the sim backend is deterministic and follows its config. */
 #include "testenv.h"
 
-#include "backend.h"
-#include "backend_sim.h"
+#include "backend/backend.h"
+#include "backend/backend_sim.h"
 #include "testconf.h"
 
 /* The backend's clock, moved by the test: the sim counts elapsed time. */
@@ -33,7 +33,7 @@ static void predictable_values(void **state)
 	struct sample s = {0};
 	char err[256];
 
-	config_defaults(&cfg);
+	conf_init(&cfg, NULL);
 	CONF(&cfg, "simCpus", "19");
 	cfg.poll_interval = 5;
 	assert_int_equal(backend_open(&b, &cfg, err, sizeof(err)), 0);
@@ -69,7 +69,7 @@ static void revision_and_off(void **state)
 	struct sample s = {0};
 	char err[256];
 
-	config_defaults(&cfg);
+	conf_init(&cfg, NULL);
 	CONF(&cfg, "simCpurev", "2.6");
 	CONF(&cfg, "simRate", "%s off", counters[0].fullname);
 	assert_int_equal(backend_open(&b, &cfg, err, sizeof(err)), 0);
@@ -93,7 +93,7 @@ static void seed_offsets(void **state)
 	struct sample s1 = {0}, s2 = {0};
 	char err[256];
 
-	config_defaults(&cfg);
+	conf_init(&cfg, NULL);
 	CONF(&cfg, "simSeed", "42");
 	CONF(&cfg, "simRate", "%s 0", counters[1].fullname);
 	assert_int_equal(backend_open(&b1, &cfg, err, sizeof(err)), 0);
@@ -126,7 +126,7 @@ static void counts_by_elapsed_time(void **state)
 	char err[256];
 	const uint64_t rate = counters[0].sim_rate;
 
-	config_defaults(&cfg);
+	conf_init(&cfg, NULL);
 	cfg.poll_interval = 2;
 	now_ns = 1000 * SEC;
 	assert_int_equal(backend_open(&b, &cfg, err, sizeof(err)), 0);
@@ -175,8 +175,8 @@ static void keep_on_reload(void **state)
 	struct sample s = {0};
 	char err[256];
 
-	config_defaults(&cfg);
-	config_defaults(&run);
+	conf_init(&cfg, NULL);
+	conf_init(&run, NULL);
 	cfg.poll_interval = run.poll_interval = 5;
 	now_ns = 0;
 	assert_int_equal(backend_open(&b, &run, err, sizeof(err)), 0);

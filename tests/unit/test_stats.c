@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "alarm_eval.h"
-#include "backend.h"
-#include "stat_eval.h"
-#include "stats.h"
+#include "alarm/alarm_eval.h"
+#include "backend/backend.h"
+#include "cache/stat_eval.h"
+#include "meta/stats.h"
 #include "testconf.h"
 
 static int C(const char *name)
@@ -60,7 +60,7 @@ static void sim_predicted(void **state)
 	struct cache c;
 	uint64_t v;
 
-	config_defaults(&cfg);
+	conf_init(&cfg, NULL);
 	CONF(&cfg, "simCpus", "3");
 	cfg.poll_interval = 2;
 	two_polls(&cfg, &c);
@@ -103,12 +103,24 @@ static void sim_predicted(void **state)
 	config_free(&cfg);
 }
 
+/* Load a replay recording (text) into c over two polls. */
+static void replay_two_polls(const char *text, struct cache *c)
+{
+	char path[64];
+	struct config cfg;
+
+	tmp_file_with(path, sizeof(path), "hwr-stats", text, strlen(text));
+	conf_init(&cfg, "replay");
+	CONF(&cfg, "replayFile", "%s", path);
+	two_polls(&cfg, c);
+	unlink(path);
+	config_free(&cfg);
+}
+
 /* One replay interval: IPC per CPU and summed from the same deltas; at
  * the end (no deltas) no instance; before the second poll none. */
 static void replay_predicted(void **state)
 {
-	char path[] = "/tmp/hwr-stats-XXXXXX";
-	int fd = mkstemp(path);
 	const char *text = "0 - hw.r10kevctr.cpurev 3.1\n"
 			   "0 0 hw.r10kevctr.cycles 1000\n"
 			   "0 1 hw.r10kevctr.cycles 1000\n"
@@ -118,19 +130,10 @@ static void replay_predicted(void **state)
 			   "5 1 hw.r10kevctr.cycles 4000\n"
 			   "5 0 hw.r10kevctr.grad.instrg 210\n"
 			   "5 1 hw.r10kevctr.grad.instrg 410\n";
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-	close(fd);
-
-	struct config cfg;
 	struct cache c;
 	uint64_t v;
 	size_t ipc = (size_t)stat_index_by_name("stat.ipc");
-	config_defaults(&cfg);
-	CONF(&cfg, "backend", "replay");
-	CONF(&cfg, "replayFile", "%s", path);
-	two_polls(&cfg, &c);
-	unlink(path);
+	replay_two_polls(text, &c);
 	assert_int_equal(stat_value(&c, ipc, 0, &v), SAMPLE_OK);
 	assert_int_equal(v, 200 * 1000 / 2000); /* 100 */
 	assert_int_equal(stat_value(&c, ipc, 1, &v), SAMPLE_OK);
@@ -143,25 +146,6 @@ static void replay_predicted(void **state)
 		       -1, &v),
 	    SAMPLE_NONE); /* not recorded */
 	cache_free(&c);
-	config_free(&cfg);
-}
-
-/* Load a replay recording (text) into c over two polls. */
-static void replay_two_polls(const char *text, struct cache *c)
-{
-	char path[] = "/tmp/hwr-stats-XXXXXX";
-	int fd = mkstemp(path);
-	struct config cfg;
-
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-	close(fd);
-	config_defaults(&cfg);
-	CONF(&cfg, "backend", "replay");
-	CONF(&cfg, "replayFile", "%s", path);
-	two_polls(&cfg, c);
-	unlink(path);
-	config_free(&cfg);
 }
 
 /* Successful store-conditionals: per CPU, graduated minus failed, 0 when
@@ -304,7 +288,7 @@ static void alarms_on_statistics(void **state)
 	    0);
 	assert_string_equal(ac.metric, "stat.ipc");
 	assert_int_equal(alarm_set_build(&set, &ac, 1, NULL), 0);
-	config_defaults(&cfg);
+	conf_init(&cfg, NULL);
 	CONF(&cfg, "simCpus", "2");
 	two_polls(&cfg, &c);
 	/* IPC 0.769 on each CPU: both rise over 0.700 at startup */

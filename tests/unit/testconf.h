@@ -1,9 +1,11 @@
-/* testconf.h - config lines in unit tests, through config_apply() as the
- * agent reads them. */
+/* testconf.h - configs in unit tests, made as the agent makes them: the
+ * defaults with the backends' sections, then lines through
+ * config_apply() as the agent reads them. */
 #ifndef HWR10K_TESTCONF_H
 #define HWR10K_TESTCONF_H
 
-#include "config.h"
+#include "backend/registry.h"
+#include "config/config.h"
 
 /* Apply "token args" to c; the test fails on a refused line. */
 #define CONF(c, token, ...)                                                    \
@@ -14,5 +16,14 @@
 				 sizeof(conf_err_)) != 0)                      \
 			fail_msg("%s %s: %s", (token), conf_args_, conf_err_); \
 	} while (0)
+
+/* The defaults, taking every built-in backend's tokens, and the line
+ * 'backend NAME' unless backend is NULL (the default, sim). */
+static inline void conf_init(struct config *c, const char *backend)
+{
+	config_defaults(c, backend_sections());
+	if (backend)
+		CONF(c, "backend", "%s", backend);
+}
 
 #endif

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -28,6 +29,18 @@ static inline const char *build_path(const char *rel)
 	const char *d = getenv("HWR_BUILDDIR");
 	snprintf(buf, sizeof(buf), "%s/%s", d ? d : ".", rel);
 	return buf;
+}
+
+/* A new file /tmp/PREFIX-XXXXXX holding the len bytes of text; its name
+ * into path (size bytes). */
+static inline void tmp_file_with(char *path, size_t size, const char *prefix,
+				 const void *text, size_t len)
+{
+	snprintf(path, size, "/tmp/%s-XXXXXX", prefix);
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, len), (ssize_t)len);
+	close(fd);
 }
 
 /* Run `fn` with a FILE* capturing what it writes; returns malloc'ed text. */

@@ -1,0 +1,58 @@
+/*
+ * values.h - the value of every object tag (objects.h), read from the
+ * cache and the alarm set.  The SNMP type comes from the object's declared
+ * syntax (mib/objects.def), never from the code that reads the value.
+ */
+#ifndef HWR10K_VALUES_H
+#define HWR10K_VALUES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cache/cache.h"
+#include "meta/objects.h"
+#include "view/served.h"
+
+struct alarm;
+
+/* What requests read: the counter cache and the agent's served state. */
+struct mib_view {
+	const struct cache *cache;
+	const struct served *served;
+};
+
+struct mib_value {
+	enum obj_syntax type;
+	union {
+		int32_t i32;
+		uint32_t u32; /* Unsigned32, Counter32, TimeTicks */
+		uint64_t u64;
+		struct {
+			const char *ptr; /* points into the cache */
+			size_t len;
+		} str;
+	} v;
+};
+
+enum mibview_result {
+	MV_OK,
+	MV_NO_SUCH_OBJECT,
+	MV_NO_SUCH_INSTANCE,
+	MV_END_OF_VIEW, /* getnext: nothing after this OID in the module */
+};
+
+/* Where a value is read: the object, and its CPU row or alarm. */
+struct value_at {
+	const struct mib_view *v;
+	const struct mib_object *o;
+	const struct cpu_row *row; /* TBL_CPU */
+	const struct alarm *alarm; /* TBL_ALARM */
+};
+
+/* The value at `at`; MV_NO_SUCH_INSTANCE when there is none now. */
+enum mibview_result value_read(const struct value_at *at, struct mib_value *v);
+/* Does the agent serve this tag?  (A unit test asks it of every object.) */
+bool value_has_source(enum obj_tag tag);
+
+#endif
