@@ -6,16 +6,21 @@
 # whose config path points into the test's directory: Debian's build reads
 # /etc/zabbix/zabbix.conf.php, which the test never touches).  Through the
 # API: the shipped template is imported (configuration.import) and linked
-# to a matrix of hosts: three private masters with the agent on the sim
-# (2 CPUs, known rates) polling every 1, 5 and 10 s, each read every 15 s
-# and every 60 s (the template's interval macro), one also over SNMPv3
-# authPriv (the user of conf/snmpd.conf.example, in host macros), a host
-# whose recording ends, and one where no SNMP agent answers.  Low-level
-# discovery makes the per-CPU items; every collected rate and ratio
-# equals the sim's within 1 %; the problems raised are the ones that mean
-# it (the dead host: only "No SNMP data collection"; the ended recording:
-# not counting, not multiplexed; the healthy hosts: none).  With an agent
-# stopped, its items turn unsupported: no zeros.
+# to a matrix of hosts: three private masters with the agent replaying a
+# recording of 2 CPUs whose rates change at every set (cycles 1 to 5 M/s,
+# graduated instructions independently, so IPC varies; fucomp and vcc
+# too: a rev 3.4 host counts fucomp, not vcc) polling every 1, 5 and 10 s,
+# each read every 15 s and every 60 s (the template's interval macro), one
+# also over SNMPv3 authPriv (the user of conf/snmpd.conf.example, in host
+# macros), a host whose recording ends, and one where no SNMP agent
+# answers.  The hosts count 3 of the 31 events, as a perf host without a
+# PMU counts a few: discovery makes items only for them (none
+# unsupported), within a reading of linking; every stored rate and ratio
+# is within 0.1 % of the truth computed from the recording, for the two
+# sets its readings of the counting time name; the problems raised are
+# the ones that mean it (the dead host: only "No SNMP data collection";
+# the ended recording: not counting, not multiplexed; the healthy hosts:
+# none).  With an agent stopped, its items turn unsupported: no zeros.
 . "$(dirname "$0")/lib.sh"
 
 PGBIN=${PGBIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)}
@@ -36,12 +41,32 @@ T0=$(date +%s)
 chmod 711 "$TMP"
 as_postgres() { setpriv --reuid=postgres --regid=postgres --clear-groups "$@"; }
 
-# --- the SNMP side: the matrix of masters and agents (lib.sh); CPU n
-# counts rate * (n + 1) per s
-start_matrix "backend sim
-simCpus 2
-simRate hw.r10kevctr.cycles 1000000
-simRate hw.r10kevctr.grad.instrg 500000"
+# --- the SNMP side: the matrix of masters and agents (lib.sh), replaying
+# a recording whose rates vary: a set per poll, its TIME steps 0.8 to
+# 1.2 s (the agent's clock, not the poll interval), per CPU cycles at 1 to
+# 5 M/s and graduated instructions at 0.3 to 4 M/s, drawn independently
+# at every set; fucomp steady, vcc (not served: rev 3.4).
+python3 - "$TMP/vary.replay" <<'PY'
+import random, sys
+random.seed(39)
+ms, cyc, ins, fu, vcc = 0, [1, 1], [1, 1], [1, 1], [1, 1]
+with open(sys.argv[1], "w") as f:
+    f.write("0.000 - hw.r10kevctr.cpurev 3.4\n")
+    for k in range(2000):
+        if k:
+            dt = random.randint(800, 1200)
+            ms += dt
+            for c in (0, 1):
+                cyc[c] += round(random.uniform(1e6, 5e6) * dt / 1000)
+                ins[c] += round(random.uniform(0.3e6, 4e6) * dt / 1000)
+                fu[c] += 1000 * dt
+                vcc[c] += 7 * dt
+        for c in (0, 1):
+            for m, v in (("cycles", cyc), ("grad.instrg", ins), ("fucomp", fu), ("vcc", vcc)):
+                f.write("%d.%03d %d hw.r10kevctr.%s %d\n" % (ms // 1000, ms % 1000, c, m, v[c]))
+PY
+start_matrix "backend replay
+replayFile $TMP/vary.replay"
 
 # --- PostgreSQL: a cluster of the test's own, reached by its socket only
 mkdir "$TMP/pg" "$TMP/pgsock"
