@@ -27,6 +27,15 @@
 
 #define AGENT_NAME "hw-r10kevctr" /* config file type: hw-r10kevctr.conf */
 
+/* publish.c: a reading that ended while requests were coming, held until
+ * they pause. */
+struct publish {
+	bool held;
+	int rc;			  /* backend_read's, of the held reading */
+	uint64_t since_ns;	  /* monotonic: when it was held */
+	uint64_t last_request_ns; /* monotonic: the master's last input */
+};
+
 struct agent {
 	struct config cfg;	 /* the running, validated config */
 	struct backend backend;	 /* open backend of cfg */
@@ -38,6 +47,7 @@ struct agent {
 	struct sample sample;
 	struct reader reader;	 /* the reads off the main loop */
 	unsigned polls_skipped;	 /* since the read in flight was posted */
+	struct publish publish;	 /* a reading not yet folded in */
 	/* main.c's: answer the master and run due timers without waiting
 	 * (poll.c hands it to a long backend open as its progress call) */
 	void (*serve_pending)(void);
@@ -48,7 +58,6 @@ struct agent {
 	struct alarm_store store;   /* rows created over SNMP, kept */
 	struct alarm_writer writer; /* what sets go through */
 	unsigned poll_alarm;	 /* net-snmp alarm id, 0 = none */
-	uint64_t last_poll_ns;	 /* monotonic, when a poll last ended */
 	struct stamps stamps;	 /* stamps.c: when the TimeStamps were */
 	const char *xaddr;	 /* -x, overrides agentXSocket */
 	struct privilege priv;	 /* -u, -g */
@@ -58,9 +67,24 @@ struct agent {
 	char reload_refused[128];
 };
 
+/* publish.c: when a reading becomes what requests see.  The master is
+ * quiet after PUBLISH_QUIET_MS without input; a reading is held at most
+ * 90 % of a poll interval, and at most PUBLISH_HOLD_MAX_MS. */
+#define PUBLISH_QUIET_MS 100
+#define PUBLISH_HOLD_MAX_MS 2000
+void publish_request_seen(struct agent *a); /* input from the master */
+void publish_reading(struct agent *a, int rc); /* now, or held */
+void publish_due(struct agent *a);   /* the held one, if its time came */
+void publish_flush(struct agent *a); /* the held one, now */
+/* Shortens select()'s wait to the held reading's time. */
+void publish_timeout(const struct agent *a, struct timeval *tv);
+
 /* poll.c */
 int poll_start(struct agent *a, char *err, size_t errlen);
 void poll_now(struct agent *a);
+/* A reading that ended (rc: backend_read's) into the cache, the alarms
+ * and the notifications. */
+void poll_process(struct agent *a, int rc);
 /* The main loop's select: the reading thread's descriptor (poll_fds),
  * and a read that ended folded into the cache (poll_io). */
 void poll_fds(const struct agent *a, int *nfds, fd_set *r);

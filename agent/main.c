@@ -129,8 +129,10 @@ static void reload(struct agent *a)
 /*
  * One turn of the main loop: wait (at most until the next net-snmp
  * alarm: polls, session timers) for the master's socket, the end of a
- * backend read (poll.c) or a signal, then serve what came and run the
- * due alarms.  Nothing in it waits for the master or the backend.
+ * backend read (poll.c) or a signal, then serve what came, run the
+ * due alarms, and fold in a reading held while requests came (publish.c:
+ * select() waits no longer than its time).  Nothing in it waits for the
+ * master or the backend.
  */
 static void loop_once(bool block)
 {
@@ -145,14 +147,17 @@ static void loop_once(bool block)
 	poll_fds(&agent_ctx, &nfds, &r);
 	if (!block || tv.tv_sec > 1)
 		tv = (struct timeval){block ? 1 : 0, 0};
+	publish_timeout(&agent_ctx, &tv);
 	int n = select(nfds, &r, &w, NULL, &tv);
 	if (n > 0) {
-		session_io(&r, &w);
+		if (session_io(&r, &w))
+			publish_request_seen(&agent_ctx);
 		poll_io(&agent_ctx, &r);
 	} else if (n < 0) {
 		FD_ZERO(&r);
 	}
 	run_alarms();
+	publish_due(&agent_ctx);
 }
 
 static void serve_pending(void)

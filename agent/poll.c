@@ -34,7 +34,7 @@ static void on_alarm_event(void *ctx, const struct alarm *al, size_t index,
 
 /* The reading of a poll that ended (rc: backend_read's), into the cache,
  * the alarms and the notifications: on the main loop. */
-static void poll_process(struct agent *a, int rc)
+void poll_process(struct agent *a, int rc)
 {
 	uint32_t now = uptime_ticks();
 	struct cache *c = &a->cache;
@@ -80,7 +80,6 @@ static void poll_process(struct agent *a, int rc)
 /* A read on the main loop (the first one at start; or no thread). */
 void poll_now(struct agent *a)
 {
-	a->last_poll_ns = backend_monotonic_ns(); /* the schedule holds */
 	poll_process(a, backend_read(&a->backend, &a->sample));
 }
 
@@ -116,11 +115,11 @@ static void skip(struct agent *a)
 /* The poll timer: a read posted to the reading thread. */
 static void poll_due(struct agent *a)
 {
+	publish_flush(a); /* a held reading before the next one */
 	if (a->reader.busy) {
 		skip(a);
 		return;
 	}
-	a->last_poll_ns = backend_monotonic_ns();
 	if (reader_post(&a->reader, &a->backend, &a->sample) != 0)
 		poll_now(a); /* no thread (logged): on the main loop */
 }
@@ -149,7 +148,7 @@ void poll_io(struct agent *a, fd_set *r)
 			 a->cfg.backend, seconds_since(a->reader.posted_ns),
 			 a->polls_skipped);
 	a->polls_skipped = 0;
-	poll_process(a, rc);
+	publish_reading(a, rc);
 }
 
 /* Answer requests (and run due timers) until no read is in flight, at
@@ -161,6 +160,7 @@ static int wait_idle(struct agent *a)
 	while (a->reader.busy && !a->stop_requested &&
 	       backend_monotonic_ns() < until)
 		a->serve_wait();
+	publish_flush(a); /* a reload or a stop goes on from the last one */
 	return a->reader.busy ? -1 : 0;
 }
 
@@ -313,6 +313,7 @@ int poll_reconfigure(struct agent *a, struct config *newcfg)
 	if (!keep) {
 		backend_close(&a->backend);
 		a->backend = nb;
+		cache_clock_restart(&a->cache);
 	}
 	alarm_write_reset(&a->writer); /* sets in progress: of the old table */
 	alarm_set_free(&a->alarms);

@@ -85,12 +85,15 @@ void session_fds(int *nfds, fd_set *r, fd_set *w)
 		*nfds = fd + 1;
 }
 
-void session_io(const fd_set *r, const fd_set *w)
+bool session_io(const fd_set *r, const fd_set *w)
 {
 	bool want_write;
 	int fd = sess ? ax_session_fd(sess, &want_write) : -1;
-	if (fd >= 0)
-		ax_session_io(sess, FD_ISSET(fd, r), FD_ISSET(fd, w));
+	if (fd < 0)
+		return false;
+	bool input = FD_ISSET(fd, r);
+	ax_session_io(sess, input, FD_ISSET(fd, w));
+	return input;
 }
 
 bool session_is_up(void)

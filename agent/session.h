@@ -34,7 +34,9 @@ void session_stop(void);
 
 /* The main loop: the descriptors to wait for, then what they said. */
 void session_fds(int *nfds, fd_set *readable, fd_set *writable);
-void session_io(const fd_set *readable, const fd_set *writable);
+/* true when the master sent something (requests: publish.c waits for
+ * them to pause) */
+bool session_io(const fd_set *readable, const fd_set *writable);
 
 bool session_is_up(void);
 /* sysUpTime (TimeTicks): the master's, kept in step at each of its

@@ -291,6 +291,11 @@ void cache_timestamps_reset(struct cache *c)
 	c->discontinuity_time = 0;
 }
 
+void cache_clock_restart(struct cache *c)
+{
+	c->clock_restarted = true;
+}
+
 /* The new rows and the sample's facts become the table's. */
 static void adopt(struct cache *c, const struct sample *s,
 		  struct cpu_row *rows, uint64_t (*offset)[COUNTER_COUNT],
@@ -306,9 +311,12 @@ static void adopt(struct cache *c, const struct sample *s,
 	c->nrows = s->ncpus;
 	c->counted = s->counted;
 	c->system_wide = s->system_wide;
-	c->interval_ns = !first && s->time_ns > c->sample_time_ns
-			     ? s->time_ns - c->sample_time_ns
-			     : 0;
+	c->interval_ns =
+	    !first && !c->clock_restarted && s->time_ns > c->sample_time_ns
+		? s->time_ns - c->sample_time_ns
+		: 0;
+	c->clock_restarted = false;
+	c->counting_ns += c->interval_ns;
 	c->sample_time_ns = s->time_ns;
 	c->state = s->state;
 	snprintf(c->cpurev, sizeof(c->cpurev), "%s", s->cpurev);

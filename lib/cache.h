@@ -108,7 +108,17 @@ struct cache {
 	char last_discontinuity[256]; /* why, for the log (truncated) */
 	uint64_t sample_time_ns;      /* backend clock of the last poll */
 	uint64_t interval_ns;	      /* since the poll before; 0 = unknown */
+	/* The time the counters cover: the sum of the known intervals
+	 * (hwR10kEvCtrCountingTime). */
+	uint64_t counting_ns;
+	/* The next poll reads another clock (a new backend): its interval
+	 * is unknown. */
+	bool clock_restarted;
 };
+
+/* The backend changed (a reload): the next poll's clock is another
+ * one, so its interval is unknown (no rate, no counting time). */
+void cache_clock_restart(struct cache *c);
 
 /* What a sample of a counter is worth at this poll. */
 enum sample_status {

@@ -41,6 +41,7 @@ STR(backend, at->v->served->backend)
 NUM(num_cpus, at->v->cache->nrows)
 NUM(discontinuity_time, at->v->cache->discontinuity_time)
 NUM(polls, at->v->cache->polls)
+NUM(counting_time, at->v->cache->counting_ns)
 NUM(poll_errors, at->v->served->poll_errors)
 STR(discontinuity_reason, at->v->cache->last_discontinuity)
 
@@ -166,6 +167,7 @@ static value_fn *const value_of[TAG_COUNT] = {
     [TAG_NUM_CPUS] = num_cpus,
     [TAG_DISCONTINUITY_TIME] = discontinuity_time,
     [TAG_POLLS] = polls,
+    [TAG_COUNTING_TIME] = counting_time,
     [TAG_POLL_ERRORS] = poll_errors,
     [TAG_DISCONTINUITY_REASON] = discontinuity_reason,
     [TAG_RATE] = rate,

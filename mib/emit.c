@@ -14,6 +14,11 @@
 static const struct {
 	const char *date, *text;
 } revisions[] = {
+    {"202612051400Z", "hwR10kEvCtrCountingTime: the time the counters\n"
+		      "cover, by the backend's clock, so that a manager's\n"
+		      "rate between any two of its readings is exact.  A\n"
+		      "new poll becomes visible only between bursts of\n"
+		      "requests: one walk sees one poll."},
     {"202612051100Z", "hwR10kEvCtrAlarmOwner (who created a row, as\n"
 		      "hcAlarmOwner) and hwR10kEvCtrAlarmNextIndex (an index\n"
 		      "to create a row at).  One rule for a row whatever its\n"

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 
 command -v man >/dev/null || { echo "SKIP: man-db not installed"; exit 77; }
-render() { MANWIDTH=200 man -l "$1" 2>/dev/null | sed 's/^ *//'; }
+render() { MANWIDTH=200 man -l "$1" 2>/dev/null | sed 's/^ *//; s/  */ /g'; } # justified: one space
 render "$HWR_SRCDIR/man/hw-r10kevctr-agent.8" >"$TMP/agent.8.txt"
 render "$HWR_BUILDDIR/man/hw-r10kevctr.conf.5" >"$TMP/conf.5.txt" # generated
 

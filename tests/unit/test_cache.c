@@ -673,6 +673,43 @@ static void reset_while_waiting(void **state)
 	assert_sums(&c);
 }
 
+/* hwR10kEvCtrCountingTime: the known intervals, summed; with the
+ * counters it gives the exact rate between any two polls. */
+static void counting_time(void **state)
+{
+	/* poll k at times[k] s; CPU 0 counts rates[k] per s before it */
+	const unsigned times[] = {5, 8, 9, 14, 20};
+	const uint64_t rates[] = {0, 1000, 5000, 2000, 3000};
+	uint64_t v = 0, e[5], t[5];
+
+	for (int k = 0; k < 5; k++) {
+		steady(&s, times[k]);
+		v += k ? rates[k] * (times[k] - times[k - 1]) : 0;
+		s.cpus[0].value[0] = v;
+		cache_update(&c, &s, times[k] * 100);
+		e[k] = cpu_row_value(&c, &c.rows[0], 0);
+		t[k] = c.counting_ns;
+	}
+	assert_int_equal(t[0], 0);
+	assert_int_equal(t[4], 15 * 1000000000ull);
+	/* polls 1 to 4: 5000 + 10000 + 18000 events in 12 s */
+	assert_int_equal((e[4] - e[1]) * 1000000000ull / (t[4] - t[1]),
+			 33000 / 12);
+	/* a clock that went backwards adds nothing, nor does the first poll
+	 * of another backend's clock */
+	steady(&s, 3);
+	cache_update(&c, &s, 2100);
+	assert_int_equal(c.counting_ns, t[4]);
+	assert_int_equal(c.interval_ns, 0);
+	cache_clock_restart(&c);
+	steady(&s, 100);
+	cache_update(&c, &s, 2200);
+	assert_int_equal(c.counting_ns, t[4]);
+	steady(&s, 102);
+	cache_update(&c, &s, 2300);
+	assert_int_equal(c.counting_ns, t[4] + 2 * 1000000000ull);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -692,6 +729,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(unread_from_the_start, setup, teardown),
 	    cmocka_unit_test_setup_teardown(reset_behind_missing_reading, setup, teardown),
 	    cmocka_unit_test_setup_teardown(reset_while_waiting, setup, teardown),
+	    cmocka_unit_test_setup_teardown(counting_time, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
