@@ -112,10 +112,10 @@ static void put_dashboard(FILE *out)
 	fprintf(out, "          name: 'R10000 event counters'\n"
 		     "          pages:\n            -\n"
 		     "              widgets:\n");
-	put_widget(out, 0, 0, 16, 6, ZBX_GRAPH_EVENTS, 4, 2, NULL);
-	put_widget(out, 16, 0, 8, 6, ZBX_GRAPH_IPC, 1, 1, NULL);
-	put_widget(out, 0, 6, 24, 9, ZBX_GRAPH_CPU_IPC, 8, 8, NULL);
-	put_widget(out, 0, 15, 24, 3, NULL, 0, 0, "hwr10k.state");
+	put_widget(out, 0, 0, 16, 5, ZBX_GRAPH_EVENTS, 4, 2, NULL);
+	put_widget(out, 16, 0, 8, 5, ZBX_GRAPH_IPC, 1, 1, NULL);
+	put_widget(out, 0, 5, 24, 12, ZBX_GRAPH_CPU_IPC, 8, 8, NULL);
+	put_widget(out, 0, 17, 24, 3, NULL, 0, 0, "hwr10k.state");
 }
 
 /* The statistics' inputs ([.] rather than \., which the JavaScript
