@@ -112,10 +112,11 @@ static void put_dashboard(FILE *out)
 	fprintf(out, "          name: 'R10000 event counters'\n"
 		     "          pages:\n            -\n"
 		     "              widgets:\n");
-	put_widget(out, 0, 0, 16, 5, ZBX_GRAPH_EVENTS, 4, 2, NULL);
-	put_widget(out, 16, 0, 8, 5, ZBX_GRAPH_IPC, 1, 1, NULL);
-	put_widget(out, 0, 5, 24, 12, ZBX_GRAPH_CPU_IPC, 8, 8, NULL);
-	put_widget(out, 0, 17, 24, 3, NULL, 0, 0, "hwr10k.state");
+	/* (a grid needs 2 dashboard rows per row of graphs) */
+	put_widget(out, 0, 0, 16, 4, ZBX_GRAPH_EVENTS, 4, 2, NULL);
+	put_widget(out, 16, 0, 8, 4, ZBX_GRAPH_IPC, 1, 1, NULL);
+	put_widget(out, 0, 4, 24, 16, ZBX_GRAPH_CPU_IPC, 8, 8, NULL);
+	put_widget(out, 0, 20, 24, 3, NULL, 0, 0, "hwr10k.state");
 }
 
 /* The statistics' inputs ([.] rather than \., which the JavaScript

@@ -68,7 +68,8 @@ extern const struct zbx_trigger zbx_snmp_down, zbx_state_down;
 #define ZBX_POLL_KEY "hwr10k.poll"
 /* The graph prototypes the dashboard shows. */
 #define ZBX_GRAPH_EVENTS  "{#EVENT} per second (all CPUs)"
-#define ZBX_GRAPH_IPC	  "Ratio ipc (all CPUs)"
+/* (a name without a macro would be taken by its own prototype) */
+#define ZBX_GRAPH_IPC	  "Ratio {#STAT.IPC} (all CPUs)"
 #define ZBX_GRAPH_CPU_IPC "CPU {#CPU}: ratio ipc"
 void zbx_exact_items(FILE *out, const struct mibmodel *mm);
 void zbx_exact_rules(FILE *out, const struct mibmodel *mm);
@@ -93,7 +94,7 @@ struct zbx_rule {
 	const char *oid, *master, *js, *cpu;
 };
 void zbx_rule(FILE *out, const struct zbx_rule *r);
-/* A graph prototype of one line (its y axis from 0). */
+/* A graph prototype of one line, small (no legend), its y axis from 0. */
 void zbx_graph_prototype(FILE *out, const char *name, const char *key,
 			 const char *color);
 void zbx_tags(FILE *out, int in, const char *const *pairs);

@@ -331,6 +331,19 @@ static void stat_formula(char *f, size_t len, size_t st, bool cpu)
 	guarded(f, len, g, num, den);
 }
 
+/* The summed statistic's macro, {#STAT.IPC}: one of its own for each
+ * rule, whose prototype's key must name a macro and differ from the other
+ * rules' (a graph prototype finds its item by key). */
+static void stat_macro(char *buf, size_t len, size_t st)
+{
+	snprintf(buf, len, "{#STAT.");
+	for (const char *p = stat_defs[st].name; *p; p++) {
+		char one[2] = {(char)(*p >= 'a' && *p <= 'z' ? *p - 32 : *p), 0};
+		add(buf, len, one);
+	}
+	add(buf, len, "}");
+}
+
 /* The rule's JavaScript: one row when the host counts every input of
  * the statistic (per CPU: a row per CPU that does) and, for a rev 3
  * statistic, the CPU revision is not below 3 (stat_eval.c's rule). */
@@ -338,10 +351,13 @@ static void stat_js(char *js, size_t len, size_t st, bool cpu)
 {
 	const struct stat_def *s = &stat_defs[st];
 	int k[4];
-	char arcs[64] = "", row[96];
+	char arcs[64] = "", row[128], macro[64];
 	stat_counters(st, k);
-	snprintf(row, sizeof(row),
-		 cpu ? "{\"{#CPU}\": m[2]}" : "{\"{#STAT}\": \"%s\"}", s->name);
+	stat_macro(macro, sizeof(macro), st);
+	if (cpu)
+		snprintf(row, sizeof(row), "{\"{#CPU}\": m[2]}");
+	else
+		snprintf(row, sizeof(row), "{\"%s\": \"%s\"}", macro, s->name);
 	for (int i = 0; i < 4; i++) {
 		char one[16];
 		if (k[i] < 0)
@@ -389,8 +405,11 @@ static void put_stat_rule(FILE *out, size_t st, bool cpu)
 	if (cpu)
 		snprintf(ikey, sizeof(ikey), "hwr10k.cpu.stat[{#CPU},%s]",
 			 s->name);
-	else
-		snprintf(ikey, sizeof(ikey), "hwr10k.stat[{#STAT}]");
+	else {
+		char macro[64];
+		stat_macro(macro, sizeof(macro), st);
+		snprintf(ikey, sizeof(ikey), "hwr10k.stat[%s]", macro);
+	}
 	if (s->scale)
 		snprintf(iname, sizeof(iname), "%s%s %s: %s%s",
 			 cpu ? "CPU {#CPU}: " : "", cpu ? "ratio" : "Ratio",

@@ -335,7 +335,10 @@ void zbx_graph_prototype(FILE *out, const char *name, const char *key,
 	zbx_uuid(out, "graph/", name);
 	fprintf(out, "              name: ");
 	zbx_q(out, name);
-	fprintf(out, "\n              ymin_type_1: FIXED\n"
+	fprintf(out, "\n              show_work_period: 'NO'\n"
+		     "              show_triggers: 'NO'\n"
+		     "              show_legend: 'NO'\n"
+		     "              ymin_type_1: FIXED\n"
 		     "              graph_items:\n"
 		     "                -\n"
 		     "                  color: %s\n"
