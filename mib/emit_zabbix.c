@@ -101,9 +101,9 @@ static void put_widget(FILE *out, int x, int y, int w, int h,
 
 /*
  * Zabbix 6.0's template dashboards take classic graphs and graph
- * prototypes only: the summed rates (a small graph per counted event),
- * the summed IPC, the per-CPU IPC as a grid of 8 x 8 small graphs (64
- * CPUs a page; per-CPU drill-down: Latest data, tag cpu), the state.
+ * prototypes only: the summed rates (a graph per counted event, 8 a
+ * page), the summed IPC, the per-CPU IPC (12 CPUs a page; the per-CPU
+ * drill-down: Latest data, tag cpu), the state.
  */
 static void put_dashboard(FILE *out)
 {
@@ -112,11 +112,12 @@ static void put_dashboard(FILE *out)
 	fprintf(out, "          name: 'R10000 event counters'\n"
 		     "          pages:\n            -\n"
 		     "              widgets:\n");
-	/* (a grid needs 2 dashboard rows per row of graphs) */
-	put_widget(out, 0, 0, 16, 4, ZBX_GRAPH_EVENTS, 4, 2, NULL);
-	put_widget(out, 16, 0, 8, 4, ZBX_GRAPH_IPC, 1, 1, NULL);
-	put_widget(out, 0, 4, 24, 16, ZBX_GRAPH_CPU_IPC, 8, 8, NULL);
-	put_widget(out, 0, 20, 24, 3, NULL, 0, 0, "hwr10k.state");
+	/* a classic graph below 4 dashboard rows (280 px) has no room to
+	 * plot: 2 rows of graphs in 8 */
+	put_widget(out, 0, 0, 16, 8, ZBX_GRAPH_EVENTS, 4, 2, NULL);
+	put_widget(out, 16, 0, 8, 8, ZBX_GRAPH_IPC, 1, 1, NULL);
+	put_widget(out, 0, 8, 24, 8, ZBX_GRAPH_CPU_IPC, 6, 2, NULL);
+	put_widget(out, 0, 16, 24, 3, NULL, 0, 0, "hwr10k.state");
 }
 
 /* The statistics' inputs ([.] rather than \., which the JavaScript
@@ -247,7 +248,7 @@ void mibmodel_write_zabbix(const struct mibmodel *mm, FILE *out)
 		     "{#SNMPINDEX} is the CPU number."};
 	zbx_rule(out, &r);
 	put_cpu_prototypes(out, mm);
-	zbx_exact_rules(out, mm);
+	zbx_exact_rules(out);
 	put_dashboard(out);
 
 	fprintf(out, "      macros:\n");

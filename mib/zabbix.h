@@ -72,7 +72,7 @@ extern const struct zbx_trigger zbx_snmp_down, zbx_state_down;
 #define ZBX_GRAPH_IPC	  "Ratio {#STAT.IPC} (all CPUs)"
 #define ZBX_GRAPH_CPU_IPC "CPU {#CPU}: ratio ipc"
 void zbx_exact_items(FILE *out, const struct mibmodel *mm);
-void zbx_exact_rules(FILE *out, const struct mibmodel *mm);
+void zbx_exact_rules(FILE *out);
 const struct node *zbx_find_tag(const struct mibmodel *mm, enum obj_tag tag,
 				int counter);
 

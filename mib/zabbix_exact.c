@@ -7,14 +7,13 @@
  * One master item per host (hwr10k.poll) walks the summed counters, the
  * agent's group (the counting time, the discontinuity time) and the
  * per-CPU counters, in one discovery[] walk: one poll of the agent (its
- * OID holds at most 512 characters: three subtrees).  Its JavaScript makes the walk
- * a flat object ("v3": cycles summed, "a9": the counting time, "c3_1":
- * CPU 1's cycles).  Dependent items take the counters and the clocks
- * from it; calculated items divide their changes.  Discovery rules,
- * dependent on the master, make the items only for the events the host
- * counts (an event not counted has no instance, so no key in the walk)
- * and for the statistics whose inputs it counts, at the first reading
- * after linking.
+ * OID holds at most 512 characters: three subtrees).  Its JavaScript makes the
+ * walk a flat object ("v3": cycles summed, "a9": the counting time, "c3_1": CPU
+ * 1's cycles).  Dependent items take the counters and the clocks from it;
+ * calculated items divide their changes.  Discovery rules, dependent on the
+ * master, make the items only for the events the host counts (an event not
+ * counted has no instance, so no key in the walk) and for the statistics whose
+ * inputs it counts, at the first reading after linking.
  */
 #include <stdio.h>
 #include <string.h>
@@ -22,11 +21,11 @@
 #include "stats.h"
 #include "zabbix.h"
 
-#define LEN	   4096
-#define KEY_TIME   "hwr10k.counting.time"
-#define KEY_DISC   "hwr10k.discontinuity.time"
-#define NANO	   "1000000000"
-#define INTERVAL   "{$HWR10K.INTERVAL}"
+#define LEN	 4096
+#define KEY_TIME "hwr10k.counting.time"
+#define KEY_DISC "hwr10k.discontinuity.time"
+#define NANO	 "1000000000"
+#define INTERVAL "{$HWR10K.INTERVAL}"
 /* The counting time's arc in hwR10kEvCtrAgent, the discontinuity time's */
 #define ARC_TIME 9
 #define ARC_DISC 5
@@ -73,8 +72,9 @@ static void add(char *buf, size_t len, const char *s)
 static void poll_oid(char *oid, size_t len, const struct mibmodel *mm)
 {
 	char arcs[256];
-	const char *part[] = {"hwR10kEvCtrMetrics", ",{#A},", "hwR10kEvCtrAgent",
-			      ",{#C},", "hwR10kEvCtrCpuEntry", "]"};
+	const char *part[] = {"hwR10kEvCtrMetrics",  ",{#A},",
+			      "hwR10kEvCtrAgent",    ",{#C},",
+			      "hwR10kEvCtrCpuEntry", "]"};
 	snprintf(oid, len, "discovery[{#V},");
 	for (size_t i = 0; i < sizeof(part) / sizeof(part[0]); i++) {
 		if (part[i][0] != 'h') {
@@ -120,9 +120,14 @@ static void put_clock_items(FILE *out, const struct mibmodel *mm)
 {
 	char path[16];
 	struct zbx_item t = {
-	    .key = KEY_TIME, .name = "Event counter counting time",
-	    .vt = V_UNSIGNED, .units = "ns", .type = I_DEPENDENT,
-	    .master = ZBX_POLL_KEY, .history = "1d", .no_trends = true,
+	    .key = KEY_TIME,
+	    .name = "Event counter counting time",
+	    .vt = V_UNSIGNED,
+	    .units = "ns",
+	    .type = I_DEPENDENT,
+	    .master = ZBX_POLL_KEY,
+	    .history = "1d",
+	    .no_trends = true,
 	    .descr = "The time the counters cover by the backend's clock, "
 		     "read in the same walk as the counters: what the rates "
 		     "divide by (HW-R10KEVCTR-MIB::hwR10kEvCtrCountingTime)."};
@@ -131,11 +136,15 @@ static void put_clock_items(FILE *out, const struct mibmodel *mm)
 	zbx_item(out, 8, &t);
 
 	char dpath[16];
-	struct zbx_item d = {
-	    .n = zbx_find_tag(mm, TAG_DISCONTINUITY_TIME, -1), .key = KEY_DISC,
-	    .name = "Event counter discontinuity time", .vt = V_FLOAT,
-	    .units = "uptime", .type = I_DEPENDENT, .master = ZBX_POLL_KEY,
-	    .prep = P_MULTIPLY, .param = "0.01"};
+	struct zbx_item d = {.n = zbx_find_tag(mm, TAG_DISCONTINUITY_TIME, -1),
+			     .key = KEY_DISC,
+			     .name = "Event counter discontinuity time",
+			     .vt = V_FLOAT,
+			     .units = "uptime",
+			     .type = I_DEPENDENT,
+			     .master = ZBX_POLL_KEY,
+			     .prep = P_MULTIPLY,
+			     .param = "0.01"};
 	snprintf(dpath, sizeof(dpath), "$.a%d", ARC_DISC);
 	d.path = dpath;
 	zbx_with_triggers(out, 8, &d, false);
@@ -147,9 +156,14 @@ void zbx_exact_items(FILE *out, const struct mibmodel *mm)
 	poll_oid(oid, sizeof(oid), mm);
 	poll_js(js, sizeof(js));
 	struct zbx_item m = {
-	    .key = ZBX_POLL_KEY, .name = "Event counters (one walk)",
-	    .vt = V_TEXT, .type = I_SNMP, .oid = oid, .delay = INTERVAL,
-	    .history = "0", .js = js,
+	    .key = ZBX_POLL_KEY,
+	    .name = "Event counters (one walk)",
+	    .vt = V_TEXT,
+	    .type = I_SNMP,
+	    .oid = oid,
+	    .delay = INTERVAL,
+	    .history = "0",
+	    .js = js,
 	    .descr = "One walk of the summed counters, the agent's group "
 		     "(counting time, discontinuity time) and the per-CPU "
 		     "counters, so that all come from one poll of the agent; "
@@ -179,7 +193,8 @@ static void guard(char *g, size_t len, const char *extra)
 static void guarded(char *f, size_t len, const char *g, const char *num,
 		    const char *den)
 {
-	const char *part[] = {g, "*(", num, ")/(", den, "+1-", g, ")+", g, "-1"};
+	const char *part[] = {g,     "*(", num,	 ")/(", den,
+			      "+1-", g,	   ")+", g,	"-1"};
 	f[0] = 0;
 	for (size_t i = 0; i < sizeof(part) / sizeof(part[0]); i++)
 		add(f, len, part[i]);
@@ -192,9 +207,14 @@ static void put_rate_prototype(FILE *out, bool cpu)
 		 cpu ? "hwr10k.cpu.count[{#CPU},{#EVENT}]"
 		     : "hwr10k.count[{#EVENT}]");
 	struct zbx_item c = {
-	    .key = count, .vt = V_UNSIGNED, .type = I_DEPENDENT,
-	    .master = ZBX_POLL_KEY, .history = "1d", .no_trends = true,
-	    .units = "events", .cpu = cpu ? "{#CPU}" : NULL,
+	    .key = count,
+	    .vt = V_UNSIGNED,
+	    .type = I_DEPENDENT,
+	    .master = ZBX_POLL_KEY,
+	    .history = "1d",
+	    .no_trends = true,
+	    .units = "events",
+	    .cpu = cpu ? "{#CPU}" : NULL,
 	    .name = cpu ? "CPU {#CPU}: events counted: {#EVENT}"
 			: "Events counted: {#EVENT} (all CPUs)",
 	    .path = cpu ? "$.c{#COL}_{#CPU}" : "$.v{#COL}",
@@ -211,8 +231,12 @@ static void put_rate_prototype(FILE *out, bool cpu)
 		       : "hwr10k.events[{#EVENT}]",
 	    .name = cpu ? "CPU {#CPU}: events per second: {#EVENT}"
 			: "Events per second: {#EVENT} (all CPUs)",
-	    .vt = V_FLOAT, .units = "events/s", .type = I_CALCULATED,
-	    .delay = INTERVAL, .formula = f, .not_negative = true,
+	    .vt = V_FLOAT,
+	    .units = "events/s",
+	    .type = I_CALCULATED,
+	    .delay = INTERVAL,
+	    .formula = f,
+	    .not_negative = true,
 	    .cpu = cpu ? "{#CPU}" : NULL,
 	    .descr = "The events counted between two readings over the time "
 		     "the agent counted between them (exact at any item "
@@ -247,8 +271,10 @@ static void put_event_rules(FILE *out)
 		 "return JSON.stringify(out);",
 		 names);
 	struct zbx_rule r = {
-	    .key = "hwr10k.events.discovery", .name = "Events counted",
-	    .master = ZBX_POLL_KEY, .js = js,
+	    .key = "hwr10k.events.discovery",
+	    .name = "Events counted",
+	    .master = ZBX_POLL_KEY,
+	    .js = js,
 	    .descr = "The events the host counts (the summed counters the "
 		     "agent serves): their counters and rates."};
 	zbx_rule(out, &r);
@@ -268,8 +294,10 @@ static void put_event_rules(FILE *out)
 		 names);
 	struct zbx_rule rc = {
 	    .key = "hwr10k.cpu.events.discovery",
-	    .name = "Events counted per CPU", .master = ZBX_POLL_KEY,
-	    .js = js, .cpu = "{#CPU}",
+	    .name = "Events counted per CPU",
+	    .master = ZBX_POLL_KEY,
+	    .js = js,
+	    .cpu = "{#CPU}",
 	    .descr = "Each CPU's counted events among those "
 		     "{$HWR10K.LLD.CPU.EVENT.MATCHES} names ({#CPU} the CPU "
 		     "number)."};
@@ -338,7 +366,8 @@ static void stat_macro(char *buf, size_t len, size_t st)
 {
 	snprintf(buf, len, "{#STAT.");
 	for (const char *p = stat_defs[st].name; *p; p++) {
-		char one[2] = {(char)(*p >= 'a' && *p <= 'z' ? *p - 32 : *p), 0};
+		char one[2] = {(char)(*p >= 'a' && *p <= 'z' ? *p - 32 : *p),
+			       0};
 		add(buf, len, one);
 	}
 	add(buf, len, "}");
@@ -396,7 +425,10 @@ static void put_stat_rule(FILE *out, size_t st, bool cpu)
 	snprintf(name, sizeof(name), "Statistic %s%s", s->name,
 		 cpu ? " per CPU" : "");
 	struct zbx_rule r = {
-	    .key = key, .name = name, .master = ZBX_POLL_KEY, .js = js,
+	    .key = key,
+	    .name = name,
+	    .master = ZBX_POLL_KEY,
+	    .js = js,
 	    .cpu = cpu ? "{#CPU}" : NULL,
 	    .descr = "Made where the host counts every event the statistic "
 		     "is computed from (as the agent: doc/nms.md)."};
@@ -418,20 +450,25 @@ static void put_stat_rule(FILE *out, size_t st, bool cpu)
 		snprintf(iname, sizeof(iname), "%sEvents per second: %s%s",
 			 cpu ? "CPU {#CPU}: " : "", s->name,
 			 cpu ? "" : " (all CPUs)");
-	struct zbx_item it = {
-	    .key = ikey, .name = iname, .vt = V_FLOAT,
-	    .units = s->scale ? NULL : "events/s", .type = I_CALCULATED,
-	    .delay = INTERVAL, .formula = f, .not_negative = true,
-	    .cpu = cpu ? "{#CPU}" : NULL, .descr = s->summary};
+	struct zbx_item it = {.key = ikey,
+			      .name = iname,
+			      .vt = V_FLOAT,
+			      .units = s->scale ? NULL : "events/s",
+			      .type = I_CALCULATED,
+			      .delay = INTERVAL,
+			      .formula = f,
+			      .not_negative = true,
+			      .cpu = cpu ? "{#CPU}" : NULL,
+			      .descr = s->summary};
 	zbx_item(out, 12, &it);
 	if (!strcmp(s->name, "ipc"))
-		zbx_graph_prototype(out, cpu ? ZBX_GRAPH_CPU_IPC : ZBX_GRAPH_IPC,
+		zbx_graph_prototype(out,
+				    cpu ? ZBX_GRAPH_CPU_IPC : ZBX_GRAPH_IPC,
 				    ikey, "1A7C11");
 }
 
-void zbx_exact_rules(FILE *out, const struct mibmodel *mm)
+void zbx_exact_rules(FILE *out)
 {
-	(void)mm;
 	put_event_rules(out);
 	for (size_t st = 0; st < stat_count; st++) {
 		put_stat_rule(out, st, false);

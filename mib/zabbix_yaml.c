@@ -341,6 +341,7 @@ void zbx_graph_prototype(FILE *out, const char *name, const char *key,
 		     "              ymin_type_1: FIXED\n"
 		     "              graph_items:\n"
 		     "                -\n"
+		     "                  drawtype: BOLD_LINE\n"
 		     "                  color: %s\n"
 		     "                  item:\n"
 		     "                    host: '%s'\n"

@@ -26,7 +26,7 @@ want = int(sys.argv[4]) if len(sys.argv) > 4 else 7
 profile = tempfile.mkdtemp(prefix="hwr-chromium-")
 opts = webdriver.ChromeOptions()
 for a in ("--headless=new", "--no-sandbox", "--disable-gpu",
-          "--disable-dev-shm-usage", "--window-size=1400,1900",
+          "--disable-dev-shm-usage", "--window-size=1400,1600",
           "--user-data-dir=" + profile):
     opts.add_argument(a)
 driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
