@@ -188,13 +188,13 @@ static void guard(char *g, size_t len, const char *extra)
 		 extra);
 }
 
-/* value = g*num/(den+1-g)+g-1: num/den when g is 1, -1 when 0 (and no
- * division by zero either way). */
+/* value = g*num/(abs(den)+1-g)+g-1: num/den when g is 1 (den > 0), -1
+ * when 0 (and no division by zero either way). */
 static void guarded(char *f, size_t len, const char *g, const char *num,
 		    const char *den)
 {
-	const char *part[] = {g,     "*(", num,	 ")/(", den,
-			      "+1-", g,	   ")+", g,	"-1"};
+	const char *part[] = {g,      "*(", num,  ")/(abs(", den,
+			      ")+1-", g,    ")+", g,	     "-1"};
 	f[0] = 0;
 	for (size_t i = 0; i < sizeof(part) / sizeof(part[0]); i++)
 		add(f, len, part[i]);
