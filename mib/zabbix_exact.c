@@ -188,6 +188,23 @@ static void guard(char *g, size_t len, const char *extra)
 		 extra);
 }
 
+/*
+ * The guard's part for a counter: it went forward, and it has as many
+ * readings as the counting time over {$HWR10K.NODATA}.  Both come from
+ * one master value, so they are stored together; a counter that missed
+ * one (no instance at a poll; or Zabbix's value cache missing a value of
+ * a new item, seen once in tests/integration/zabbix.sh) would pair its
+ * change over two readings with the counting time's over one.
+ */
+static void same_readings(char *extra, size_t len, const char *key)
+{
+	const char *part[] = {" and change(//", key, ")>=0 and count(//", key,
+			      ",{$HWR10K.NODATA})=count(//" KEY_TIME
+			      ",{$HWR10K.NODATA})"};
+	for (size_t i = 0; i < sizeof(part) / sizeof(part[0]); i++)
+		add(extra, len, part[i]);
+}
+
 /* value = g*num/(abs(den)+1-g)+g-1: num/den when g is 1 (den > 0), -1
  * when 0 (and no division by zero either way). */
 static void guarded(char *f, size_t len, const char *g, const char *num,
@@ -202,7 +219,7 @@ static void guarded(char *f, size_t len, const char *g, const char *num,
 
 static void put_rate_prototype(FILE *out, bool cpu)
 {
-	char count[128], g[LEN], f[LEN], num[256], extra[256];
+	char count[128], g[LEN], f[LEN], num[256], extra[512];
 	snprintf(count, sizeof(count), "%s",
 		 cpu ? "hwr10k.cpu.count[{#CPU},{#EVENT}]"
 		     : "hwr10k.count[{#EVENT}]");
@@ -222,7 +239,8 @@ static void put_rate_prototype(FILE *out, bool cpu)
 		     "walk of hwr10k.poll."};
 	zbx_item(out, 12, &c);
 
-	snprintf(extra, sizeof(extra), " and change(//%s)>=0", count);
+	extra[0] = 0;
+	same_readings(extra, sizeof(extra), count);
 	guard(g, sizeof(g), extra);
 	snprintf(num, sizeof(num), "change(//%s)*" NANO, count);
 	guarded(f, sizeof(f), g, num, "change(//" KEY_TIME ")");
@@ -315,14 +333,13 @@ static void stat_counters(size_t st, int k[4])
 }
 
 /* "change(//KEY)" of input k's counter. */
-static void input_change(char *buf, size_t len, int c, bool cpu)
+static void input_key(char *buf, size_t len, int c, bool cpu)
 {
 	if (cpu)
-		snprintf(buf, len, "change(//hwr10k.cpu.count[{#CPU},%s])",
+		snprintf(buf, len, "hwr10k.cpu.count[{#CPU},%s]",
 			 counters[c].name);
 	else
-		snprintf(buf, len, "change(//hwr10k.count[%s])",
-			 counters[c].name);
+		snprintf(buf, len, "hwr10k.count[%s]", counters[c].name);
 }
 
 /* num - minus over den + plus (over the counting time, per second, for a
@@ -339,10 +356,10 @@ static void stat_formula(char *f, size_t len, size_t st, bool cpu)
 	for (int i = 0; i < 4; i++) {
 		if (k[i] < 0)
 			continue;
-		input_change(ch[i], sizeof(ch[i]), k[i], cpu);
-		add(extra, sizeof(extra), " and ");
-		add(extra, sizeof(extra), ch[i]);
-		add(extra, sizeof(extra), ">=0");
+		char key[96];
+		input_key(key, sizeof(key), k[i], cpu);
+		snprintf(ch[i], sizeof(ch[i]), "change(//%s)", key);
+		same_readings(extra, sizeof(extra), key);
 	}
 	snprintf(num, sizeof(num), "%s%s%s%s", ch[0], k[1] >= 0 ? "-" : "",
 		 ch[1], s->scale ? "" : ")*(" NANO);
