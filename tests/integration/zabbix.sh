@@ -255,13 +255,16 @@ mkhost() { # mkhost NAME PORT INTERVAL DETAILS [MACROS-JSON]: the host's id
     \"groups\": [{\"groupid\": \"$GROUP\"}], \"templates\": [{\"templateid\": \"$TPL\"}],
     \"interfaces\": [{\"type\": 2, \"main\": 1, \"useip\": 1, \"ip\": \"127.0.0.1\", \"dns\": \"\",
         \"port\": \"$2\", \"details\": {$4}}],
-    \"macros\": $(jq -cn --arg i "$3" --argjson m "${5:-[]}" '[
+    \"macros\": $(jq -cn --arg i "$3" --arg n "$NODATA" --argjson m "${5:-[]}" '[
         {macro: "{$HWR10K.INTERVAL}", value: $i},
         {macro: "{$HWR10K.INFO.INTERVAL}", value: "30s"},
         {macro: "{$HWR10K.LLD.INTERVAL}", value: "5s"},
         {macro: "{$HWR10K.SNMP.TIMEOUT}", value: "30s"},
-        {macro: "{$HWR10K.NODATA}", value: "60s"}] + $m')}" | jq -r '.hostids[0]'
+        {macro: "{$HWR10K.NODATA}", value: $n}] + $m')}" | jq -r '.hostids[0]'
 }
+# The healthy hosts' rates need a reading within {$HWR10K.NODATA}: more
+# than the 60 s interval; the dead host's nodata trigger is due in 60 s.
+NODATA=150s
 HOSTS=
 for pi in 1:$P1 5:$PORT_p5 10:$PORT_p10; do
     for iv in 15s 60s; do
@@ -270,6 +273,7 @@ for pi in 1:$P1 5:$PORT_p5 10:$PORT_p10; do
     done
 done
 id=$(mkhost "poll5-items15s-v3" "$PORT_p5" 15s "$V3" "$V3MACROS"); HOSTS="$HOSTS $id:poll5-items15s-v3"
+NODATA=60s
 ENDED=$(mkhost ended "$PORT_ended" 15s "$V2")
 DEAD=$(mkhost dead "$(free_port)" 15s "$V2")
 T1=$(date +%s)
