@@ -154,7 +154,9 @@ static const struct macro macros[] = {
      "and statistics are discovered at every reading of the counters "
      "that changes what is counted, and at least this often."},
     {"{$HWR10K.NODATA}", "10m",
-     "No state for this long: the subagent is not serving."},
+     "No state for this long: the subagent is not serving.  The rates also "
+     "need a reading of the counting time within it: keep it well above "
+     "{$HWR10K.INTERVAL}."},
     {"{$HWR10K.SNMP.TIMEOUT}", "5m",
      "No SNMP answer for this long: one problem for the host, on which "
      "the template's other triggers depend."},
