@@ -3,14 +3,14 @@
  * export format): conf/zabbix/hw-r10kevctr.zabbix.yaml.
  *
  * The layout: the items of the MIB's scalars (zabbix_items.c says which
- * and how) and Zabbix's own SNMP availability item; a low-level discovery
- * rule over the per-CPU table whose prototypes are the per-CPU objects;
- * for each event that only some CPU revisions count (vcc, fucomp), rules
- * of its own that find whether the host serves it, so that no item is
- * made that can never be supported; graphs, graph prototypes and a
- * dashboard; macros; value maps.  OIDs are numeric (no MIB needed on the
- * Zabbix server).  Deterministic: UUIDs are hashes of the keys, the date
- * the MIB's newest revision.
+ * and how) and Zabbix's own SNMP availability item; the master item of
+ * the exact rates and its clocks (zabbix_exact.c); a low-level discovery
+ * rule over the per-CPU status table (status, duty cycle); the rules of
+ * the events and statistics the host counts, with the rates and ratios
+ * (zabbix_exact.c), so that no item is made that can never be supported;
+ * graph prototypes and a dashboard; macros; value maps.  OIDs are
+ * numeric (no MIB needed on the Zabbix server).  Deterministic: UUIDs are
+ * hashes of the keys, the date the MIB's newest revision.
  */
 #include <string.h>
 
@@ -20,28 +20,6 @@
 #define GROUP	   "Templates/Server hardware"
 #define GROUP_UUID "e960332b3f6c46a1956486d4f3f99fce"
 #define KEYLEN	   160
-
-static const struct node *find_tag(const struct mibmodel *mm, enum obj_tag tag,
-				   int counter)
-{
-	for (size_t i = 0; i < mm->count; i++)
-		if (mm->nodes[i].tag == tag &&
-		    (counter < 0 || mm->nodes[i].counter == counter) &&
-		    (mm->nodes[i].kind == NK_SCALAR ||
-		     mm->nodes[i].kind == NK_COLUMN))
-			return &mm->nodes[i];
-	return NULL;
-}
-
-static void put_with_triggers(FILE *out, int in, const struct zbx_item *it,
-			      bool proto)
-{
-	size_t nt;
-	const struct zbx_trigger *t = zbx_triggers_on(it->n, &nt);
-	zbx_item(out, in, it);
-	if (nt)
-		zbx_triggers(out, in, t, nt, proto);
-}
 
 static void put_availability_item(FILE *out)
 {
@@ -63,143 +41,70 @@ static void put_availability_item(FILE *out)
 	zbx_triggers(out, 8, &zbx_snmp_down, 1, false);
 }
 
-/* A discovery rule walking `walk`: its head, up to item_prototypes. */
-static void put_rule(FILE *out, const char *key, const char *name,
-		     const struct node *walk, const char *descr, bool cpus)
-{
-	fprintf(out, "        -\n          uuid: ");
-	zbx_uuid(out, "lld/", key);
-	fprintf(out, "          name: ");
-	zbx_q(out, name);
-	fprintf(out, "\n          type: SNMP_AGENT\n"
-		     "          snmp_oid: 'discovery[{#VALUE},");
-	zbx_arcs(out, walk);
-	fprintf(out, "]'\n          key: '%s'\n"
-		     "          delay: '{$HWR10K.LLD.INTERVAL}'\n",
-		key);
-	if (cpus)
-		fprintf(out,
-			"          filter:\n            evaltype: AND\n"
-			"            conditions:\n"
-			"              -\n                macro: '{#SNMPINDEX}'\n"
-			"                value: '{$HWR10K.LLD.CPU.MATCHES}'\n"
-			"                formulaid: A\n"
-			"              -\n                macro: '{#SNMPINDEX}'\n"
-			"                value: '{$HWR10K.LLD.CPU.NOT_MATCHES}'\n"
-			"                operator: NOT_MATCHES_REGEX\n"
-			"                formulaid: B\n");
-	fprintf(out, "          description: ");
-	zbx_q(out, descr);
-	fprintf(out, "\n          item_prototypes:\n");
-}
-
-/* The prototypes of the per-CPU objects in a rule (rev_rule: the one
- * event the rule is for; else every other). */
-static void put_cpu_prototypes(FILE *out, const struct mibmodel *mm,
-			       int counter)
+/* The per-CPU objects of the status table's rule. */
+static void put_cpu_prototypes(FILE *out, const struct mibmodel *mm)
 {
 	char key[KEYLEN], name[256];
 	struct zbx_item it;
 	for (size_t i = 0; i < mm->count; i++) {
 		const struct node *n = &mm->nodes[i];
-		if (n->kind != NK_COLUMN || n->table != TBL_CPU ||
-		    (counter >= 0 && n->counter != counter) ||
-		    !zbx_item_for(n, &it, key, name, KEYLEN, counter >= 0))
-			continue;
-		put_with_triggers(out, 12, &it, true);
+		if (n->kind == NK_COLUMN && n->table == TBL_CPU &&
+		    zbx_item_for(n, &it, key, name, KEYLEN))
+			zbx_with_triggers(out, 12, &it, true);
 	}
 }
 
-struct graph_line {
-	const char *key;
-	const char *color;
-	bool right;
-};
-
-static void put_graph(FILE *out, int in, const char *name,
-		      const struct graph_line *l, size_t n)
+/* A widget: a graph prototype's grid (cols x rows small graphs), or
+ * an item's simple graph. */
+static void put_widget(FILE *out, int x, int y, int w, int h,
+		       const char *graph, int cols, int rows, const char *key)
 {
-	int f = in + 2;
-	fprintf(out, "%*s-\n%*suuid: ", in, "", f, "");
-	zbx_uuid(out, "graph/", name);
-	fprintf(out, "%*sname: ", f, "");
-	zbx_q(out, name);
-	fprintf(out, "\n%*sgraph_items:\n", f, "");
-	for (size_t i = 0; i < n; i++) {
-		fprintf(out, "%*s-\n", f + 2, "");
-		if (i)
-			fprintf(out, "%*ssortorder: '%zu'\n", f + 4, "", i);
-		fprintf(out, "%*scolor: %s\n", f + 4, "", l[i].color);
-		if (l[i].right)
-			fprintf(out, "%*syaxisside: RIGHT\n", f + 4, "");
-		fprintf(out, "%*sitem:\n%*shost: '%s'\n%*skey: '%s'\n", f + 4,
-			"", f + 6, "", ZBX_TEMPLATE, f + 6, "", l[i].key);
-	}
-}
-
-/* Cycles and instructions left, the misses right (orders apart); the
- * first line of each (green) is drawn last, on top of any it meets. */
-#define RATES(pre, cpu)                                                     \
-	{pre "events[" cpu "grad.instrg]", "2774A4", false},               \
-	    {pre "events[" cpu "pcache.dmiss]", "F63100", true},           \
-	    {pre "events[" cpu "scache.dmiss]", "A54F10", true},           \
-	{                                                                  \
-		pre "events[" cpu "cycles]", "1A7C11", false               \
-	}
-#define RATIOS(pre, cpu)                                                    \
-	{pre "stat[" cpu "pcache.dmiss.ratio]", "F63100", true},           \
-	    {pre "stat[" cpu "scache.dmiss.ratio]", "A54F10", true},       \
-	    {pre "stat[" cpu "branch.mispredict]", "2774A4", true},        \
-	{                                                                  \
-		pre "stat[" cpu "ipc]", "1A7C11", false                    \
-	}
-static const struct graph_line rates[] = {RATES("hwr10k.", "")};
-static const struct graph_line ratios[] = {RATIOS("hwr10k.", "")};
-static const struct graph_line cpu_rates[] = {
-    RATES("hwr10k.cpu.", "{#SNMPINDEX},")};
-static const struct graph_line cpu_ratios[] = {
-    RATIOS("hwr10k.cpu.", "{#SNMPINDEX},")};
-#define RATES_GRAPH	"Event rates (all CPUs)"
-#define RATIOS_GRAPH	"IPC and miss ratios (all CPUs)"
-#define CPU_RATES_GRAPH "CPU {#SNMPINDEX}: event rates"
-#define CPU_RATIOS_GRAPH "CPU {#SNMPINDEX}: IPC and miss ratios"
-
-static void put_widget(FILE *out, int x, int y, const char *type,
-		       const char *field, const char *name, const char *key)
-{
-	fprintf(out, "                -\n                  type: %s\n", type);
+	fprintf(out, "                -\n                  type: %s\n",
+		graph ? "GRAPH_PROTOTYPE" : "GRAPH_CLASSIC");
 	if (x)
 		fprintf(out, "                  x: '%d'\n", x);
 	if (y)
 		fprintf(out, "                  'y': '%d'\n", y);
-	fprintf(out, "                  width: '12'\n"
-		     "                  height: '5'\n"
-		     "                  fields:\n");
+	fprintf(out, "                  width: '%d'\n"
+		     "                  height: '%d'\n"
+		     "                  fields:\n", w, h);
 	if (key)
 		fprintf(out,
 			"                    -\n"
 			"                      type: INTEGER\n"
 			"                      name: source_type\n"
 			"                      value: '1'\n");
-	if (!strcmp(type, "GRAPH_PROTOTYPE"))
+	if (graph)
 		fprintf(out,
 			"                    -\n"
 			"                      type: INTEGER\n"
 			"                      name: columns\n"
-			"                      value: '2'\n");
+			"                      value: '%d'\n"
+			"                    -\n"
+			"                      type: INTEGER\n"
+			"                      name: rows\n"
+			"                      value: '%d'\n",
+			cols, rows);
 	fprintf(out,
 		"                    -\n"
 		"                      type: %s\n"
 		"                      name: %s\n"
 		"                      value:\n"
 		"                        host: '%s'\n",
-		field, key ? "itemid" : "graphid", ZBX_TEMPLATE);
+		graph ? "GRAPH_PROTOTYPE" : "ITEM", key ? "itemid" : "graphid",
+		ZBX_TEMPLATE);
 	if (key)
 		fprintf(out, "                        key: '%s'\n", key);
 	else
-		fprintf(out, "                        name: '%s'\n", name);
+		fprintf(out, "                        name: '%s'\n", graph);
 }
 
+/*
+ * Zabbix 6.0's template dashboards take classic graphs and graph
+ * prototypes only: the summed rates (a graph per counted event, 8 a
+ * page), the summed IPC, the per-CPU IPC (12 CPUs a page; the per-CPU
+ * drill-down: Latest data, tag cpu), the state.
+ */
 static void put_dashboard(FILE *out)
 {
 	fprintf(out, "      dashboards:\n        -\n          uuid: ");
@@ -207,14 +112,19 @@ static void put_dashboard(FILE *out)
 	fprintf(out, "          name: 'R10000 event counters'\n"
 		     "          pages:\n            -\n"
 		     "              widgets:\n");
-	put_widget(out, 0, 0, "GRAPH_CLASSIC", "GRAPH", RATES_GRAPH, NULL);
-	put_widget(out, 12, 0, "GRAPH_CLASSIC", "GRAPH", RATIOS_GRAPH, NULL);
-	put_widget(out, 0, 5, "GRAPH_PROTOTYPE", "GRAPH_PROTOTYPE",
-		   CPU_RATES_GRAPH, NULL);
-	put_widget(out, 12, 5, "GRAPH_PROTOTYPE", "GRAPH_PROTOTYPE",
-		   CPU_RATIOS_GRAPH, NULL);
-	put_widget(out, 0, 10, "GRAPH_CLASSIC", "ITEM", NULL, "hwr10k.state");
+	/* a classic graph below 4 dashboard rows (280 px) has no room to
+	 * plot: 2 rows of graphs in 8 */
+	put_widget(out, 0, 0, 16, 8, ZBX_GRAPH_EVENTS, 4, 2, NULL);
+	put_widget(out, 16, 0, 8, 8, ZBX_GRAPH_IPC, 1, 1, NULL);
+	put_widget(out, 0, 8, 24, 8, ZBX_GRAPH_CPU_IPC, 6, 2, NULL);
+	put_widget(out, 0, 16, 24, 3, NULL, 0, 0, "hwr10k.state");
 }
+
+/* The statistics' inputs ([.] rather than \., which the JavaScript
+ * string the macro lands in would eat). */
+#define CPU_EVENTS                                                         \
+	"^(cycles|grad[.]instrg|grad[.]loadg|grad[.]storeg|grad[.]scondg|"  \
+	"fail[.]scondf|pcache[.]dmiss|scache[.]dmiss|issue[.]brd|fail[.]brmp)$"
 
 struct macro {
 	const char *name, *value, *descr;
@@ -227,17 +137,26 @@ static const struct macro macros[] = {
      "How often the CPU revision and the backend are read (stored when "
      "they change, and once a day)."},
     {"{$HWR10K.INTERVAL}", "1m",
-     "How often the rates and statistics are read: any interval (each "
-     "value is the agent's own over its last poll interval); faster than "
-     "the agent's pollInterval repeats values."},
+     "How often the counters are read: any interval; each rate and "
+     "statistic covers the agent's polls between two readings, exactly.  "
+     "Not shorter than the agent's pollInterval (no new poll: no value)."},
+    {"{$HWR10K.LLD.CPU.EVENT.MATCHES}", CPU_EVENTS,
+     "The per-CPU events to make items for, a regular expression on the "
+     "event's name (those the host counts): by default the ones the "
+     "statistics use."},
     {"{$HWR10K.LLD.CPU.MATCHES}", ".*",
      "Discover the CPUs whose number matches this regular expression."},
     {"{$HWR10K.LLD.CPU.NOT_MATCHES}", "CHANGE_IF_NEEDED",
      "Do not discover the CPUs whose number matches this regular "
      "expression."},
-    {"{$HWR10K.LLD.INTERVAL}", "1h", "How often the CPUs are discovered."},
+    {"{$HWR10K.LLD.INTERVAL}", "5m",
+     "How often the CPU status table is walked for discovery; the events "
+     "and statistics are discovered at every reading of the counters "
+     "that changes what is counted, and at least this often."},
     {"{$HWR10K.NODATA}", "10m",
-     "No state for this long: the subagent is not serving."},
+     "No state for this long: the subagent is not serving.  The rates also "
+     "need a reading of the counting time within it: keep it well above "
+     "{$HWR10K.INTERVAL}."},
     {"{$HWR10K.SNMP.TIMEOUT}", "5m",
      "No SNMP answer for this long: one problem for the host, on which "
      "the template's other triggers depend."},
@@ -246,7 +165,7 @@ static const struct macro macros[] = {
 static void put_valuemaps(FILE *out, const struct mibmodel *mm)
 {
 	fprintf(out, "      valuemaps:\n");
-	zbx_enum_valuemap(out, find_tag(mm, TAG_CPU_STATUS, -1));
+	zbx_enum_valuemap(out, zbx_find_tag(mm, TAG_CPU_STATUS, -1));
 	fprintf(out, "        -\n          uuid: ");
 	zbx_uuid(out, "valuemap/", "hwR10kEvCtrState");
 	fprintf(out,
@@ -289,46 +208,14 @@ static void put_head(FILE *out)
 		"      description: 'SGI R10000 event counters "
 		"(PCP hw.r10kevctr.*) from hw-r10kevctr-agent, an AgentX "
 		"subagent of the host''s snmpd: HW-R10KEVCTR-MIB.  Events "
-		"per second (the agent''s rates over its poll interval, "
-		"exact at any item interval), summed and per CPU (low-level "
-		"discovery), statistics as ratios.  See doc/nms.md.'\n");
+		"per second and statistics, summed and per CPU, for the "
+		"events the host counts (low-level discovery), exact between "
+		"any two readings (the counters over the agent''s counting "
+		"time, read in one walk).  See doc/nms.md.'\n");
 	fprintf(out, "      groups:\n        -\n          name: '%s'\n",
 		GROUP);
 	const char *tags[] = {"class", "hardware", "target", "r10000", NULL};
 	zbx_tags(out, 6, tags);
-}
-
-/*
- * The rules of an event only some CPU revisions count: the summed rate's
- * (walking the summed counter: one row, {#SNMPINDEX} 0, where it is
- * served) and the per-CPU rates' (walking the per-CPU counter column).
- */
-static void put_rev_rules(FILE *out, const struct mibmodel *mm, int c)
-{
-	char key[KEYLEN], name[256], rule[KEYLEN], descr[256];
-	struct zbx_item it;
-	const struct node *total = find_tag(mm, TAG_TOTAL, c);
-	const struct node *rate = find_tag(mm, TAG_RATE, c);
-
-	snprintf(rule, sizeof(rule), "hwr10k.events.discovery[%s]",
-		 counters[c].name);
-	snprintf(name, sizeof(name), "Events %s (CPU revisions that count it)",
-		 counters[c].name);
-	snprintf(descr, sizeof(descr),
-		 "Finds whether the host serves %s (%s): only some R10000 "
-		 "revisions count it.",
-		 total->name, counters[c].fullname);
-	put_rule(out, rule, name, total, descr, false);
-	zbx_item_for(rate, &it, key, name, KEYLEN, true);
-	zbx_item(out, 12, &it);
-	snprintf(rule, sizeof(rule), "hwr10k.cpu.events.discovery[%s]",
-		 counters[c].name);
-	snprintf(name, sizeof(name), "CPUs counting %s", counters[c].name);
-	put_rule(out, rule, name, find_tag(mm, TAG_CPU_COUNTER, c),
-		 "The CPUs that count this event ({#SNMPINDEX} is the CPU "
-		 "number).",
-		 true);
-	put_cpu_prototypes(out, mm, c);
 }
 
 void mibmodel_write_zabbix(const struct mibmodel *mm, FILE *out)
@@ -342,23 +229,28 @@ void mibmodel_write_zabbix(const struct mibmodel *mm, FILE *out)
 	for (size_t i = 0; i < mm->count; i++) {
 		const struct node *n = &mm->nodes[i];
 		if (n->kind == NK_SCALAR &&
-		    zbx_item_for(n, &it, key, name, KEYLEN, false))
-			put_with_triggers(out, 8, &it, false);
+		    zbx_item_for(n, &it, key, name, KEYLEN))
+			zbx_with_triggers(out, 8, &it, false);
 	}
+	zbx_exact_items(out, mm);
 
 	fprintf(out, "      discovery_rules:\n");
-	put_rule(out, "hwr10k.cpu.discovery", "CPUs with event counters",
-		 find_tag(mm, TAG_CPU_STATUS, -1),
-		 "One set of items per row of hwR10kEvCtrCpuStatusTable; "
-		 "{#SNMPINDEX} is the CPU number.",
-		 true);
-	put_cpu_prototypes(out, mm, -1);
-	fprintf(out, "          graph_prototypes:\n");
-	put_graph(out, 12, CPU_RATES_GRAPH, cpu_rates, 4);
-	put_graph(out, 12, CPU_RATIOS_GRAPH, cpu_ratios, 4);
-	for (int c = 0; c < COUNTER_COUNT; c++)
-		if (zbx_rev_dependent(&counters[c]))
-			put_rev_rules(out, mm, c);
+	char oid[256] = "discovery[{#VALUE},";
+	FILE *m = fmemopen(oid + strlen(oid), sizeof(oid) - strlen(oid) - 1,
+			   "w");
+	if (m) {
+		zbx_arcs(m, zbx_find_tag(mm, TAG_CPU_STATUS, -1));
+		fclose(m);
+	}
+	strcat(oid, "]");
+	struct zbx_rule r = {
+	    .key = "hwr10k.cpu.discovery", .name = "CPUs with event counters",
+	    .oid = oid, .cpu = "{#SNMPINDEX}",
+	    .descr = "One set of items per row of hwR10kEvCtrCpuStatusTable; "
+		     "{#SNMPINDEX} is the CPU number."};
+	zbx_rule(out, &r);
+	put_cpu_prototypes(out, mm);
+	zbx_exact_rules(out);
 	put_dashboard(out);
 
 	fprintf(out, "      macros:\n");
@@ -370,8 +262,4 @@ void mibmodel_write_zabbix(const struct mibmodel *mm, FILE *out)
 		fputc('\n', out);
 	}
 	put_valuemaps(out, mm);
-
-	fprintf(out, "  graphs:\n");
-	put_graph(out, 4, RATES_GRAPH, rates, 4);
-	put_graph(out, 4, RATIOS_GRAPH, ratios, 4);
 }

@@ -17,18 +17,29 @@
 /* "/TEMPLATE/KEY" inside a trigger expression. */
 #define ZBX_REF(key) "/" ZBX_TEMPLATE "/" key
 
-enum zbx_vtype { V_FLOAT, V_UNSIGNED, V_CHAR };
+enum zbx_vtype { V_FLOAT, V_UNSIGNED, V_CHAR, V_TEXT };
 enum zbx_prep { P_NONE, P_CHANGE, P_MULTIPLY, P_DISCARD };
+enum zbx_itype { I_SNMP, I_DEPENDENT, I_CALCULATED };
 
 struct zbx_item {
-	const struct node *n;
+	const struct node *n; /* the MIB object (its OID, description) */
 	const char *key, *name, *units, *valuemap, *delay;
 	const char *instance; /* "0" (a scalar) or "{#SNMPINDEX}" */
 	enum zbx_vtype vt;
 	enum zbx_prep prep;
-	char param[24];	  /* the preprocessing step's parameter */
-	bool per_cpu;	  /* a prototype of the CPU rule: tag cpu */
-	bool no_discover; /* a prototype that makes no item by default */
+	char param[24];	 /* the preprocessing step's parameter */
+	const char *cpu; /* a per-CPU prototype: its CPU macro (tag cpu) */
+	/* Not an SNMP GET of n: */
+	enum zbx_itype type;
+	const char *oid;     /* I_SNMP without n: the whole snmp_oid */
+	const char *master;  /* I_DEPENDENT: the master item's key */
+	const char *path;    /* I_DEPENDENT: the JSONPath (first step) */
+	const char *js;	     /* a JavaScript step (first step) */
+	const char *formula; /* I_CALCULATED */
+	const char *descr;   /* without n */
+	const char *history; /* NULL: 7d */
+	bool no_trends;
+	bool not_negative; /* discard a value below 0 (In range) */
 };
 
 struct zbx_trigger {
@@ -40,19 +51,30 @@ struct zbx_trigger {
 	bool hold;	   /* an event: no recovery, closed by hand */
 };
 
-/* zabbix_items.c: the item for an object of the MIB (false: none), the
- * triggers on it.  rev_rule: the object is in its own discovery rule
- * (an event only some CPU revisions have). */
+/* zabbix_items.c: the item for an object of the MIB (false: none: the
+ * rates and statistics are zabbix_exact.c's), the triggers on it. */
 bool zbx_item_for(const struct node *n, struct zbx_item *it, char *key,
-		  char *name, size_t len, bool rev_rule);
+		  char *name, size_t len);
 const struct zbx_trigger *zbx_triggers_on(const struct node *n, size_t *count);
-/* An event that only some CPU revisions count (vcc, fucomp). */
-bool zbx_rev_dependent(const struct metric *c);
 /* A counter some statistic is computed from. */
 bool zbx_stat_input(const struct metric *c);
 /* "No SNMP data collection" (on zabbix[host,snmp,available]), and the
  * host's "not counting": what the other triggers depend on. */
 extern const struct zbx_trigger zbx_snmp_down, zbx_state_down;
+
+/* zabbix_exact.c: the rates and statistics, exact between any two
+ * readings: the master item (one walk), its dependent items, the
+ * discovery rules of the events and statistics the host counts. */
+#define ZBX_POLL_KEY "hwr10k.poll"
+/* The graph prototypes the dashboard shows. */
+#define ZBX_GRAPH_EVENTS  "{#EVENT} per second (all CPUs)"
+/* (a name without a macro would be taken by its own prototype) */
+#define ZBX_GRAPH_IPC	  "Ratio {#STAT.IPC} (all CPUs)"
+#define ZBX_GRAPH_CPU_IPC "CPU {#CPU}: ratio ipc"
+void zbx_exact_items(FILE *out, const struct mibmodel *mm);
+void zbx_exact_rules(FILE *out);
+const struct node *zbx_find_tag(const struct mibmodel *mm, enum obj_tag tag,
+				int counter);
 
 /* zabbix_yaml.c */
 void zbx_uuid(FILE *out, const char *what, const char *key);
@@ -61,6 +83,20 @@ void zbx_arcs(FILE *out, const struct node *n);
 void zbx_item(FILE *out, int in, const struct zbx_item *it);
 void zbx_triggers(FILE *out, int in, const struct zbx_trigger *t,
 		  size_t count, bool proto);
+void zbx_with_triggers(FILE *out, int in, const struct zbx_item *it,
+		       bool proto);
+/* A discovery rule's head up to its item_prototypes: walking `oid` (an
+ * SNMP rule) or dependent on `master` with the JavaScript `js` (one row
+ * per element of the array it returns); cpu: a CPU macro the rule's
+ * filter matches with {$HWR10K.LLD.CPU.MATCHES} and NOT_MATCHES. */
+struct zbx_rule {
+	const char *key, *name, *descr;
+	const char *oid, *master, *js, *cpu;
+};
+void zbx_rule(FILE *out, const struct zbx_rule *r);
+/* A graph prototype of one line, small (no legend), its y axis from 0. */
+void zbx_graph_prototype(FILE *out, const char *name, const char *key,
+			 const char *color);
 void zbx_tags(FILE *out, int in, const char *const *pairs);
 void zbx_enum_valuemap(FILE *out, const struct node *n);
 

@@ -2,10 +2,10 @@
  * zabbix_items.c - what the Zabbix template makes of each object of the
  * MIB, as data by value tag (lib/meta/objects.h): the item's key, name, type,
  * unit, value map and preprocessing, and the triggers on it.  Objects
- * without a row are left out: the counters (the rates are exact where
- * Zabbix's "Change per second" of them aliases on the agent's poll
- * clock: doc/nms.md, "Rates"), the alarm table (Zabbix has triggers),
- * the agent's bookkeeping.
+ * without a row are left out here: the counters, the discontinuity time,
+ * the rates and statistics (zabbix_exact.c makes the rates and ratios
+ * from the counters and the counting time of one walk), the alarm table
+ * (Zabbix has triggers), the agent's bookkeeping.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -17,15 +17,13 @@
 #define INTERVAL      "{$HWR10K.INTERVAL}"
 #define INFO_INTERVAL "{$HWR10K.INFO.INTERVAL}"
 
-/* key and name: "%s" is the metric's name (rates) or the statistic's name
- * and summary (statistics). */
 struct zbx_meta {
 	enum obj_tag tag;
 	const char *key, *name;
 	enum zbx_vtype vt;
 	const char *units, *valuemap, *delay;
 	enum zbx_prep prep;
-	const char *param; /* NULL: the statistic's 1/scale */
+	const char *param;
 };
 
 static const struct zbx_meta meta[] = {
@@ -39,26 +37,12 @@ static const struct zbx_meta meta[] = {
      NULL, NULL, INTERVAL, P_NONE, ""},
     {TAG_POLL_ERRORS, "hwr10k.poll.errors", "Event counter poll errors",
      V_UNSIGNED, NULL, NULL, INTERVAL, P_CHANGE, ""},
-    /* sysUpTime hundredths to seconds: "uptime" shows days, hh:mm:ss */
-    {TAG_DISCONTINUITY_TIME, "hwr10k.discontinuity.time",
-     "Event counter discontinuity time", V_FLOAT, "uptime", NULL, INTERVAL,
-     P_MULTIPLY, "0.01"},
-    {TAG_RATE, "hwr10k.events[%s]", "Events per second: %s (all CPUs)",
-     V_FLOAT, "events/s", NULL, INTERVAL, P_NONE, ""},
-    {TAG_CPU_RATE, "hwr10k.cpu.events[{#SNMPINDEX},%s]",
-     "CPU {#SNMPINDEX}: events per second: %s", V_FLOAT, "events/s", NULL,
-     INTERVAL, P_NONE, ""},
     {TAG_CPU_STATUS, "hwr10k.cpu.status[{#SNMPINDEX}]",
      "CPU {#SNMPINDEX}: counting status", V_UNSIGNED, NULL,
      "HW-R10KEVCTR-MIB::hwR10kEvCtrCpuStatus", INTERVAL, P_NONE, ""},
     {TAG_CPU_DUTY_CYCLE, "hwr10k.cpu.duty[{#SNMPINDEX}]",
      "CPU {#SNMPINDEX}: events counted (duty cycle)", V_UNSIGNED, "%", NULL,
      INTERVAL, P_NONE, ""},
-    /* a ratio in 1/scale (ppm, thousandths) to a plain one */
-    {TAG_STAT, "hwr10k.stat[%s]", "%s (all CPUs)", V_FLOAT, NULL, NULL,
-     INTERVAL, P_MULTIPLY, NULL},
-    {TAG_CPU_STAT, "hwr10k.cpu.stat[{#SNMPINDEX},%s]", "CPU {#SNMPINDEX}: %s",
-     V_FLOAT, NULL, NULL, INTERVAL, P_MULTIPLY, NULL},
 };
 
 const struct zbx_trigger zbx_snmp_down = {
@@ -144,11 +128,6 @@ const struct zbx_trigger *zbx_triggers_on(const struct node *n, size_t *count)
 	return NULL;
 }
 
-bool zbx_rev_dependent(const struct metric *c)
-{
-	return c->rev != REV_ALL;
-}
-
 bool zbx_stat_input(const struct metric *c)
 {
 	for (size_t i = 0; i < stat_count; i++) {
@@ -160,75 +139,24 @@ bool zbx_stat_input(const struct metric *c)
 	return false;
 }
 
-/*
- * 1/scale as Zabbix's custom multiplier wants it, "0.001" for 1000: the
- * scales of stats.def are powers of ten, and genmib stops on any other.
- */
-static void inverse(char *buf, size_t len, const struct stat_def *s)
-{
-	int zeros = 0;
-	uint64_t v = s->scale;
-
-	while (v % 10 == 0) {
-		v /= 10;
-		zeros++;
-	}
-	if (v != 1 || zeros == 0) {
-		fprintf(stderr,
-			"genmib: mib/stats.def: %s: scale %llu is not a power "
-			"of ten, which the Zabbix template's multiplier needs\n",
-			s->name, (unsigned long long)s->scale);
-		exit(2);
-	}
-	snprintf(buf, len, "0.%0*d", zeros, 1);
-}
-
-/* fmt with its "%s" (at most one) replaced by arg. */
-static void fill(char *buf, size_t len, const char *fmt, const char *arg)
-{
-	const char *p = strstr(fmt, "%s");
-	if (!p)
-		snprintf(buf, len, "%s", fmt);
-	else
-		snprintf(buf, len, "%.*s%s%s", (int)(p - fmt), fmt, arg, p + 2);
-}
-
 bool zbx_item_for(const struct node *n, struct zbx_item *it, char *key,
-		  char *name, size_t len, bool rev_rule)
+		  char *name, size_t len)
 {
-	const struct metric *c = n->counter >= 0 ? &counters[n->counter] : NULL;
-	const struct stat_def *s = n->stat >= 0 ? &stat_defs[n->stat] : NULL;
 	const struct zbx_meta *m = NULL;
 
 	for (size_t i = 0; i < N(meta); i++)
 		if (meta[i].tag == n->tag)
 			m = &meta[i];
-	if (!m || (c && zbx_rev_dependent(c) != rev_rule))
+	if (!m)
 		return false;
-	const char *arg = c ? c->name : s ? s->name : "";
-	fill(key, len, m->key, arg);
-	fill(name, len, m->name, s ? s->summary : arg);
+	snprintf(key, len, "%s", m->key);
+	snprintf(name, len, "%s", m->name);
 	*it = (struct zbx_item){
 	    .n = n, .key = key, .name = name, .units = m->units,
 	    .valuemap = m->valuemap, .delay = m->delay, .vt = m->vt,
-	    .prep = m->prep, .per_cpu = n->table == TBL_CPU,
+	    .prep = m->prep,
+	    .cpu = n->table == TBL_CPU ? "{#SNMPINDEX}" : NULL,
 	    .instance = n->table == TBL_CPU ? "{#SNMPINDEX}" : "0"};
-	if (c && rev_rule && n->table != TBL_CPU) {
-		/* a singleton row ({#SNMPINDEX} 0): the prototype's key names
-		 * it, as every prototype's key must name a macro */
-		snprintf(key, len, "hwr10k.events[%s,{#SNMPINDEX}]", c->name);
-		it->instance = "{#SNMPINDEX}";
-	}
-	/* per CPU, the events the statistics use are discovered; the rest
-	 * are prototypes a site enables (doc/nms.md) */
-	it->no_discover = c && n->table == TBL_CPU && !zbx_stat_input(c);
-	if (s && !s->scale) {
-		it->vt = V_UNSIGNED; /* a count, not a ratio */
-		it->prep = P_NONE;
-	} else if (s) {
-		inverse(it->param, sizeof(it->param), s);
-	} else {
-		snprintf(it->param, sizeof(it->param), "%s", m->param);
-	}
+	snprintf(it->param, sizeof(it->param), "%s", m->param);
 	return true;
 }

@@ -94,24 +94,78 @@ void zbx_tags(FILE *out, int in, const char *const *pairs)
 			in + 4, "", pairs[0], in + 4, "", pairs[1]);
 }
 
-void zbx_item(FILE *out, int in, const struct zbx_item *it)
+/* A preprocessing step with up to two parameters (NULL: none). */
+static void step(FILE *out, int f, const char *type, const char *p1,
+		 const char *p2, bool discard)
 {
-	static const char *const vt[] = {"FLOAT", NULL, "CHAR"};
+	fprintf(out, "%*s-\n%*stype: %s\n%*sparameters:\n", f, "", f + 2, "",
+		type, f + 2, "");
+	for (int i = 0; i < 2; i++) {
+		const char *p = i ? p2 : p1;
+		if (!p)
+			continue;
+		fprintf(out, "%*s- ", f + 4, "");
+		zbx_q(out, p);
+		fputc('\n', out);
+	}
+	if (discard)
+		fprintf(out, "%*serror_handler: DISCARD_VALUE\n", f + 2, "");
+}
+
+static void preprocessing(FILE *out, int f, const struct zbx_item *it)
+{
 	static const char *const pt[] = {NULL, "SIMPLE_CHANGE", "MULTIPLIER",
 					 "DISCARD_UNCHANGED_HEARTBEAT"};
+	if (it->prep == P_NONE && !it->path && !it->js && !it->not_negative)
+		return;
+	fprintf(out, "%*spreprocessing:\n", f, "");
+	if (it->js)
+		step(out, f + 2, "JAVASCRIPT", it->js, NULL, false);
+	if (it->path)
+		step(out, f + 2, "JSONPATH", it->path, NULL, false);
+	if (it->prep != P_NONE)
+		step(out, f + 2, pt[it->prep], it->param, NULL, false);
+	if (it->not_negative)
+		step(out, f + 2, "IN_RANGE", "0", "", true);
+}
+
+/* type, snmp_oid, key, delay */
+static void source(FILE *out, int f, const struct zbx_item *it)
+{
+	static const char *const type[] = {"SNMP_AGENT", "DEPENDENT",
+					   "CALCULATED"};
+	fprintf(out, "%*stype: %s\n", f, "", type[it->type]);
+	if (it->type == I_SNMP) {
+		fprintf(out, "%*ssnmp_oid: ", f, "");
+		if (it->oid) {
+			zbx_q(out, it->oid);
+		} else {
+			fputc('\'', out);
+			zbx_arcs(out, it->n);
+			fprintf(out, ".%s'", it->instance);
+		}
+		fputc('\n', out);
+	}
+	fprintf(out, "%*skey: ", f, "");
+	zbx_q(out, it->key);
+	fprintf(out, "\n%*sdelay: '%s'\n", f, "",
+		it->type == I_DEPENDENT ? "0" : it->delay);
+}
+
+void zbx_item(FILE *out, int in, const struct zbx_item *it)
+{
+	static const char *const vt[] = {"FLOAT", NULL, "CHAR", "TEXT"};
 	int f = in + 2;
 
 	fprintf(out, "%*s-\n%*suuid: ", in, "", f, "");
 	zbx_uuid(out, "item/", it->key);
 	fprintf(out, "%*sname: ", f, "");
 	zbx_q(out, it->name);
-	fprintf(out, "\n%*stype: SNMP_AGENT\n%*ssnmp_oid: '", f, "", f, "");
-	zbx_arcs(out, it->n);
-	fprintf(out, ".%s'\n%*skey: ", it->instance, f, "");
-	zbx_q(out, it->key);
-	fprintf(out, "\n%*sdelay: '%s'\n", f, "", it->delay);
-	fprintf(out, "%*shistory: 7d\n", f, "");
-	if (it->vt == V_CHAR)
+	fputc('\n', out);
+	source(out, f, it);
+	fprintf(out, "%*shistory: '%s'\n", f, "",
+		it->history ? it->history : "7d");
+	if (it->vt == V_CHAR || it->vt == V_TEXT || it->no_trends)
 		fprintf(out, "%*strends: '0'\n", f, "");
 	if (vt[it->vt])
 		fprintf(out, "%*svalue_type: %s\n", f, "", vt[it->vt]);
@@ -120,22 +174,26 @@ void zbx_item(FILE *out, int in, const struct zbx_item *it)
 		zbx_q(out, it->units);
 		fputc('\n', out);
 	}
+	if (it->formula) {
+		fprintf(out, "%*sparams: ", f, "");
+		zbx_q(out, it->formula);
+		fputc('\n', out);
+	}
 	fprintf(out, "%*sdescription: ", f, "");
-	first_sentence(out, it->n);
+	if (it->descr)
+		zbx_q(out, it->descr);
+	else
+		first_sentence(out, it->n);
 	fputc('\n', out);
 	if (it->valuemap)
 		fprintf(out, "%*svaluemap:\n%*sname: '%s'\n", f, "", f + 2, "",
 			it->valuemap);
-	if (it->prep != P_NONE)
-		fprintf(out,
-			"%*spreprocessing:\n%*s-\n%*stype: %s\n"
-			"%*sparameters:\n%*s- '%s'\n",
-			f, "", f + 2, "", f + 4, "", pt[it->prep], f + 4, "",
-			f + 6, "", it->param);
-	if (it->no_discover)
-		fprintf(out, "%*sdiscover: NO_DISCOVER\n", f, "");
-	const char *tags[] = {"component", "cpu", it->per_cpu ? "cpu" : NULL,
-			      "{#SNMPINDEX}", NULL};
+	preprocessing(out, f, it);
+	if (it->master)
+		fprintf(out, "%*smaster_item:\n%*skey: '%s'\n", f, "", f + 2,
+			"", it->master);
+	const char *tags[] = {"component", "cpu", it->cpu ? "cpu" : NULL,
+			      it->cpu, NULL};
 	zbx_tags(out, f, tags);
 }
 
@@ -208,4 +266,87 @@ void zbx_enum_valuemap(FILE *out, const struct node *n)
 			v, (int)nl, p);
 		p = strchr(p, ')');
 	}
+}
+
+void zbx_with_triggers(FILE *out, int in, const struct zbx_item *it,
+		       bool proto)
+{
+	size_t nt;
+	const struct zbx_trigger *t = zbx_triggers_on(it->n, &nt);
+	zbx_item(out, in, it);
+	if (nt)
+		zbx_triggers(out, in, t, nt, proto);
+}
+
+static void cpu_filter(FILE *out, const char *macro)
+{
+	fprintf(out,
+		"          filter:\n            evaltype: AND\n"
+		"            conditions:\n"
+		"              -\n                macro: '%s'\n"
+		"                value: '{$HWR10K.LLD.CPU.MATCHES}'\n"
+		"                formulaid: A\n"
+		"              -\n                macro: '%s'\n"
+		"                value: '{$HWR10K.LLD.CPU.NOT_MATCHES}'\n"
+		"                operator: NOT_MATCHES_REGEX\n"
+		"                formulaid: B\n",
+		macro, macro);
+}
+
+void zbx_rule(FILE *out, const struct zbx_rule *r)
+{
+	fprintf(out, "        -\n          uuid: ");
+	zbx_uuid(out, "lld/", r->key);
+	fprintf(out, "          name: ");
+	zbx_q(out, r->name);
+	if (r->oid) {
+		fprintf(out, "\n          type: SNMP_AGENT\n"
+			     "          snmp_oid: ");
+		zbx_q(out, r->oid);
+		fprintf(out, "\n          key: '%s'\n"
+			     "          delay: '{$HWR10K.LLD.INTERVAL}'\n",
+			r->key);
+	} else {
+		fprintf(out, "\n          type: DEPENDENT\n"
+			     "          key: '%s'\n          delay: '0'\n",
+			r->key);
+	}
+	if (r->cpu)
+		cpu_filter(out, r->cpu);
+	fprintf(out, "          description: ");
+	zbx_q(out, r->descr);
+	fputc('\n', out);
+	if (r->master) {
+		fprintf(out, "          master_item:\n            key: '%s'\n",
+			r->master);
+		fprintf(out, "          preprocessing:\n");
+		step(out, 12, "JAVASCRIPT", r->js, NULL, false);
+		step(out, 12, "DISCARD_UNCHANGED_HEARTBEAT",
+		     "{$HWR10K.LLD.INTERVAL}", NULL, false);
+	}
+	fprintf(out, "          item_prototypes:\n");
+}
+
+void zbx_graph_prototype(FILE *out, const char *name, const char *key,
+			 const char *color)
+{
+	fprintf(out, "          graph_prototypes:\n            -\n"
+		     "              uuid: ");
+	zbx_uuid(out, "graph/", name);
+	fprintf(out, "              name: ");
+	zbx_q(out, name);
+	fprintf(out, "\n              show_work_period: 'NO'\n"
+		     "              show_triggers: 'NO'\n"
+		     "              show_legend: 'NO'\n"
+		     "              ymin_type_1: FIXED\n"
+		     "              graph_items:\n"
+		     "                -\n"
+		     "                  drawtype: BOLD_LINE\n"
+		     "                  color: %s\n"
+		     "                  item:\n"
+		     "                    host: '%s'\n"
+		     "                    key: ",
+		color, ZBX_TEMPLATE);
+	zbx_q(out, key);
+	fputc('\n', out);
 }
