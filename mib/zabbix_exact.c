@@ -18,7 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "stats.h"
+#include "meta/stats.h"
 #include "zabbix.h"
 
 #define LEN	 4096
