@@ -73,9 +73,12 @@ struct agent {
 #define PUBLISH_QUIET_MS 100
 #define PUBLISH_HOLD_MAX_MS 2000
 void publish_request_seen(struct agent *a); /* input from the master */
-void publish_reading(struct agent *a, int rc); /* now, or held */
-void publish_due(struct agent *a);   /* the held one, if its time came */
-void publish_flush(struct agent *a); /* the held one, now */
+/* A reading that ended: true when it is held, false when it is to be
+ * folded in now (poll.c does both). */
+bool publish_hold(struct agent *a, int rc);
+/* The held reading's rc, when there is one and its time came (or now):
+ * it is no longer held. */
+bool publish_take(struct agent *a, bool now, int *rc);
 /* Shortens select()'s wait to the held reading's time. */
 void publish_timeout(const struct agent *a, struct timeval *tv);
 
@@ -85,6 +88,9 @@ void poll_now(struct agent *a);
 /* A reading that ended (rc: backend_read's) into the cache, the alarms
  * and the notifications. */
 void poll_process(struct agent *a, int rc);
+/* A held reading (publish.c) folded in when its time came (the main
+ * loop, every turn). */
+void poll_publish_due(struct agent *a);
 /* The main loop's select: the reading thread's descriptor (poll_fds),
  * and a read that ended folded into the cache (poll_io). */
 void poll_fds(const struct agent *a, int *nfds, fd_set *r);

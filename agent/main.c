@@ -157,7 +157,7 @@ static void loop_once(bool block)
 		FD_ZERO(&r);
 	}
 	run_alarms();
-	publish_due(&agent_ctx);
+	poll_publish_due(&agent_ctx);
 }
 
 static void serve_pending(void)

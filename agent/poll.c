@@ -77,6 +77,21 @@ void poll_process(struct agent *a, int rc)
 	alarms_evaluate(c, &a->alarms, on_alarm_event, &a->view);
 }
 
+/* A reading held while requests came (publish.c), folded in now. */
+static void flush_held(struct agent *a)
+{
+	int rc;
+	if (publish_take(a, true, &rc))
+		poll_process(a, rc);
+}
+
+void poll_publish_due(struct agent *a)
+{
+	int rc;
+	if (publish_take(a, false, &rc))
+		poll_process(a, rc);
+}
+
 /* A read on the main loop (the first one at start; or no thread). */
 void poll_now(struct agent *a)
 {
@@ -115,7 +130,7 @@ static void skip(struct agent *a)
 /* The poll timer: a read posted to the reading thread. */
 static void poll_due(struct agent *a)
 {
-	publish_flush(a); /* a held reading before the next one */
+	flush_held(a); /* a held reading before the next one */
 	if (a->reader.busy) {
 		skip(a);
 		return;
@@ -148,7 +163,9 @@ void poll_io(struct agent *a, fd_set *r)
 			 a->cfg.backend, seconds_since(a->reader.posted_ns),
 			 a->polls_skipped);
 	a->polls_skipped = 0;
-	publish_reading(a, rc);
+	flush_held(a); /* never two held: the older one first */
+	if (!publish_hold(a, rc))
+		poll_process(a, rc);
 }
 
 /* Answer requests (and run due timers) until no read is in flight, at
@@ -160,7 +177,7 @@ static int wait_idle(struct agent *a)
 	while (a->reader.busy && !a->stop_requested &&
 	       backend_monotonic_ns() < until)
 		a->serve_wait();
-	publish_flush(a); /* a reload or a stop goes on from the last one */
+	flush_held(a); /* a reload or a stop goes on from the last one */
 	return a->reader.busy ? -1 : 0;
 }
 

@@ -13,7 +13,8 @@
  * that never stops asking still sees every poll, late by at most that
  * (a walk then may see two).
  * The reading's own time (the backend's clock) is what rates divide by,
- * so holding it changes no value.
+ * so holding it changes no value.  This file decides; poll.c folds the
+ * reading in (poll_process) when it is not held or its time came.
  */
 #include <net-snmp/net-snmp-config.h>
 #include <net-snmp/net-snmp-includes.h>
@@ -43,35 +44,31 @@ static uint64_t wait_ns(const struct agent *a, uint64_t now)
 	return at > now ? at - now : 0;
 }
 
-void publish_flush(struct agent *a)
-{
-	if (!a->publish.held)
-		return;
-	a->publish.held = false;
-	poll_process(a, a->publish.rc);
-}
-
-void publish_reading(struct agent *a, int rc)
+bool publish_hold(struct agent *a, int rc)
 {
 	uint64_t now = backend_monotonic_ns();
 
-	publish_flush(a); /* never two held: the older one first */
 	a->publish = (struct publish){.held = true,
 				      .rc = rc,
 				      .since_ns = now,
 				      .last_request_ns =
 					  a->publish.last_request_ns};
-	if (wait_ns(a, now) == 0)
-		publish_flush(a);
-	else
-		DEBUGMSGTL(("hwr10k/poll", "reading held: requests are "
-					   "coming\n"));
+	if (wait_ns(a, now) == 0) {
+		a->publish.held = false;
+		return false;
+	}
+	DEBUGMSGTL(("hwr10k/poll", "reading held: requests are coming\n"));
+	return true;
 }
 
-void publish_due(struct agent *a)
+bool publish_take(struct agent *a, bool now, int *rc)
 {
-	if (a->publish.held && wait_ns(a, backend_monotonic_ns()) == 0)
-		publish_flush(a);
+	if (!a->publish.held ||
+	    (!now && wait_ns(a, backend_monotonic_ns()) != 0))
+		return false;
+	a->publish.held = false;
+	*rc = a->publish.rc;
+	return true;
 }
 
 void publish_timeout(const struct agent *a, struct timeval *tv)
