@@ -77,19 +77,23 @@ void poll_process(struct agent *a, int rc)
 	alarms_evaluate(c, &a->alarms, on_alarm_event, &a->view);
 }
 
-/* A reading held while requests came (publish.c), folded in now. */
-static void flush_held(struct agent *a)
+/* A reading held while requests came (publish.c), folded in when its
+ * time came, or now. */
+static void fold_held(struct agent *a, bool now)
 {
 	int rc;
-	if (publish_take(a, true, &rc))
+	if (publish_take(a, now, &rc))
 		poll_process(a, rc);
+}
+
+static void flush_held(struct agent *a)
+{
+	fold_held(a, true);
 }
 
 void poll_publish_due(struct agent *a)
 {
-	int rc;
-	if (publish_take(a, false, &rc))
-		poll_process(a, rc);
+	fold_held(a, false);
 }
 
 /* A read on the main loop (the first one at start; or no thread). */
