@@ -39,8 +39,13 @@ struct zbx_item {
 	const char *descr;   /* without n */
 	const char *history; /* NULL: 7d */
 	bool no_trends;
-	bool not_negative; /* discard a value below 0 (In range) */
+	/* The formula's "no value" is below 0 or above ZBX_NONE_ABOVE: an
+	 * In range step discards it. */
+	bool says_none;
 };
+
+/* Above it a calculated value means none (zabbix_exact.c's snapshot). */
+#define ZBX_NONE_ABOVE "1000000000000000000"
 
 struct zbx_trigger {
 	const char *expr, *name, *priority, *descr;

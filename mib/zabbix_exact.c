@@ -16,6 +16,7 @@
  * inputs it counts, at the first reading after linking.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "meta/stats.h"
@@ -62,11 +63,16 @@ static void oid_of(char *buf, size_t len, const struct node *n)
 	fclose(m);
 }
 
-/* Appends to buf (at most len). */
+/* Appends to buf; a text longer than len is a bug here: the build stops
+ * rather than ship a cut formula. */
 static void add(char *buf, size_t len, const char *s)
 {
 	size_t used = strlen(buf);
-	snprintf(buf + used, len - used, "%s", s);
+	if ((size_t)snprintf(buf + used, len - used, "%s", s) >= len - used) {
+		fprintf(stderr, "zabbix_exact.c: a text over %zu bytes: %.60s\n",
+			len, buf);
+		exit(1);
+	}
 }
 
 static void poll_oid(char *oid, size_t len, const struct mibmodel *mm)
@@ -184,7 +190,8 @@ static void guard(char *g, size_t len, const char *extra)
 {
 	snprintf(g, len,
 		 "(change(//" KEY_TIME ")>0 and change(//" KEY_DISC ")=0 and "
-		 "nodata(//" KEY_TIME ",{$HWR10K.NODATA})=0%s)",
+		 "nodata(//" KEY_TIME ",{$HWR10K.NODATA})=0 and count(//" KEY_DISC
+		 ",{$HWR10K.NODATA})=count(//" KEY_TIME ",{$HWR10K.NODATA})%s)",
 		 extra);
 }
 
@@ -192,9 +199,8 @@ static void guard(char *g, size_t len, const char *extra)
  * The guard's part for a counter: it went forward, and it has as many
  * readings as the counting time over {$HWR10K.NODATA}.  Both come from
  * one master value, so they are stored together; a counter that missed
- * one (no instance at a poll; or Zabbix's value cache missing a value of
- * a new item, seen once in tests/integration/zabbix.sh) would pair its
- * change over two readings with the counting time's over one.
+ * one (no instance at a poll; or a new item's first readings) would pair
+ * its change over two readings with the counting time's over one.
  */
 static void same_readings(char *extra, size_t len, const char *key)
 {
@@ -205,13 +211,56 @@ static void same_readings(char *extra, size_t len, const char *key)
 		add(extra, len, part[i]);
 }
 
-/* value = g*num/(abs(den)+1-g)+g-1: num/den when g is 1 (den > 0), -1
- * when 0 (and no division by zero either way). */
+/* value + 1 = g*num/(abs(den)+1-g)+g: num/den + 1 when g is 1 (den > 0),
+ * 0 when g is 0 (and no division by zero either way). */
 static void guarded(char *f, size_t len, const char *g, const char *num,
 		    const char *den)
 {
 	const char *part[] = {g,      "*(", num,  ")/(abs(", den,
-			      ")+1-", g,    ")+", g,	     "-1"};
+			      ")+1-", g,    ")+", g};
+	f[0] = 0;
+	for (size_t i = 0; i < sizeof(part) / sizeof(part[0]); i++)
+		add(f, len, part[i]);
+}
+
+/* The readings a formula's inputs hold: the clocks' and the counters'
+ * counts over {$HWR10K.NODATA}, summed; `keys` the counters, n of them. */
+static void readings(char *buf, size_t len, const char *const *keys,
+		     size_t n)
+{
+	snprintf(buf, len,
+		 "count(//" KEY_TIME ",{$HWR10K.NODATA})+count(//" KEY_DISC
+		 ",{$HWR10K.NODATA})");
+	for (size_t i = 0; i < n; i++) {
+		add(buf, len, "+count(//");
+		add(buf, len, keys[i]);
+		add(buf, len, ",{$HWR10K.NODATA})");
+	}
+}
+
+/*
+ * One snapshot.  Zabbix 6.0 evaluates a calculated item's functions one
+ * at a time, in the formula's order, each against its value cache as of
+ * one time; a history sync can store values between two of them, and the
+ * values of one walk's dependent items go in more than one batch.  A
+ * formula reading the counter's change before the sync and the counting
+ * time's after it would pair two readings (seen once: an IPC 23 % off).
+ * So the formula reads its inputs' readings first (P) and last (Q); all
+ * its other reads come between, and readings only arrive, so P = Q means
+ * every read saw the same values.  `value1` (the value + 1, 0 for none)
+ * is scaled by 2^(60*(P mod 16)) and by 2^(-60*(Q mod 16)): by 1 when they
+ * are equal, exactly (powers of two); when values arrived, by 2^-60 or
+ * less (the value, minus 1, below 0) or, past a multiple of 16, by 2^60 or
+ * more (above ZBX_NONE_ABOVE): the In range step discards both.  (Missed
+ * only if 16 readings of the inputs were stored within one evaluation.)
+ */
+static void snapshot(char *f, size_t len, const char *value1,
+		     const char *const *keys, size_t n)
+{
+	char r[LEN];
+	readings(r, sizeof(r), keys, n);
+	const char *part[] = {"power(2,60*mod(", r, ",16))*(", value1,
+			      ")*power(2,-60*mod(", r, ",16))-1"};
 	f[0] = 0;
 	for (size_t i = 0; i < sizeof(part) / sizeof(part[0]); i++)
 		add(f, len, part[i]);
@@ -219,7 +268,7 @@ static void guarded(char *f, size_t len, const char *g, const char *num,
 
 static void put_rate_prototype(FILE *out, bool cpu)
 {
-	char count[128], g[LEN], f[LEN], num[256], extra[512];
+	char count[128], g[LEN], v1[LEN], f[LEN * 2], num[256], extra[512];
 	snprintf(count, sizeof(count), "%s",
 		 cpu ? "hwr10k.cpu.count[{#CPU},{#EVENT}]"
 		     : "hwr10k.count[{#EVENT}]");
@@ -243,7 +292,9 @@ static void put_rate_prototype(FILE *out, bool cpu)
 	same_readings(extra, sizeof(extra), count);
 	guard(g, sizeof(g), extra);
 	snprintf(num, sizeof(num), "change(//%s)*" NANO, count);
-	guarded(f, sizeof(f), g, num, "change(//" KEY_TIME ")");
+	guarded(v1, sizeof(v1), g, num, "change(//" KEY_TIME ")");
+	const char *keys[] = {count};
+	snapshot(f, sizeof(f), v1, keys, 1);
 	struct zbx_item r = {
 	    .key = cpu ? "hwr10k.cpu.events[{#CPU},{#EVENT}]"
 		       : "hwr10k.events[{#EVENT}]",
@@ -254,7 +305,7 @@ static void put_rate_prototype(FILE *out, bool cpu)
 	    .type = I_CALCULATED,
 	    .delay = INTERVAL,
 	    .formula = f,
-	    .not_negative = true,
+	    .says_none = true,
 	    .cpu = cpu ? "{#CPU}" : NULL,
 	    .descr = "The events counted between two readings over the time "
 		     "the agent counted between them (exact at any item "
@@ -348,7 +399,10 @@ static void stat_formula(char *f, size_t len, size_t st, bool cpu)
 {
 	const struct stat_def *s = &stat_defs[st];
 	int k[4];
-	char ch[4][128], num[512], den[512], extra[LEN], g[LEN];
+	char ch[4][128], num[512], den[512], extra[LEN], g[LEN], v1[LEN * 2];
+	char keys[4][96];
+	const char *used[4];
+	size_t n = 0;
 	stat_counters(st, k);
 	for (int i = 0; i < 4; i++)
 		ch[i][0] = 0;
@@ -356,8 +410,9 @@ static void stat_formula(char *f, size_t len, size_t st, bool cpu)
 	for (int i = 0; i < 4; i++) {
 		if (k[i] < 0)
 			continue;
-		char key[96];
-		input_key(key, sizeof(key), k[i], cpu);
+		char *key = keys[n];
+		input_key(key, sizeof(keys[n]), k[i], cpu);
+		used[n++] = key;
 		snprintf(ch[i], sizeof(ch[i]), "change(//%s)", key);
 		same_readings(extra, sizeof(extra), key);
 	}
@@ -373,7 +428,8 @@ static void stat_formula(char *f, size_t len, size_t st, bool cpu)
 		snprintf(den, sizeof(den), "change(//" KEY_TIME ")");
 	}
 	guard(g, sizeof(g), extra);
-	guarded(f, len, g, num, den);
+	guarded(v1, sizeof(v1), g, num, den);
+	snapshot(f, len, v1, used, n);
 }
 
 /* The summed statistic's macro, {#STAT.IPC}: one of its own for each
@@ -435,7 +491,7 @@ static void stat_js(char *js, size_t len, size_t st, bool cpu)
 static void put_stat_rule(FILE *out, size_t st, bool cpu)
 {
 	const struct stat_def *s = &stat_defs[st];
-	char js[LEN], key[128], name[256], f[LEN * 2], ikey[128], iname[256];
+	char js[LEN], key[128], name[256], f[LEN * 4], ikey[128], iname[256];
 	stat_js(js, sizeof(js), st, cpu);
 	snprintf(key, sizeof(key), "hwr10k.%sstat.discovery[%s]",
 		 cpu ? "cpu." : "", s->name);
@@ -474,7 +530,7 @@ static void put_stat_rule(FILE *out, size_t st, bool cpu)
 			      .type = I_CALCULATED,
 			      .delay = INTERVAL,
 			      .formula = f,
-			      .not_negative = true,
+			      .says_none = true,
 			      .cpu = cpu ? "{#CPU}" : NULL,
 			      .descr = s->summary};
 	zbx_item(out, 12, &it);

@@ -116,7 +116,7 @@ static void preprocessing(FILE *out, int f, const struct zbx_item *it)
 {
 	static const char *const pt[] = {NULL, "SIMPLE_CHANGE", "MULTIPLIER",
 					 "DISCARD_UNCHANGED_HEARTBEAT"};
-	if (it->prep == P_NONE && !it->path && !it->js && !it->not_negative)
+	if (it->prep == P_NONE && !it->path && !it->js && !it->says_none)
 		return;
 	fprintf(out, "%*spreprocessing:\n", f, "");
 	if (it->js)
@@ -125,8 +125,8 @@ static void preprocessing(FILE *out, int f, const struct zbx_item *it)
 		step(out, f + 2, "JSONPATH", it->path, NULL, false);
 	if (it->prep != P_NONE)
 		step(out, f + 2, pt[it->prep], it->param, NULL, false);
-	if (it->not_negative)
-		step(out, f + 2, "IN_RANGE", "0", "", true);
+	if (it->says_none)
+		step(out, f + 2, "IN_RANGE", "0", ZBX_NONE_ABOVE, true);
 }
 
 /* type, snmp_oid, key, delay */
