@@ -326,19 +326,28 @@ static void names_js(char *buf, size_t len)
 	add(buf, len, "}");
 }
 
-static void put_event_rules(FILE *out)
+/* An events rule's JavaScript: a row per counter in the walk's object
+ * (summed: key "vN"; per CPU: "cN_CPU") whose arc N is an event's. */
+static void event_js(char *js, size_t len, bool cpu)
 {
-	char names[LEN], js[LEN * 2];
+	char names[LEN];
 	names_js(names, sizeof(names));
-	snprintf(js, sizeof(js),
+	snprintf(js, len,
 		 "var o = JSON.parse(value), n = %s, out = [], k, m;\n"
 		 "for (k in o) {\n"
-		 "  m = /^v([0-9]+)$/.exec(k);\n"
+		 "  m = /^%s$/.exec(k);\n"
 		 "  if (m && n[m[1]])\n"
-		 "    out.push({\"{#EVENT}\": n[m[1]], \"{#COL}\": m[1]});\n"
+		 "    out.push({%s\"{#EVENT}\": n[m[1]], \"{#COL}\": m[1]});\n"
 		 "}\n"
 		 "return JSON.stringify(out);",
-		 names);
+		 names, cpu ? "c([0-9]+)_([0-9]+)" : "v([0-9]+)",
+		 cpu ? "\"{#CPU}\": m[2], " : "");
+}
+
+static void put_event_rules(FILE *out)
+{
+	char js[LEN * 2];
+	event_js(js, sizeof(js), false);
 	struct zbx_rule r = {
 	    .key = "hwr10k.events.discovery",
 	    .name = "Events counted",
@@ -351,16 +360,7 @@ static void put_event_rules(FILE *out)
 	zbx_graph_prototype(out, ZBX_GRAPH_EVENTS, "hwr10k.events[{#EVENT}]",
 			    "1A7C11");
 
-	snprintf(js, sizeof(js),
-		 "var o = JSON.parse(value), n = %s, out = [], k, m;\n"
-		 "for (k in o) {\n"
-		 "  m = /^c([0-9]+)_([0-9]+)$/.exec(k);\n"
-		 "  if (m && n[m[1]])\n"
-		 "    out.push({\"{#CPU}\": m[2], \"{#EVENT}\": n[m[1]], "
-		 "\"{#COL}\": m[1]});\n"
-		 "}\n"
-		 "return JSON.stringify(out);",
-		 names);
+	event_js(js, sizeof(js), true);
 	struct zbx_rule rc = {
 	    .key = "hwr10k.cpu.events.discovery",
 	    .name = "Events counted per CPU",
