@@ -308,11 +308,14 @@ wait_until 360 enough || fail "Zabbix collected fewer than 3 values per item in 
 JUDGED="hwr10k.events[cycles] hwr10k.events[grad.instrg] hwr10k.events[fucomp]
 hwr10k.cpu.events[0,cycles] hwr10k.cpu.events[1,cycles] hwr10k.cpu.events[0,grad.instrg]
 hwr10k.cpu.events[1,grad.instrg] hwr10k.stat[ipc] hwr10k.cpu.stat[0,ipc] hwr10k.cpu.stat[1,ipc]"
+# The counting time is read after the values: a value computed from a
+# reading Zabbix had just stored is in the database only after that
+# reading (a later history sync), never before it.
 for h in $HOSTS; do
-    { printf '{"time": %s, "items": {' "$(history "${h%%:*}" hwr10k.counting.time 3)"
+    { printf '{"items": {'
       sep=
       for k in $JUDGED; do printf '%s"%s": %s' "$sep" "$k" "$(history "${h%%:*}" "$k" 0)"; sep=,; done
-      echo '}}'; } >"$TMP/history.json"
+      printf '}, "time": %s}\n' "$(history "${h%%:*}" hwr10k.counting.time 3)"; } >"$TMP/history.json"
     out=$(python3 "$HWR_SRCDIR/tests/nms/zabbix-truth.py" "$TMP/vary.replay" "$TMP/history.json" 0.1) ||
         fail "${h#*:}: $out"
     echo "ok: ${h#*:}: $out"

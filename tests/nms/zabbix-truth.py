@@ -82,6 +82,15 @@ for key, values in hist["items"].items():
             bad += 1
             print(f"FAIL: {key} = {v[2]} at {v[0]}.{v[1]}: {err:.4f} % from the truth of the last pairs "
                   + ", ".join(f"{truth(key, a, b):.6g} ({a / 1e9:.3f}..{b / 1e9:.3f} s)" for a, b in pairs))
+            # What Zabbix stored around it, to tell a mix from a pairing
+            # this script did not consider.
+            near = [r for r in hist["time"] if abs(int(r[0]) - int(v[0])) <= 45]
+            print("  counting time stored around it: "
+                  + ", ".join(f"{int(r[2]) / 1e9:.3f} s at {r[0]}.{r[1]}" for r in sorted(near, key=stamp)))
+            after = [r for r in readings if r[0] > stamp(v)][:2]
+            print("  the next pairs' truths: "
+                  + ", ".join(f"{truth(key, a, b):.6g} ({a / 1e9:.3f}..{b / 1e9:.3f} s)"
+                              for a, b in zip([before[-1][1]] + [r[1] for r in after], [r[1] for r in after])))
 print(f"{n} values of {len(hist['items'])} items over {len(readings)} readings, worst {worst:.4f} %"
       + (f"; {bad} off by more than {limit} %" if bad else ""))
 sys.exit(1 if bad else 0)
