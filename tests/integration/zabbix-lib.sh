@@ -57,7 +57,10 @@ call() { # call METHOD PARAMS-JSON: the result, or fail with the error
 
 # zbx_start: PostgreSQL, zabbix_server and the API, logged in as Admin
 # (API, AUTH, call); ZBX_POLLERS, ZBX_PREPROCESSORS, ZBX_DBSYNCERS size
-# the server (default 2, 1, 1: a test's few hosts).
+# the server (default 2, 1, 1: a test's few hosts); ZBX_CACHESIZE, if
+# set, its configuration cache (CacheSize; Zabbix's default is 32M);
+# ZBX_CACHEUPDATE how often it reloads that from the database (default
+# 2 s, for a test's new items; Zabbix's is 60).
 zbx_start() {
     ZBX_T0=$(date +%s)
     # The servers run as their users: they need to reach their directories.
@@ -111,7 +114,8 @@ StartReportWriters=0
 StartLLDProcessors=1
 StartPreprocessors=${ZBX_PREPROCESSORS:-1}
 StartDBSyncers=${ZBX_DBSYNCERS:-1}
-CacheUpdateFrequency=2
+CacheUpdateFrequency=${ZBX_CACHEUPDATE:-2}
+${ZBX_CACHESIZE:+CacheSize=$ZBX_CACHESIZE}
 HousekeepingFrequency=0
 Timeout=4
 User=zabbix
