@@ -153,10 +153,10 @@ void confload_register(void)
 		    t->token, on_line, NULL,
 		    config_token_usage(t, backend_sections(), backends,
 				       sizeof(backends)));
-	for (size_t i = 0; backend_at(i); i++)
-		for (const struct config_token *t =
-			 backend_at(i)->section.tokens;
-		     t && t->token; t++)
+	for (const struct config_section *const *s = backend_sections(); *s;
+	     s++)
+		for (const struct config_token *t = (*s)->tokens; t && t->token;
+		     t++)
 			register_app_config_handler(t->token, on_line, NULL,
 						    t->usage);
 	register_app_config_handler("agentuser", on_privilege_token, NULL,

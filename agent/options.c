@@ -63,12 +63,13 @@ static void print_tokens(FILE *out)
 		fprintf(out, "%-20s %s\n", t->token,
 			config_token_usage(t, backend_sections(), buf,
 					   sizeof(buf)));
-	for (size_t i = 0; backend_at(i); i++)
-		for (const struct config_token *t =
-			 backend_at(i)->section.tokens;
-		     t && t->token; t++)
-			fprintf(out, "%-20s %s   (backend %s)\n", t->token,
-				t->usage, backend_at(i)->section.name);
+	for (const struct config_section *const *s = backend_sections(); *s;
+	     s++)
+		for (const struct config_token *t = (*s)->tokens; t && t->token;
+		     t++)
+			fprintf(out, "%-20s %s   (backend %s%s)\n", t->token,
+				t->usage, (*s)->name,
+				(*s)->not_built ? ", not built in" : "");
 }
 
 #define OPTSTRING ":fACc:x:L:D:p:u:g:hHtv"

@@ -48,7 +48,7 @@ static int read_into(struct backend *b, struct sample *s, struct cache *c,
 {
 	if (backend_read(b, s) != 0 || sample_sort(s) != 0 ||
 	    cache_update(c, s, now) < 0) {
-		fprintf(err, "dump: backend %s: read failed\n", b->ops->section.name);
+		fprintf(err, "dump: backend %s: read failed\n", b->ops->section->name);
 		return -1;
 	}
 	return 0;

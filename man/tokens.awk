@@ -3,13 +3,15 @@
 # agent's own rows give them (hw-r10kevctr-agent -H, read first as FILE
 # "-H"). A row without a heading in the template, or a heading without a
 # row, fails the build: the page lists exactly the tokens the agent takes.
+# A binary lists every backend's tokens, built in or not (the config
+# language is the same in every build), so every build makes one page.
 #
 #   awk -f tokens.awk -H-output TEMPLATE > PAGE
 FNR == NR {
 	name = $1
 	usage = $0
 	sub(/^[^ ]+ +/, "", usage)
-	sub(/   \(backend [a-z]+\)$/, "", usage)
+	sub(/   \(backend [a-z]+(, not built in)?\)$/, "", usage)
 	gsub(/\\/, "\\\\", usage)
 	gsub(/-/, "\\-", usage)
 	row[name] = usage

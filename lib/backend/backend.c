@@ -49,11 +49,11 @@ int backend_read(struct backend *b, struct sample *s)
 bool backend_keep(struct backend *b, const struct config *running,
 		  const struct config *next)
 {
-	if (!b->ops || strcmp(b->ops->section.name, next->backend) != 0 ||
+	if (!b->ops || strcmp(b->ops->section->name, next->backend) != 0 ||
 	    strcmp(running->backend, next->backend) != 0 ||
-	    !token_table_same(b->ops->section.tokens,
-			      config_settings(running, &b->ops->section),
-			      config_settings(next, &b->ops->section)))
+	    !token_table_same(b->ops->section->tokens,
+			      config_settings(running, b->ops->section),
+			      config_settings(next, b->ops->section)))
 		return false;
 	return !b->ops->keep || b->ops->keep(b, next);
 }

@@ -28,59 +28,6 @@
 #include "backend/pcp_data.h"
 #include "util/strbuf.h"
 
-/* ------------------------------------------------------------ settings */
-
-static const struct pcp_settings pcp_defaults = {.loop = false};
-
-/* pcpMetric METRIC PCPNAME: one PCP metric feeds one counter. */
-static int parse_metric(void *settings, const char *token, char **w, int n,
-			char *err, size_t len)
-{
-	struct pcp_settings *s = settings;
-
-	if (n != 2)
-		return parse_fail(err, len, "%s: expected METRIC PCPNAME",
-				  token);
-	int c = backend_counter_arg(w[0], token, err, len);
-	if (c < 0)
-		return -1;
-	for (int o = 0; o < COUNTER_COUNT; o++)
-		if (o != c && s->metric[o] && strcmp(s->metric[o], w[1]) == 0)
-			return parse_fail(err, len,
-					  "%s: PCP metric %s already feeds %s; "
-					  "one PCP metric feeds one counter",
-					  token, w[1], counters[o].fullname);
-	char *name = strdup(w[1]);
-	if (!name)
-		return parse_fail(err, len, "out of memory");
-	free(s->metric[c]);
-	s->metric[c] = name;
-	return 0;
-}
-
-/* Every pcp token reopens the source. */
-static const struct config_token pcp_tokens[] = {
-    TOKEN_STRING("pcpHost", "HOST (a pmcd host spec; default local:)",
-		 struct pcp_settings, host, true),
-    TOKEN_STRING("pcpArchive", "PATH (a pmlogger archive instead of pmcd)",
-		 struct pcp_settings, archive, true),
-    TOKEN_YESNO("pcpLoop", "yes|no", struct pcp_settings, loop, true),
-    TOKEN_STRINGS("pcpMetric", "METRIC PCPNAME", struct pcp_settings, metric,
-		  true, parse_metric),
-    TOKEN_END,
-};
-
-static int pcp_validate(const void *settings, char *err, size_t len)
-{
-	const struct pcp_settings *s = settings;
-
-	if (s->host && s->archive)
-		return parse_fail(err, len,
-				  "pcpHost and pcpArchive exclude each other "
-				  "(a source is pmcd or an archive)");
-	return 0;
-}
-
 /* ------------------------------------------------------------ open */
 
 static void free_pcp(struct pcp *p)
@@ -270,7 +217,7 @@ static int pcp_open(struct backend *b, const struct config *cfg, char *err,
 		    size_t len)
 {
 	const struct pcp_settings *ps =
-	    config_settings(cfg, &backend_pcp.section);
+	    config_settings(cfg, &pcp_section);
 	struct pcp *p = calloc(1, sizeof(*p));
 
 	if (!p) {
@@ -320,11 +267,7 @@ static void pcp_close(struct backend *b)
 }
 
 const struct backend_ops backend_pcp = {
-    .section.name = "pcp",
-    .section.tokens = pcp_tokens,
-    .section.settings_size = sizeof(struct pcp_settings),
-    .section.defaults = &pcp_defaults,
-    .section.validate = pcp_validate,
+    .section = &pcp_section,
     .open = pcp_open,
     .read = pcp_read,
     .close = pcp_close,

@@ -1,4 +1,5 @@
-/* backend_pcp.h - the pcp backend's settings (backend_pcp.c). */
+/* backend_pcp.h - the pcp backend's settings (pcp_settings.c, built in
+ * every binary) and ops (backend_pcp.c, built where libpcp is). */
 #ifndef HWR10K_BACKEND_PCP_H
 #define HWR10K_BACKEND_PCP_H
 
@@ -13,7 +14,11 @@ struct pcp_settings {
 	char *metric[COUNTER_COUNT]; /* pcpMetric; NULL = the same name */
 };
 
-/* Its ops, listed in backend.c's registry; others find it by name. */
+/* Its config section (pcp_settings.c), listed by the registry in every
+ * build, and its ops (backend_pcp.c), where built: others find both by
+ * name. */
+struct config_section;
+extern const struct config_section pcp_section;
 struct backend_ops;
 extern const struct backend_ops backend_pcp;
 

@@ -228,54 +228,6 @@ static void probe_all(struct perf *pf, int cpu, bool quiet)
 	}
 }
 
-/* ------------------------------------------------------------ settings */
-
-static const struct perf_settings perf_defaults = {
-    .group_size = PERF_GROUP_SIZE_DEFAULT,
-};
-
-static const char *sysfs_of(const struct perf_settings *s)
-{
-	return s->sysfs ? s->sysfs : "/sys";
-}
-
-static const char *spec_of(const struct perf_settings *s, int c)
-{
-	return s->event[c] ? s->event[c] : counters[c].perf;
-}
-
-/* perfEvent METRIC SPEC|off (checked against perfSysfs as read so far) */
-static int parse_event(void *settings, const char *token, char **w, int n,
-		       char *err, size_t len)
-{
-	struct perf_settings *s = settings;
-	struct perfspec sp;
-	char why[200];
-
-	if (n != 2)
-		return parse_fail(err, len, "%s: expected METRIC SPEC|off",
-				  token);
-	int k = backend_counter_arg(w[0], token, err, len);
-	if (k < 0)
-		return -1;
-	if (perfspec_parse(w[1], sysfs_of(s), &sp, why, sizeof(why)))
-		return parse_fail(err, len, "%s: %s", token, why);
-	free(s->event[k]);
-	s->event[k] = strdup(w[1]);
-	return s->event[k] ? 0 : parse_fail(err, len, "out of memory");
-}
-
-/* The event specs in effect, whatever lines gave them. */
-/* Every perf token reopens the events. */
-static const struct config_token perf_tokens[] = {
-    TOKEN_STRINGS("perfEvent", "METRIC SPEC|off", struct perf_settings, event,
-		  true, parse_event),
-    TOKEN_UINT("perfGroupSize", "N (1..64)", struct perf_settings,
-	       group_size, 1, PERF_GROUP_MAX, true),
-    TOKEN_STRING("perfSysfs", "PATH", struct perf_settings, sysfs, true),
-    TOKEN_END,
-};
-
 static int perf_open(struct backend *b, const struct config *cfg, char *err,
 		     size_t errlen)
 {
@@ -285,11 +237,11 @@ static int perf_open(struct backend *b, const struct config *cfg, char *err,
 		return -1;
 	}
 	const struct perf_settings *ps =
-	    config_settings(cfg, &backend_perf.section);
-	snprintf(pf->sysfs, sizeof(pf->sysfs), "%s", sysfs_of(ps));
+	    config_settings(cfg, &perf_section);
+	snprintf(pf->sysfs, sizeof(pf->sysfs), "%s", perf_settings_sysfs(ps));
 	pf->group_size = ps->group_size;
 	for (int c = 0; c < COUNTER_COUNT; c++) {
-		const char *s = spec_of(ps, c);
+		const char *s = perf_settings_spec(ps, c);
 		snprintf(pf->text[c], sizeof(pf->text[c]), "%s", s);
 		if (perfspec_parse(s, pf->sysfs, &pf->spec[c], err, errlen)) {
 			free_perf(pf);
@@ -439,12 +391,8 @@ static void perf_advise(struct backend *b, FILE *out)
 }
 
 const struct backend_ops backend_perf = {
-    .section.name = "perf",
+    .section = &perf_section,
     .needs_perfmon = true,
-    .section.tokens = perf_tokens,
-    .section.settings_size = sizeof(struct perf_settings),
-    .section.defaults = &perf_defaults,
-    .section.validate = NULL, /* perfEvent lines are checked as they are read */
     .open = perf_open,
     .read = perf_read,
     .close = perf_close,

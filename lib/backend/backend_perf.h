@@ -1,10 +1,12 @@
-/* backend_perf.h - the perf backend's settings (backend_perf.c). */
+/* backend_perf.h - the perf backend's settings (perf_settings.c, built in
+ * every binary) and ops (backend_perf.c, where perf_event_open is). */
 #ifndef HWR10K_BACKEND_PERF_H
 #define HWR10K_BACKEND_PERF_H
 
 #include "meta/metrics.h"
 
 #define PERF_GROUP_SIZE_DEFAULT 4 /* general-purpose counters of most PMUs */
+#define PERF_GROUP_MAX 64	  /* perfGroupSize's upper bound */
 
 struct perf_settings {
 	char *event[COUNTER_COUNT]; /* perfEvent override, NULL = table */
@@ -12,7 +14,15 @@ struct perf_settings {
 	unsigned group_size;	    /* CPU PMU events read in one group */
 };
 
-/* Its ops, listed in backend.c's registry; others find it by name. */
+/* The sysfs root of s ("/sys" by default) and the spec of counter c. */
+const char *perf_settings_sysfs(const struct perf_settings *s);
+const char *perf_settings_spec(const struct perf_settings *s, int c);
+
+/* Its config section (perf_settings.c), listed by the registry in every
+ * build, and its ops (backend_perf.c), where built: others find both by
+ * name. */
+struct config_section;
+extern const struct config_section perf_section;
 struct backend_ops;
 extern const struct backend_ops backend_perf;
 

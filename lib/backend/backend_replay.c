@@ -97,7 +97,7 @@ static int replay_open(struct backend *b, const struct config *cfg, char *err,
 		       size_t errlen)
 {
 	const struct replay_settings *rs =
-	    config_settings(cfg, &backend_replay.section);
+	    config_settings(cfg, &replay_section);
 	struct replay *r = calloc(1, sizeof(*r));
 	if (!r || !rs->file || !(r->file = strdup(rs->file))) {
 		free(r);
@@ -246,7 +246,7 @@ static bool replay_keep(struct backend *b, const struct config *cfg)
 {
 	struct replay *r = b->priv;
 	const struct replay_settings *rs =
-	    config_settings(cfg, &backend_replay.section);
+	    config_settings(cfg, &replay_section);
 	struct file_id now;
 	int fd =
 	    rs->file ? open(rs->file, O_RDONLY | O_NONBLOCK | O_CLOEXEC) : -1;
@@ -265,12 +265,16 @@ static void replay_close(struct backend *b)
 	free_replay(b->priv);
 }
 
+const struct config_section replay_section = {
+    .name = "replay",
+    .tokens = replay_tokens,
+    .settings_size = sizeof(struct replay_settings),
+    .defaults = &replay_defaults,
+    .validate = replay_validate,
+};
+
 const struct backend_ops backend_replay = {
-    .section.name = "replay",
-    .section.tokens = replay_tokens,
-    .section.settings_size = sizeof(struct replay_settings),
-    .section.defaults = &replay_defaults,
-    .section.validate = replay_validate,
+    .section = &replay_section,
     .open = replay_open,
     .read = replay_read,
     .close = replay_close,

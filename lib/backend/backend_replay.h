@@ -10,7 +10,10 @@ struct replay_settings {
 	unsigned width; /* counter width in bits; 64 = no wrap */
 };
 
-/* Its ops, listed in backend.c's registry; others find it by name. */
+/* Its config section and ops, listed in registry.c; others find them by
+ * name. */
+struct config_section;
+extern const struct config_section replay_section;
 struct backend_ops;
 extern const struct backend_ops backend_replay;
 

@@ -68,7 +68,7 @@ static int sim_open(struct backend *b, const struct config *cfg, char *err,
 		return -1;
 	}
 	s->cfg = *(const struct sim_settings *)config_settings(
-	    cfg, &backend_sim.section);
+	    cfg, &sim_section);
 	s->clock_ns = b->clock_ns ? b->clock_ns : backend_monotonic_ns;
 	s->base_s = s->t_s = 0; /* base_s: at the first read */
 	s->epoch = backend_new_epoch();
@@ -243,12 +243,16 @@ static const struct config_token sim_tokens[] = {
     TOKEN_END,
 };
 
+const struct config_section sim_section = {
+    .name = "sim",
+    .tokens = sim_tokens,
+    .settings_size = sizeof(struct sim_settings),
+    .defaults = &sim_defaults,
+    .validate = NULL,
+};
+
 const struct backend_ops backend_sim = {
-    .section.name = "sim",
-    .section.tokens = sim_tokens,
-    .section.settings_size = sizeof(struct sim_settings),
-    .section.defaults = &sim_defaults,
-    .section.validate = NULL,
+    .section = &sim_section,
     .open = sim_open,
     .read = sim_read,
     .close = sim_close,

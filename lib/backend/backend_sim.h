@@ -32,7 +32,10 @@ struct sim_settings {
 /* The rate of counter k on CPU 0 with these settings. */
 uint64_t sim_rate(const struct sim_settings *s, int k);
 
-/* Its ops, listed in backend.c's registry; others find it by name. */
+/* Its config section and ops, listed in registry.c; others find them by
+ * name. */
+struct config_section;
+extern const struct config_section sim_section;
 struct backend_ops;
 extern const struct backend_ops backend_sim;
 

@@ -6,11 +6,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "backend/backend_perf.h"
 #include "meta/metrics.h"
 #include "backend/perfspec.h"
 #include "cache/sample.h"
-
-#define PERF_GROUP_MAX 64 /* perfGroupSize's upper bound */
 
 struct perf_group {
 	int fd[PERF_GROUP_MAX];	     /* fd[0] is the leader */

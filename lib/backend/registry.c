@@ -10,19 +10,15 @@
 #include <string.h>
 
 #include "backend/backend.h"
+#include "backend/backend_pcp.h"
+#include "backend/backend_perf.h"
+#include "backend/backend_replay.h"
+#include "backend/backend_sim.h"
 #include "meta/metrics.h"
 #include "util/parse.h"
 
 /* The backends, each defined in its own file: adding one is a line here
  * (and its files in lib/Makefile.inc); the rest reach it by name. */
-extern const struct backend_ops backend_sim, backend_replay;
-#ifdef HAVE_PERF_BACKEND
-extern const struct backend_ops backend_perf;
-#endif
-#ifdef HAVE_PCP_BACKEND
-extern const struct backend_ops backend_pcp;
-#endif
-
 static const struct backend_ops *const registry[] = {
     &backend_sim,
 #ifdef HAVE_PERF_BACKEND
@@ -36,25 +32,20 @@ static const struct backend_ops *const registry[] = {
 #define NREG (sizeof(registry) / sizeof(registry[0]))
 _Static_assert(NREG <= CONFIG_SECTIONS_MAX, "raise CONFIG_SECTIONS_MAX");
 
-/* The same backends' config sections, in the same order. */
+/* Every backend's config section, built in or not (its not_built says
+ * why not), in the same order: the config language is the same in every
+ * build. */
 static const struct config_section *const sections[] = {
-    &backend_sim.section,
-#ifdef HAVE_PERF_BACKEND
-    &backend_perf.section,
-#endif
-    &backend_replay.section,
-#ifdef HAVE_PCP_BACKEND
-    &backend_pcp.section,
-#endif
-    NULL,
+    &sim_section, &perf_section, &replay_section, &pcp_section, NULL,
 };
-_Static_assert(sizeof(sections) / sizeof(sections[0]) == NREG + 1,
-	       "a section for each backend");
+_Static_assert(sizeof(sections) / sizeof(sections[0]) - 1 <=
+		   CONFIG_SECTIONS_MAX,
+	       "raise CONFIG_SECTIONS_MAX");
 
 const struct backend_ops *backend_find(const char *name)
 {
 	for (size_t i = 0; name && i < NREG; i++)
-		if (strcmp(registry[i]->section.name, name) == 0)
+		if (strcmp(registry[i]->section->name, name) == 0)
 			return registry[i];
 	return NULL;
 }
@@ -75,7 +66,7 @@ const char *backend_names(char *buf, size_t len)
 	buf[0] = '\0';
 	for (size_t i = 0; i < NREG && used < len; i++) {
 		int n = snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
-				 registry[i]->section.name);
+				 registry[i]->section->name);
 		if (n < 0)
 			break;
 		used += (size_t)n;

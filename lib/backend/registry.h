@@ -21,12 +21,14 @@ struct sample;
 struct backend_ops {
 	/*
 	 * The backend's own settings, as a libpfm4 PMU owns its event table:
-	 * section.name is the backend's name ('backend' line), its config
+	 * section->name is the backend's name ('backend' line), its config
 	 * tokens, the size and defaults of its settings struct and their
 	 * check across lines (config.h).  config.c parses, compares and
-	 * frees them through the section.
+	 * frees them through the section.  The section is built in every
+	 * binary, the backend only where its library is: backend_sections()
+	 * lists them all, backend_find() the built ones.
 	 */
-	struct config_section section;
+	const struct config_section *section;
 	/* What the agent must keep for this backend when it gives up root
 	 * (-u): CAP_PERFMON, to open events again after the switch (a CPU
 	 * back online, a reload).  The agent asks this, never the name. */
@@ -63,8 +65,10 @@ const struct backend_ops *backend_find(const char *name);
 bool backend_needs_perfmon(const char *name);
 /* The backend at registry position index; NULL past the last. */
 const struct backend_ops *backend_at(size_t index);
-/* The backends' config sections, in registry order, NULL-terminated:
- * what config_defaults takes. */
+/* Every backend's config section, built or not (not_built says why not),
+ * NULL-terminated: what config_defaults takes.  The config language is
+ * the same in every build; only the 'backend' line refuses what is not
+ * built in. */
 const struct config_section *const *backend_sections(void);
 /* "sim, perf, replay" (those built in) into buf, for messages. */
 const char *backend_names(char *buf, size_t len);

@@ -24,15 +24,20 @@ section_at(const struct config_section *const *sections, size_t i)
 	return sections[i];
 }
 
-/* The sections' names joined by sep into buf. */
+/* The sections' names joined by sep into buf: all of them, or only
+ * those built in. */
 static const char *section_names(const struct config_section *const *sections,
-				 const char *sep, char *buf, size_t len)
+				 const char *sep, bool built_only, char *buf,
+				 size_t len)
 {
 	size_t used = 0;
+	const struct config_section *s;
 	buf[0] = '\0';
-	for (size_t i = 0; section_at(sections, i) && used < len; i++) {
-		int n = snprintf(buf + used, len - used, "%s%s", i ? sep : "",
-				 section_at(sections, i)->name);
+	for (size_t i = 0; (s = section_at(sections, i)) && used < len; i++) {
+		if (built_only && s->not_built)
+			continue;
+		int n = snprintf(buf + used, len - used, "%s%s",
+				 used ? sep : "", s->name);
 		if (n < 0)
 			break;
 		used += (size_t)n;
@@ -46,8 +51,9 @@ const char *config_token_usage(const struct config_token *t,
 {
 	if (t->usage)
 		return t->usage;
-	/* 'backend': the sections' names, as -v lists them */
-	return section_names(sections, "|", buf, len);
+	/* 'backend': every section's name, built in or not (-h says which
+	 * are; a section's tokens say "not built in") */
+	return section_names(sections, "|", false, buf, len);
 }
 
 void config_defaults(struct config *c,
@@ -170,11 +176,20 @@ static int parse_backend(void *settings, const char *token, char **w, int n,
 {
 	struct config *c = settings;
 	char names[128];
-	if (n != 1 || !section_named(c, w[0]))
-		return parse_fail(
-		    err, len, "%s: expected one of %s, got '%s'", token,
-		    section_names(c->sections, ", ", names, sizeof(names)),
-		    n ? w[0] : "");
+	const struct config_section *s = n == 1 ? section_named(c, w[0]) : NULL;
+	if (s && s->not_built)
+		return parse_fail(err, len,
+				  "%s %s: not built into this agent (%s); "
+				  "built in: %s",
+				  token, w[0], s->not_built,
+				  section_names(c->sections, ", ", true, names,
+						sizeof(names)));
+	if (!s)
+		return parse_fail(err, len,
+				  "%s: expected one of %s, got '%s'", token,
+				  section_names(c->sections, ", ", true, names,
+						sizeof(names)),
+				  n ? w[0] : "");
 	snprintf(c->backend, sizeof(c->backend), "%s", w[0]);
 	c->backend_set = true;
 	return 0;
@@ -260,7 +275,7 @@ int config_apply(struct config *c, const char *token, const char *args,
 int config_validate(const struct config *c, char *err, size_t len)
 {
 	const struct config_section *s = section_named(c, c->backend);
-	if (!s)
+	if (!s || s->not_built)
 		return parse_fail(err, len, "backend '%s' is not built in",
 				  c->backend);
 	if (s->validate)

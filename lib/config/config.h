@@ -41,8 +41,9 @@
  * A section of the config beyond the generic tokens, with settings of its
  * own (a backend's): its name, as the 'backend' line gives it, its config
  * tokens (config_token.h rows over its settings struct, NULL-terminated),
- * the size and defaults of that struct, and the check of the settings
- * across lines (message in err; NULL: none).  config.c parses, compares,
+ * the size and defaults of that struct, the check of the settings
+ * across lines (message in err; NULL: none), and whether its backend is
+ * built in.  config.c parses, compares,
  * checks and frees them through these.
  */
 struct config_section {
@@ -51,6 +52,11 @@ struct config_section {
 	size_t settings_size;
 	const void *defaults;
 	int (*validate)(const void *settings, char *err, size_t errlen);
+	/* NULL where the section's backend is built into this binary; else
+	 * why not ("configure found no libpcp ..."): its lines are read and
+	 * checked all the same, and a 'backend' line naming it is refused
+	 * with this reason. */
+	const char *not_built;
 };
 
 struct config {

@@ -5,14 +5,13 @@
 #include "backend/backend_replay.h"
 #include "backend/backend_sim.h"
 #include "config/config.h"
-#ifdef HAVE_PERF_BACKEND
+#include "backend/backend_pcp.h"
 #include "backend/backend_perf.h"
-#endif
 
 #define SIM(c)                                                                 \
-	((const struct sim_settings *)config_settings(&(c), &backend_find("sim")->section))
+	((const struct sim_settings *)config_settings(&(c), backend_find("sim")->section))
 #define REPLAY(c)                                                              \
-	((const struct replay_settings *)config_settings(&(c), &backend_find("replay")->section))
+	((const struct replay_settings *)config_settings(&(c), backend_find("replay")->section))
 
 static int apply(struct config *c, const char *tok, const char *args, char *err)
 {
@@ -66,7 +65,7 @@ static void good_lines(void **state)
 			       "hw.r10kevctr.cycles software:cpu-clock", err),
 			 0);
 	assert_string_equal(
-	    ((const struct perf_settings *)config_settings(&c, &backend_find("perf")->section))
+	    ((const struct perf_settings *)config_settings(&c, backend_find("perf")->section))
 		->event[0],
 	    "software:cpu-clock");
 #endif
@@ -149,12 +148,13 @@ static void token_rows_decide_reloads(void **state)
 	char err[256];
 	unsigned checked = 0;
 
-	for (size_t i = 0; backend_at(i); i++) {
-		const struct backend_ops *ops = backend_at(i);
-		for (const struct config_token *t = ops->section.tokens; t && t->token;
+	for (const struct config_section *const *sec = backend_sections(); *sec;
+	     sec++) {
+		const struct config_section *section = *sec;
+		for (const struct config_token *t = section->tokens; t && t->token;
 		     t++) {
 			assert_non_null(t->usage);
-			assert_true(t->offset + t->size <= ops->section.settings_size);
+			assert_true(t->offset + t->size <= section->settings_size);
 			if (t->kind == TK_CUSTOM)
 				continue;
 			char v[2][32], *w[2], metric[] = "hw.r10kevctr.cycles";
@@ -180,26 +180,94 @@ static void token_rows_decide_reloads(void **state)
 			}
 			void *s[2];
 			for (int k = 0; k < 2; k++) {
-				s[k] = calloc(1, ops->section.settings_size);
-				memcpy(s[k], ops->section.defaults, ops->section.settings_size);
+				s[k] = calloc(1, section->settings_size);
+				memcpy(s[k], section->defaults, section->settings_size);
 				w[0] = nw == 2 ? metric : v[k];
 				w[1] = v[k];
 				if (token_apply(t, s[k], w, nw, err, sizeof(err)))
 					fail_msg("%s %s: %s", t->token, v[k], err);
 			}
-			if (token_table_same(ops->section.tokens, s[0], s[1]) == t->reopens)
+			if (token_table_same(section->tokens, s[0], s[1]) == t->reopens)
 				fail_msg("%s: a change %s the backend, the table "
 					 "says otherwise",
 					 t->token,
 					 t->reopens ? "does not reopen" : "reopens");
 			for (int k = 0; k < 2; k++) {
-				token_table_release(ops->section.tokens, s[k]);
+				token_table_release(section->tokens, s[k]);
 				free(s[k]);
 			}
 			checked++;
 		}
 	}
 	assert_true(checked >= 8);
+}
+
+/*
+ * A section whose backend is not built in: its lines are read and checked
+ * as in any build, and only a 'backend' line naming it is refused, with
+ * the reason.  Made here, so that every build tests both kinds.
+ */
+struct two_settings {
+	unsigned n;
+};
+static const struct two_settings two_defaults = {.n = 1};
+static const struct config_token two_tokens[] = {
+    TOKEN_UINT("twoN", "N (1..9)", struct two_settings, n, 1, 9, true),
+    TOKEN_END,
+};
+static const struct config_section built_one = {
+    .name = "one", .tokens = NULL, .settings_size = 0, .defaults = NULL};
+static const struct config_section unbuilt_two = {
+    .name = "two",
+    .tokens = two_tokens,
+    .settings_size = sizeof(struct two_settings),
+    .defaults = &two_defaults,
+    .not_built = "configure found no libtwo",
+};
+
+static void not_built_backend(void **state)
+{
+	const struct config_section *const sections[] = {&built_one,
+							 &unbuilt_two, NULL};
+	struct config c;
+	char err[256] = "", buf[64];
+	config_defaults(&c, sections);
+	assert_int_equal(apply(&c, "twoN", "9", err), 0);
+	assert_int_equal(
+	    ((const struct two_settings *)config_settings(&c, &unbuilt_two))->n,
+	    9);
+	assert_int_equal(apply(&c, "twoN", "10", err), -1);
+	assert_string_equal(err, "twoN: expected one whole number from 1 to 9");
+	assert_int_equal(apply(&c, "backend", "two", err), -1);
+	assert_string_equal(err, "backend two: not built into this agent "
+				 "(configure found no libtwo); built in: one");
+	assert_int_equal(apply(&c, "backend", "three", err), -1);
+	assert_string_equal(err,
+			    "backend: expected one of one, got 'three'");
+	assert_int_equal(apply(&c, "backend", "one", err), 0);
+	assert_int_equal(config_validate(&c, err, sizeof(err)), 0);
+	snprintf(c.backend, sizeof(c.backend), "two"); /* as if read */
+	assert_int_equal(config_validate(&c, err, sizeof(err)), -1);
+	assert_string_equal(err, "backend 'two' is not built in");
+	/* the usage names every backend, built or not */
+	assert_string_equal(config_token_usage(&config_tokens[0], sections,
+					       buf, sizeof(buf)),
+			    "one|two");
+	config_free(&c);
+	/* this build's own sections: all four, whatever is built in */
+	const struct config_section *const *all = backend_sections();
+	assert_ptr_equal(all[0], &sim_section);
+	assert_ptr_equal(all[1], &perf_section);
+	assert_ptr_equal(all[2], &replay_section);
+	assert_ptr_equal(all[3], &pcp_section);
+	assert_null(all[4]);
+#ifdef HAVE_PCP_BACKEND
+	assert_null(pcp_section.not_built);
+	assert_ptr_equal(backend_find("pcp")->section, &pcp_section);
+#else
+	assert_non_null(pcp_section.not_built);
+	assert_null(backend_find("pcp"));
+#endif
 }
 
 static void parse_numbers(void **state)
@@ -222,6 +290,7 @@ int main(void)
 	    cmocka_unit_test(good_lines),
 	    cmocka_unit_test(bad_lines),
 	    cmocka_unit_test(parse_numbers),
+	    cmocka_unit_test(not_built_backend),
 	    cmocka_unit_test(token_rows_decide_reloads),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

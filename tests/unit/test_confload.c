@@ -66,7 +66,7 @@ static void good_file(void **state)
 			 0);
 	assert_string_equal(logbuf, "");
 	assert_int_equal(cfg.poll_interval, 2);
-	const struct sim_settings *sim = config_settings(&cfg, &backend_find("sim")->section);
+	const struct sim_settings *sim = config_settings(&cfg, backend_find("sim")->section);
 	assert_int_equal(sim->cpus, 3);
 	assert_int_equal(sim_rate(sim, 0), 100);
 	config_free(&cfg);
