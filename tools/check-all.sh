@@ -9,7 +9,9 @@
 #     and the daemon of the integration tests under valgrind);
 #  3. the Debian package: built, lintian-clean, and installed, run,
 #     upgraded and purged in a throwaway root (debootstrap);
-#  4. 'make distcheck' (the tarball builds and passes its tests).
+#  4. 'make distcheck' (the tarball builds and passes its tests), and
+#     beside it the README's first command on brand-new Debian 12 and 13
+#     machines (tests/fresh/readme-root.sh: throwaway minbase roots).
 # Between 1 and 2, 'make fuzz' runs each libFuzzer target (clang, ASan and
 # UBSan) for FUZZ_SECONDS (30).
 # Prints the logs of failed tests and ends with "N passed, N failed".
@@ -101,6 +103,16 @@ if tools/deb.sh "$debdir" >"$top/deb.out" 2>&1; then
 else
     failed=$((failed + 1)); echo "==== FAILED: tools/deb.sh"; tail -n 60 "$top/deb.out"
 fi
+# A brand-new machine, Debian 12 and 13: the README's first command
+# verbatim in a throwaway minbase root holding only the source tree
+# (tests/fresh/readme-root.sh); on 13 the unit tests after it.  Mostly
+# debootstrap and apt waiting on the mirror: beside distcheck too.
+fresh_pid=
+( sh tests/fresh/readme-root.sh --suite bookworm >"$top/fresh-bookworm.out" 2>&1
+  echo $? >"$top/fresh-bookworm.rc"
+  sh tests/fresh/readme-root.sh --suite trixie --then unit-tests.sh >"$top/fresh-trixie.out" 2>&1
+  echo $? >"$top/fresh-trixie.rc" ) &
+fresh_pid=$!
 echo "==== make distcheck"
 dc="$top/build-dist"
 rm -rf "$dc"
@@ -118,6 +130,18 @@ if [ -n "${piuparts_pid:-}" ]; then
         failed=$((failed + 1)); echo "==== FAILED: tests/deb/piuparts.sh"
         grep -E 'ERROR|FAIL|^  /' "$top/piuparts.out" | tail -n 40
     fi
+fi
+if [ -n "$fresh_pid" ]; then
+    wait "$fresh_pid"
+    for suite in bookworm trixie; do
+        echo "==== tests/fresh/readme-root.sh --suite $suite"
+        if [ "$(cat "$top/fresh-$suite.rc" 2>/dev/null)" = 0 ]; then
+            passed=$((passed + 1)); grep '^ok:' "$top/fresh-$suite.out"
+        else
+            failed=$((failed + 1)); echo "==== FAILED: tests/fresh/readme-root.sh --suite $suite"
+            tail -n 60 "$top/fresh-$suite.out"
+        fi
+    done
 fi
 if [ "$(host_state)" = "$host_before" ]; then
     passed=$((passed + 1)); echo "host state ($HOST_DIRS): unchanged"
