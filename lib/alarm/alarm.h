@@ -209,6 +209,16 @@ void alarm_set_free(struct alarm_set *set);
 struct alarm *alarm_set_find(const struct alarm_set *set, uint32_t index);
 /* The position of the first alarm with an index > index (count if none). */
 size_t alarm_set_after(const struct alarm_set *set, uint64_t index);
+/* hwR10kEvCtrAlarmNextIndex: the lowest index from ALARM_CONFIG_INDEX_MAX
+ * + 1 that no row has and whose default name (alarm_default_name) no
+ * row has either, so that a row created there without a name can be
+ * created; 0 when there is none.  Linear in the rows. */
+uint32_t alarm_set_next_index(const struct alarm_set *set);
+/* The name a row created over SNMP at index gets when none is written:
+ * "alarmINDEX" into buf (ALARM_NAME_MAX + 1). */
+void alarm_default_name(uint32_t index, char *buf, size_t len);
+/* The index whose default name name is (1..ALARM_INDEX_MAX), else 0. */
+uint32_t alarm_default_name_index(const char *name);
 /* Rows created over SNMP in the table (not the config file's). */
 size_t alarm_rows_created(const struct alarm_set *set);
 /* A row's definition. */

@@ -5,6 +5,7 @@
  */
 #include "alarm/alarm.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +24,42 @@ size_t alarm_rows_created(const struct alarm_set *set)
 	for (size_t i = 0; set && i < set->count; i++)
 		n += set->alarm[i].storage != STORAGE_PERMANENT;
 	return n;
+}
+
+void alarm_default_name(uint32_t index, char *buf, size_t len)
+{
+	snprintf(buf, len, "alarm%u", index);
+}
+
+uint32_t alarm_default_name_index(const char *name)
+{
+	uint32_t n = 0;
+
+	if (strncmp(name, "alarm", 5) != 0 || name[5] < '1' || name[5] > '9')
+		return 0; /* "alarm0...": never what "%u" writes */
+	for (const char *p = name + 5; *p; p++) {
+		if (*p < '0' || *p > '9' || n > ALARM_INDEX_MAX)
+			return 0;
+		n = n * 10 + (uint32_t)(*p - '0');
+	}
+	return n <= ALARM_INDEX_MAX ? n : 0;
+}
+
+uint32_t alarm_set_next_index(const struct alarm_set *set)
+{
+	enum { WORDS = ALARM_INDEX_MAX / 64 + 1 };
+	uint64_t taken[WORDS] = {0}; /* by a row, or as a row's name */
+
+	for (size_t i = 0; set && i < set->count; i++) {
+		uint32_t k = set->alarm[i].index;
+		uint32_t d = alarm_default_name_index(set->alarm[i].cfg.name);
+		taken[k / 64] |= UINT64_C(1) << (k % 64);
+		taken[d / 64] |= UINT64_C(1) << (d % 64);
+	}
+	for (uint32_t k = ALARM_CONFIG_INDEX_MAX + 1; k <= ALARM_INDEX_MAX; k++)
+		if (!(taken[k / 64] >> (k % 64) & 1))
+			return k;
+	return 0;
 }
 
 struct alarm_def alarm_def_of(const struct alarm *a)

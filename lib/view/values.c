@@ -139,16 +139,10 @@ static bool alarm_value(const struct value_at *at, struct raw *r)
 	return alarm_value_of(at->alarm, &r->num);
 }
 
-/* The lowest index from 1025 without a row, 0 if none. */
+/* The lowest index from 1025 a row can be created at, 0 if none. */
 static bool alarm_next_index(const struct value_at *at, struct raw *r)
 {
-	const struct alarm_set *s = at->v->served->alarms;
-	uint64_t next = ALARM_CONFIG_INDEX_MAX + 1;
-
-	for (size_t i = alarm_set_after(s, ALARM_CONFIG_INDEX_MAX);
-	     s && i < s->count && s->alarm[i].index == next; i++)
-		next++;
-	r->num = next > ALARM_INDEX_MAX ? 0 : next;
+	r->num = alarm_set_next_index(at->v->served->alarms);
 	return true;
 }
 

@@ -313,6 +313,29 @@ static int sync_dir(const char *path)
 	return r;
 }
 
+/* Remove what is at tmp (a leftover of a crash between create and
+ * rename, or a plant), never following it; a symlink is not the agent's
+ * doing, so it is said in the log (where it pointed, too).  -1 with
+ * errno if it cannot be removed. */
+static int remove_leftover(const char *tmp)
+{
+	struct stat sb;
+	char to[4096];
+	bool is_link = lstat(tmp, &sb) == 0 && S_ISLNK(sb.st_mode);
+	ssize_t n = is_link ? readlink(tmp, to, sizeof(to) - 1) : -1;
+
+	if (unlink(tmp) != 0)
+		return -1;
+	to[n < 0 ? 0 : n] = '\0';
+	if (is_link)
+		hwr_log(LOG_WARNING,
+			"alarm store: %s was a symlink (to %s), planted where "
+			"the store writes its temporary file: removed, not "
+			"followed\n",
+			tmp, n < 0 ? "?" : to);
+	return 0;
+}
+
 int alarm_store_save(struct alarm_store *st, const struct alarm_set *set,
 		     char *why, size_t len)
 {
@@ -330,7 +353,7 @@ int alarm_store_save(struct alarm_store *st, const struct alarm_set *set,
 	 * followed, and creation tried once more */
 	int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
 	int fd = open(tmp, flags, 0600);
-	if (fd < 0 && errno == EEXIST && unlink(tmp) == 0)
+	if (fd < 0 && errno == EEXIST && remove_leftover(tmp) == 0)
 		fd = open(tmp, flags, 0600);
 	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!f) {

@@ -138,6 +138,8 @@ static enum ax_error settle(struct aw_change *c, size_t *bad)
 struct name_of {
 	const char *name;
 	const struct aw_change *c; /* the request's row, else NULL */
+	uint32_t index;		   /* the row's */
+	bool held;		   /* given by another set in progress */
 };
 
 static int by_name(const void *x, const void *y)
@@ -154,41 +156,91 @@ static bool names_written(const struct aw_change *c)
 	return !c->destroy && !c->noop && (!c->existed || c->vb[AC_NAME]);
 }
 
+/* The names of the table as t leaves it into v (room for them all):
+ * the rows t does not touch, the rows of the other sets in progress
+ * (they hold the names they give until they end), t's rows. */
+static size_t names_of(const struct alarm_writer *w, const struct aw_txn *t,
+		       struct name_of *v)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < w->set->count; i++)
+		if (!aw_change_of(t, w->set->alarm[i].index))
+			v[n++] = (struct name_of){w->set->alarm[i].cfg.name,
+						  NULL, w->set->alarm[i].index,
+						  false};
+	for (size_t i = 0; i < AW_TXN_MAX; i++) {
+		const struct aw_txn *o = &w->txn[i];
+		bool mine = o == t;
+		if ((!o->used || o->committed) && !mine)
+			continue;
+		for (size_t k = 0; k < o->nch; k++)
+			if (!o->ch[k].destroy && !o->ch[k].noop)
+				v[n++] = (struct name_of){
+				    o->ch[k].def.cfg.name,
+				    mine ? &o->ch[k] : NULL,
+				    o->ch[k].def.index, !mine};
+	}
+	return n;
+}
+
+/* Whose the other row with the name is, for the log. */
+static const char *whose(const struct name_of *other)
+{
+	if (other->c)
+		return "in this request";
+	if (other->held)
+		return "in another set in progress";
+	return other->index <= ALARM_CONFIG_INDEX_MAX ? "the config file's"
+						      : "created over SNMP";
+}
+
+/* The varbind to blame for a name of the request that other has too
+ * (its Name; a default name: the RowStatus that creates the row), and
+ * the log line that says which name, whose, and why. */
+static size_t clash_at(const struct name_of *mine, const struct name_of *other)
+{
+	const struct aw_change *c = mine->c;
+	size_t at = c->vb[AC_NAME] ? c->vb[AC_NAME] : c->vb[AC_ROW_STATUS];
+	char how[96];
+
+	if (!at)
+		at = c->first_vb;
+	if (c->vb[AC_NAME])
+		snprintf(how, sizeof(how), "hwR10kEvCtrAlarmName.%u, varbind %u",
+			 c->def.index, c->vb[AC_NAME]);
+	else
+		snprintf(how, sizeof(how),
+			 "its default name: the request sets no "
+			 "hwR10kEvCtrAlarmName.%u",
+			 c->def.index);
+	hwr_log(LOG_INFO,
+		"alarm table: row %u not %s: the name '%s' (%s) is taken by "
+		"row %u (%s); inconsistentValue at varbind %zu\n",
+		c->def.index, c->existed ? "changed" : "created", mine->name,
+		how, other->index, whose(other), at);
+	return at;
+}
+
 /* Two rows with one name, one of them named by this request: the
- * varbind to blame (its Name, else its first), 0 if none.  The other
- * sets in progress hold the names they give (until they end). */
+ * varbind to blame (clash_at), 0 if none. */
 static size_t name_clash(const struct alarm_writer *w, const struct aw_txn *t,
 			 int *oom)
 {
-	size_t n = 0, max = w->set->count + t->nch, at = 0;
+	size_t n, max = w->set->count + t->nch, at = 0;
 	for (size_t i = 0; i < AW_TXN_MAX; i++)
 		if (w->txn[i].used && &w->txn[i] != t && !w->txn[i].committed)
 			max += w->txn[i].nch;
 	struct name_of *v = malloc((max ? max : 1) * sizeof(*v));
-	if (!(*oom = !v)) {
-		for (size_t i = 0; i < w->set->count; i++)
-			if (!aw_change_of(t, w->set->alarm[i].index))
-				v[n++] = (struct name_of){
-				    w->set->alarm[i].cfg.name, NULL};
-		for (size_t i = 0; i < AW_TXN_MAX; i++) {
-			const struct aw_txn *o = &w->txn[i];
-			bool mine = o == t;
-			if ((!o->used || o->committed) && !mine)
-				continue;
-			for (size_t k = 0; k < o->nch; k++)
-				if (!o->ch[k].destroy && !o->ch[k].noop)
-					v[n++] = (struct name_of){
-					    o->ch[k].def.cfg.name,
-					    mine ? &o->ch[k] : NULL};
-		}
-		qsort(v, n, sizeof(*v), by_name);
-		for (size_t i = 0; i < n && !at; i++) {
-			const struct aw_change *c = v[i].c;
-			bool dup = (i && !strcmp(v[i - 1].name, v[i].name)) ||
-				   (i + 1 < n && !strcmp(v[i + 1].name, v[i].name));
-			if (dup && c && names_written(c))
-				at = c->vb[AC_NAME] ? c->vb[AC_NAME] : c->first_vb;
-		}
+	if ((*oom = !v))
+		return 0;
+	n = names_of(w, t, v);
+	qsort(v, n, sizeof(*v), by_name);
+	for (size_t i = 0; i < n && !at; i++) {
+		const struct aw_change *c = v[i].c;
+		bool before = i && !strcmp(v[i - 1].name, v[i].name);
+		bool after = i + 1 < n && !strcmp(v[i + 1].name, v[i].name);
+		if ((before || after) && c && names_written(c))
+			at = clash_at(&v[i], &v[before ? i - 1 : i + 1]);
 	}
 	free(v);
 	return at;

@@ -55,7 +55,7 @@ static struct alarm_def fresh(uint32_t index)
 	struct alarm_def d = {.index = index,
 			      .storage = STORAGE_NONVOLATILE,
 			      .row = ROW_NOT_READY};
-	snprintf(d.cfg.name, sizeof(d.cfg.name), "alarm%u", index);
+	alarm_default_name(index, d.cfg.name, sizeof(d.cfg.name));
 	d.cfg.counter = d.cfg.stat = -1;
 	d.cfg.scope = SCOPE_SUM;
 	d.cfg.type = TYPE_ABSOLUTE;

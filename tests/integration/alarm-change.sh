@@ -10,7 +10,7 @@
 # - a store that cannot be written fails the set with the path and the
 #   error in the log, changes nothing, and locks nothing;
 # - a notReady row ages out; the owner column is kept; the next free
-#   index is served;
+#   index is served, past the indexes whose default name a row has;
 # - a set answered while a reload opens a slow backend is not lost.
 # Each refused set's snmpset output is printed: doc/alarms.md quotes it.
 . "$(dirname "$0")/lib.sh"
@@ -136,6 +136,39 @@ echo "$out" | grep -q "noc 127.0.0.1" || fail "owner: $out"
 [ "$(v3get hwR10kEvCtrAlarmOwner.1)" = monitor ] || fail "the config row's owner"
 [ "$(v3get hwR10kEvCtrAlarmNextIndex.0)" = 1025 ] || fail "next index $(v3get hwR10kEvCtrAlarmNextIndex.0)"
 ok "a notReady row removed after alarmSetNotReadyTimeout; the owner written; the next free index served"
+
+# --- the next free index skips the indexes whose default name is taken ---------
+CONF="$CONF
+alarm alarm1025 hw.r10kevctr.cycles sum absolute 4000000000000000 1 rising
+alarm alarm1026 hw.r10kevctr.tlb sum absolute 4000000000000000 1 rising"
+printf '%s\n' "$CONF" >"$TMP/agent.conf"
+reload
+[ "$(v3get hwR10kEvCtrAlarmName.3) $(v3get hwR10kEvCtrAlarmName.4)" = "alarm1025 alarm1026" ] ||
+    fail "config rows 3 and 4: $(v3get hwR10kEvCtrAlarmName.3 hwR10kEvCtrAlarmName.4)"
+i=$(v3get hwR10kEvCtrAlarmNextIndex.0)
+[ "$i" = 1027 ] || fail "next index $i with alarm1025 and alarm1026 in the config file (expected 1027)"
+# a row made without a name at an index whose default name is taken
+out=$(v3set hwR10kEvCtrAlarmMetric.1025 s hw.r10kevctr.cycles \
+    hwR10kEvCtrAlarmRisingThresholdLow.1025 u 5 hwR10kEvCtrAlarmRowStatus.1025 i createAndGo)
+shown "a default name taken" "$out"
+echo "$out" | grep -q "Reason: inconsistentValue" &&
+    echo "$out" | grep -q "Failed object: HW-R10KEVCTR-MIB::hwR10kEvCtrAlarmRowStatus.1025" ||
+    fail "a default name taken: $out"
+quoted "$out"
+grep -qF "alarm table: row 1025 not created: the name 'alarm1025' (its default name: the request sets no hwR10kEvCtrAlarmName.1025) is taken by row 3 (the config file's); inconsistentValue at varbind 3" \
+    "$TMP/agent.log" || fail "the taken name is not logged: $(grep 'not created' "$TMP/agent.log")"
+# doc/alarms.md's recipe at the index served; the name makes 1028's taken
+out=$(v3set hwR10kEvCtrAlarmOwner.$i s "noc 192.0.2.1" hwR10kEvCtrAlarmName.$i s alarm1028 \
+    hwR10kEvCtrAlarmMetric.$i s hw.r10kevctr.cycles \
+    hwR10kEvCtrAlarmRisingThresholdLow.$i u 4000000000 hwR10kEvCtrAlarmRowStatus.$i i createAndGo)
+echo "$out" | grep -q "RowStatus.1027 = INTEGER: createAndGo" || fail "createAndGo at the next index $i: $out"
+i=$(v3get hwR10kEvCtrAlarmNextIndex.0)
+[ "$i" = 1029 ] || fail "next index $i with a row at 1027 named alarm1028 (expected 1029)"
+out=$(v3set hwR10kEvCtrAlarmName.1029 s alarm1028 hwR10kEvCtrAlarmRowStatus.1029 i createAndWait)
+echo "$out" | grep -q "Failed object: HW-R10KEVCTR-MIB::hwR10kEvCtrAlarmName.1029" || fail "a name taken: $out"
+grep -qF "alarm table: row 1029 not created: the name 'alarm1028' (hwR10kEvCtrAlarmName.1029, varbind 1) is taken by row 1027 (created over SNMP)" \
+    "$TMP/agent.log" || fail "the taken name is not logged: $(grep 'not created' "$TMP/agent.log")"
+ok "next index 1027 past the config's alarm1025 and alarm1026, 1029 past a row named alarm1028; a default name taken: inconsistentValue at the RowStatus, the name and its row logged"
 
 # --- a set answered while a reload opens a slow backend is kept ----------------
 BIGLINES=3000000; [ -n "$HWR_VALGRIND" ] && BIGLINES=300000

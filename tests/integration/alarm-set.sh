@@ -91,12 +91,24 @@ refused wrongValue "$(num hwR10kEvCtrAlarmCpu 1026)" i 70000
 refused wrongValue "$(num hwR10kEvCtrAlarmRowStatus 1026)" i 3
 refused wrongLength "$(num hwR10kEvCtrAlarmName 1026)" s abcdefghijabcdefghijabcdefghijabc
 refused wrongType "$(num hwR10kEvCtrAlarmName 1026)" i 3
+refused wrongLength "$(num hwR10kEvCtrAlarmName 1026)" s ""
+refused wrongLength "$(num hwR10kEvCtrAlarmOwner 1026)" s "$(printf '%0128d' 0)"
+refused wrongValue "$(num hwR10kEvCtrAlarmName 1026)" s "no spaces"
+refused noCreation "$(num hwR10kEvCtrAlarmRowStatus 65536)" i 4
 RAW=
+# without -Ir snmpset checks the MIB's range itself and sends nothing:
+# its own words, as doc/alarms.md quotes them, and no set for the agent
+n=$(grep -c "a set refused" "$TMP/agent.log")
+out=$(v3set hwR10kEvCtrAlarmCpu.1026 i 70000)
+[ "$out" = "hwR10kEvCtrAlarmCpu.1026: Value out of range (70000 :: {(-1..65535)})" ] ||
+    fail "snmpset without -Ir, Cpu 70000: $out"
+grep -qF "    $out" "$HWR_SRCDIR/doc/alarms.md" || fail "doc/alarms.md does not quote snmpset's '$out'"
+[ "$(grep -c "a set refused" "$TMP/agent.log")" = "$n" ] || fail "a set snmpset refused reached the agent"
 v3set hwR10kEvCtrAlarmRowStatus.1027 i createAndWait hwR10kEvCtrAlarmRowStatus.1028 i createAndWait >/dev/null
 refused resourceUnavailable hwR10kEvCtrAlarmRowStatus.1029 i createAndWait
 grep -q "the most alarmSetMaxRows allows is 4" "$TMP/agent.log" || fail "row limit not logged"
 v3set hwR10kEvCtrAlarmRowStatus.1027 i destroy hwR10kEvCtrAlarmRowStatus.1028 i destroy >/dev/null
-ok "bad sets: notWritable, noCreation, inconsistentValue, inconsistentName, wrongValue, wrongLength, wrongType, resourceUnavailable; nothing changed"
+ok "bad sets: notWritable, noCreation, inconsistentValue, inconsistentName, wrongValue, wrongLength, wrongType (with -Ir: the agent's; without, snmpset's own range check), resourceUnavailable; nothing changed"
 
 # --- who may write is the master's business -----------------------------
 before=$(table)

@@ -192,7 +192,7 @@ static void symlinks(void **state)
 	struct alarm_def *rows;
 	size_t n;
 	unsigned bad;
-	char why[256], tmp[160], want[256];
+	char why[256], tmp[160], want[512];
 	(void)state;
 	/* the store a symlink (to a root file, say): not followed, not
 	 * loaded, never written over */
@@ -220,6 +220,12 @@ static void symlinks(void **state)
 	assert_non_null(fgets(line, sizeof(line), f));
 	fclose(f);
 	assert_non_null(strstr(line, "stolen")); /* untouched */
+	/* and said in the log, with its path and where it pointed */
+	snprintf(want, sizeof(want),
+		 "alarm store: %s was a symlink (to %s), planted where the "
+		 "store writes its temporary file: removed, not followed\n",
+		 tmp, secret());
+	assert_logged_at(LOG_WARNING, want);
 	/* a file of another user: not loaded */
 	alarm_store_free(&st);
 	assert_int_equal(alarm_store_init(&st, path, geteuid() + 1), 0);
