@@ -39,6 +39,9 @@ struct publish {
 struct agent {
 	struct config cfg;	 /* the running, validated config */
 	struct backend backend;	 /* open backend of cfg */
+	/* a reload's other backend: the new one while it opens, the old one
+	 * while it closes (the reading thread's meanwhile, poll.c) */
+	struct backend reload_backend;
 	struct cache cache;	 /* the counters (only poll.c updates) */
 	struct served served;	 /* backend, interval, errors, alarms */
 	struct mib_view view;	 /* what requests read: the two above */
@@ -103,8 +106,19 @@ unsigned poll_stalled_s(const struct agent *a);
 void poll_stop(struct agent *a);
 /* The AgentX session (re)connected: reset the TimeStamps. */
 void poll_master_connected(struct agent *a);
-/* Apply a new validated config (SIGHUP); keeps the old one on failure. */
-int poll_reconfigure(struct agent *a, struct config *newcfg);
+/* What reload.c builds on: answer requests until no read is in flight
+ * (at most POLL_WAIT_S; -1 when one still is), a poll now on the reading
+ * thread waited for so, the poll timer (re)started at cfg's interval,
+ * the served state described from cfg, seconds since a monotonic time. */
+int poll_wait_idle(struct agent *a);
+int poll_sync(struct agent *a);
+void poll_schedule(struct agent *a);
+void poll_describe_served(struct agent *a);
+double poll_seconds_since(uint64_t ns);
+
+/* reload.c: apply a new validated config (SIGHUP); keeps the running one
+ * (logged) when it cannot be applied. */
+int reload_apply(struct agent *a, struct config *newcfg);
 
 
 /* alarms.c: the store and the writer of the alarm table */

@@ -105,7 +105,7 @@ static void reload(struct agent *a)
 	char address[AGENTX_SOCKET_MAX];
 	unsigned ping = a->cfg.agentx_ping;
 	snprintf(address, sizeof(address), "%s", a->cfg.agentx_socket);
-	if (poll_reconfigure(a, &next) != 0) { /* poll.c said why */
+	if (reload_apply(a, &next) != 0) { /* reload.c said why */
 		refuse_reload(a, &next, "the new config could not be applied");
 		return;
 	}

@@ -7,7 +7,9 @@
  * poll that comes while a read is still in flight is skipped (counted in
  * hwR10kEvCtrPollErrors, the stall logged once when it begins and once
  * when it ends), never queued.  Only the first read, at start (before the
- * agent says it is ready, as the backend's open), is on the main loop.
+ * agent says it is ready, as the backend's open), is on the main loop; a
+ * reload opens the new backend and closes the old one on the reading
+ * thread too, answering from the last cache meanwhile.
  */
 #include <net-snmp/net-snmp-config.h>
 #include <net-snmp/net-snmp-includes.h>
@@ -102,7 +104,7 @@ void poll_now(struct agent *a)
 	poll_process(a, backend_read(&a->backend, &a->sample));
 }
 
-static double seconds_since(uint64_t ns)
+double poll_seconds_since(uint64_t ns)
 {
 	return (double)(backend_monotonic_ns() - ns) / 1e9;
 }
@@ -111,7 +113,7 @@ unsigned poll_stalled_s(const struct agent *a)
 {
 	if (!a->reader.busy)
 		return 0;
-	double s = seconds_since(a->reader.posted_ns);
+	double s = poll_seconds_since(a->reader.posted_ns);
 	return s > a->cfg.poll_interval ? (unsigned)s : 0;
 }
 
@@ -128,13 +130,18 @@ static void skip(struct agent *a)
 		 "polls are skipped (each one counted in "
 		 "hwR10kEvCtrPollErrors) and answers are the last poll's "
 		 "until it ends\n",
-		 a->cfg.backend, seconds_since(a->reader.posted_ns));
+		 a->cfg.backend, poll_seconds_since(a->reader.posted_ns));
 }
 
-/* The poll timer: a read posted to the reading thread. */
+/* The poll timer: a read posted to the reading thread.  While a reload
+ * opens or closes a backend there, no poll is made (and none is counted
+ * as skipped): the reload reads the old backend last and the new one
+ * first, and counters lose nothing between two reads. */
 static void poll_due(struct agent *a)
 {
 	flush_held(a); /* a held reading before the next one */
+	if (a->reader.busy && a->reader.job != READER_READ)
+		return;
 	if (a->reader.busy) {
 		skip(a);
 		return;
@@ -158,13 +165,15 @@ void poll_io(struct agent *a, fd_set *r)
 {
 	int fd = reader_fd(&a->reader), rc;
 
-	if (fd < 0 || !FD_ISSET(fd, r) || !reader_collect(&a->reader, &rc))
+	/* a reload's open or close is collected by the reload (wait_job) */
+	if (fd < 0 || !FD_ISSET(fd, r) || a->reader.job != READER_READ ||
+	    !reader_collect(&a->reader, &rc))
 		return;
 	if (a->polls_skipped)
 		snmp_log(LOG_NOTICE,
 			 "poll: backend %s answered again after %.1f s; %u "
 			 "poll(s) skipped\n",
-			 a->cfg.backend, seconds_since(a->reader.posted_ns),
+			 a->cfg.backend, poll_seconds_since(a->reader.posted_ns),
 			 a->polls_skipped);
 	a->polls_skipped = 0;
 	flush_held(a); /* never two held: the older one first */
@@ -174,7 +183,7 @@ void poll_io(struct agent *a, fd_set *r)
 
 /* Answer requests (and run due timers) until no read is in flight, at
  * most POLL_WAIT_S; -1 when one still is (or the agent is stopping). */
-static int wait_idle(struct agent *a)
+int poll_wait_idle(struct agent *a)
 {
 	uint64_t until = backend_monotonic_ns() + POLL_WAIT_S * 1000000000ull;
 
@@ -187,12 +196,12 @@ static int wait_idle(struct agent *a)
 
 /* A poll now on the reading thread, answering requests until it ended
  * (a reload's); -1 as wait_idle. */
-static int poll_sync(struct agent *a)
+int poll_sync(struct agent *a)
 {
-	if (wait_idle(a) != 0)
+	if (poll_wait_idle(a) != 0)
 		return -1;
 	poll_due(a);
-	return wait_idle(a);
+	return poll_wait_idle(a);
 }
 
 static void on_alarm(unsigned int reg, void *arg)
@@ -200,7 +209,7 @@ static void on_alarm(unsigned int reg, void *arg)
 	poll_due(arg);
 }
 
-static void schedule(struct agent *a)
+void poll_schedule(struct agent *a)
 {
 	if (a->poll_alarm)
 		snmp_alarm_unregister(a->poll_alarm);
@@ -208,7 +217,7 @@ static void schedule(struct agent *a)
 	    snmp_alarm_register(a->cfg.poll_interval, SA_REPEAT, on_alarm, a);
 }
 
-static void describe_served(struct agent *a)
+void poll_describe_served(struct agent *a)
 {
 	served_configure(&a->served, a->cfg.backend, a->cfg.poll_interval,
 			 &a->alarms);
@@ -229,126 +238,10 @@ int poll_start(struct agent *a, char *err, size_t errlen)
 	a->backend.progress = a->serve_pending;
 	if (backend_open(&a->backend, &a->cfg, err, errlen) != 0)
 		return -1;
-	describe_served(a);
+	poll_describe_served(a);
 	poll_now(a);
-	schedule(a);
+	poll_schedule(a);
 	snmp_log(LOG_INFO, "polling backend %s every %u s\n", a->cfg.backend,
-		 a->cfg.poll_interval);
-	return 0;
-}
-
-/*
- * A reload keeps the backend open when its own settings did not change
- * (backend_keep): counters, epochs and the discontinuity time stay, so a
- * daily SIGHUP from logrotate or config management costs no sample.  When
- * the backend must be reopened, the new one is opened first (if it fails,
- * the old one keeps on), and the old one is read one last time so that
- * nothing counted since the last poll is lost.
- *
- * The backend instance is the reading thread's while a read is in
- * flight: a reload first waits for it (answering requests meanwhile, at
- * most POLL_WAIT_S) before it asks the backend whether it can be kept,
- * and reads the old one last and closes it only with no read in flight.
- * A backend whose read does not end within POLL_WAIT_S (a stalled pmcd)
- * cannot be closed: the reload is refused (logged, and STATUS says so),
- * the agent goes on with the running config; reload again once the
- * backend answers, or restart the agent.
- */
-/* The new backend for newcfg into nb, or keep the running one (*keep);
- * -1 (logged) to keep the running config. */
-static int reopen(struct agent *a, struct config *newcfg, struct backend *nb,
-		  bool *keep)
-{
-	char err[256] = "";
-
-	*keep = backend_keep(&a->backend, &a->cfg, newcfg);
-	if (*keep)
-		return 0;
-	if (a->priv.dropped && !a->priv.keep_perfmon &&
-	    backend_needs_perfmon(newcfg->backend)) {
-		snmp_log(LOG_ERR,
-			 "reload: backend %s needs CAP_PERFMON, given up at "
-			 "start with -u and backend %s; keeping the running "
-			 "config (restart the agent to switch to %s)\n",
-			 newcfg->backend, a->cfg.backend, newcfg->backend);
-		return -1;
-	}
-	*nb = (struct backend){.clock_ns = a->backend.clock_ns,
-			       .cancel = &a->stop_requested,
-			       .progress = a->serve_pending};
-	if (backend_open(nb, newcfg, err, sizeof(err)) != 0) {
-		snmp_log(LOG_ERR, "reload: %s; keeping the running config\n",
-			 err);
-		return -1;
-	}
-	return 0;
-}
-
-/* A reload's wait for the read in flight to end, then (last) for one
- * more read of the running backend; -1 (logged) when a read has not
- * ended within POLL_WAIT_S. */
-static int reload_wait(struct agent *a, bool last)
-{
-	if ((last ? poll_sync(a) : wait_idle(a)) == 0)
-		return 0;
-	snmp_log(LOG_ERR,
-		 "reload: backend %s stalls (a read in flight for %.0f s); "
-		 "keeping the running config\n",
-		 a->cfg.backend, seconds_since(a->reader.posted_ns));
-	return -1;
-}
-
-int poll_reconfigure(struct agent *a, struct config *newcfg)
-{
-	struct alarm_set na;
-	struct backend nb;
-	bool keep;
-
-	/* The schedule goes on through a reopen: restarting it at every
-	 * SIGHUP would starve the polls when reloads come faster than
-	 * pollInterval.  Only a new interval restarts it. */
-	bool reschedule = newcfg->poll_interval != a->cfg.poll_interval;
-	if (reload_wait(a, false) != 0)
-		return -1;
-	/* A backend that opens for long answers requests meanwhile (its
-	 * progress call), sets included: the alarm table is built after
-	 * it, from the table as those sets left it, with nothing served
-	 * in between. */
-	if (reopen(a, newcfg, &nb, &keep) != 0)
-		return -1;
-	/* the old backend's counts since the last poll */
-	if (!keep && reload_wait(a, true) != 0) {
-		backend_close(&nb);
-		return -1;
-	}
-	/* Alarms whose settings did not change keep their state; the rows
-	 * created over SNMP are read back from the store, as at a start,
-	 * and the running table's volatile and notReady rows are kept. */
-	if (alarms_build(a, newcfg, &na, &a->alarms)) {
-		snmp_log(LOG_ERR, "reload: out of memory; keeping the running "
-				  "config\n");
-		if (!keep)
-			backend_close(&nb);
-		return -1;
-	}
-	if (!keep) {
-		backend_close(&a->backend);
-		a->backend = nb;
-		cache_clock_restart(&a->cache);
-	}
-	alarm_write_reset(&a->writer); /* sets in progress: of the old table */
-	alarm_set_free(&a->alarms);
-	a->alarms = na;
-	config_free(&a->cfg);
-	a->cfg = *newcfg; /* takes ownership */
-	alarms_writer_configure(a);
-	describe_served(a);
-	if (!keep)
-		poll_sync(a); /* still in flight after POLL_WAIT_S: fine */
-	if (reschedule)
-		schedule(a);
-	snmp_log(LOG_INFO, "reload: %s backend %s, polling every %u s\n",
-		 keep ? "kept" : "reopened", a->cfg.backend,
 		 a->cfg.poll_interval);
 	return 0;
 }

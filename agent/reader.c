@@ -1,5 +1,6 @@
 /*
- * reader.c - the backend's reads on one worker thread (reader.h).  The
+ * reader.c - the backend's reads, opens and closes on one worker thread
+ * (reader.h).  The
  * worker blocks every signal (SIGHUP and SIGTERM must wake the main
  * loop's select) and calls nothing of net-snmp: its lib/ log lines go
  * through its own hwr_log sink into a queue the main loop logs.
@@ -25,14 +26,34 @@ static void queue_line(int priority, const char *msg)
 
 	pthread_mutex_lock(&r->mu);
 	if (r->nlines < READER_LINES) {
+		char *line = r->lines[r->nlines].msg;
+		size_t max = sizeof(r->lines[0].msg);
 		r->lines[r->nlines].priority = priority;
-		snprintf(r->lines[r->nlines].msg, sizeof(r->lines[0].msg), "%s",
-			 msg);
+		/* cut: it still ends its line, so the next one stands alone */
+		if ((size_t)snprintf(line, max, "%s", msg) >= max)
+			snprintf(line + max - 6, 6, "...\n");
 		r->nlines++;
 	} else {
 		r->lost_lines++;
 	}
 	pthread_mutex_unlock(&r->mu);
+}
+
+/* The job posted, outside the lock: its fields are the worker's until
+ * it is collected. */
+static int run_job(struct reader *r)
+{
+	switch (r->job) {
+	case READER_OPEN:
+		r->err[0] = '\0';
+		return backend_open(r->b, r->cfg, r->err, sizeof(r->err));
+	case READER_CLOSE:
+		backend_close(r->b);
+		return 0;
+	case READER_READ:
+		break;
+	}
+	return backend_read(r->b, r->s);
 }
 
 static void *worker(void *arg)
@@ -48,10 +69,8 @@ static void *worker(void *arg)
 		if (r->quit)
 			break;
 		r->request = false;
-		struct backend *b = r->b;
-		struct sample *s = r->s;
 		pthread_mutex_unlock(&r->mu);
-		int rc = backend_read(b, s);
+		int rc = run_job(r);
 		pthread_mutex_lock(&r->mu);
 		r->rc = rc;
 		r->done = true;
@@ -102,7 +121,8 @@ static int start_worker(struct reader *r)
 	return 0;
 }
 
-int reader_post(struct reader *r, struct backend *b, struct sample *s)
+static int post(struct reader *r, enum reader_job job, struct backend *b,
+		struct sample *s, const struct config *cfg)
 {
 	struct timespec ts;
 
@@ -111,14 +131,32 @@ int reader_post(struct reader *r, struct backend *b, struct sample *s)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	r->posted_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 	pthread_mutex_lock(&r->mu);
+	r->job = job;
 	r->b = b;
 	r->s = s;
+	r->cfg = cfg;
 	r->done = false;
 	r->request = true;
 	pthread_cond_broadcast(&r->cv);
 	pthread_mutex_unlock(&r->mu);
 	r->busy = true;
 	return 0;
+}
+
+int reader_post(struct reader *r, struct backend *b, struct sample *s)
+{
+	return post(r, READER_READ, b, s, NULL);
+}
+
+int reader_post_open(struct reader *r, struct backend *b,
+		     const struct config *cfg)
+{
+	return post(r, READER_OPEN, b, NULL, cfg);
+}
+
+int reader_post_close(struct reader *r, struct backend *b)
+{
+	return post(r, READER_CLOSE, b, NULL, NULL);
 }
 
 int reader_fd(const struct reader *r)

@@ -1,0 +1,117 @@
+#!/bin/sh
+# A reload never costs an answer: the agent on a private pmcd (backend
+# pcp, pollInterval 1) gets a SIGHUP that changes pcpHost while pmcd is
+# stopped (SIGSTOP, by PID), so the read in flight waits for libpcp's
+# request timeout and the new backend's open waits for libpcp's connect
+# timeout (both 4 s here).  Both wait on the reading thread: every GET of
+# a loop running all along (snmpget -t 1 -r 0: the master's AgentX timeout
+# is 1 s) is answered by the subagent from the last cache, the watchdog
+# is fed, and the reload is refused (the new backend cannot open) with
+# the running config kept.  After SIGCONT the same reload is applied: the
+# counters go on from the new backend.  Each GET is timed; the test prints
+# how many were answered and the worst latency.
+. "$(dirname "$0")/lib.sh"
+
+[ -x "$HWR_BUILDDIR/tests/pcp/replay2archive" ] || { echo "SKIP: built without the pcp backend"; exit 77; }
+SNMPGET=$(command -v snmpget) || { echo "SKIP: snmpget not installed"; exit 77; }
+start_pmcd
+start_master
+PMCD_REQUEST_TIMEOUT=4 PMCD_CONNECT_TIMEOUT=4
+export PMCD_REQUEST_TIMEOUT PMCD_CONNECT_TIMEOUT
+NOTIFY=$TMP/notify.sock
+python3 "$HWR_SRCDIR/tests/sdnotify/listen.py" "$NOTIFY" "$TMP/notify.log" &
+LISTEN_PID=$!
+EXTRA_PIDS=$LISTEN_PID
+wait_until 10 test -S "$NOTIFY" || fail "the listener did not start"
+conf() { # conf HOST
+    printf 'backend pcp\npollInterval 1\npcpHost %s:%s\npcpMetric hw.r10kevctr.cycles kernel.percpu.intr\n' \
+        "$1" "$PMCD_PORT" >"$TMP/agent.conf"
+}
+conf localhost
+# shellcheck disable=SC2086
+NOTIFY_SOCKET=$NOTIFY WATCHDOG_USEC=1000000 sh -c \
+    'WATCHDOG_PID=$$ exec $0 "$@"' $HWR_VALGRIND "$AGENT" -f -C -c "$TMP/agent.conf" \
+    -x "unix:$SOCK" -Lf "$TMP/agent.log" &
+AGENT_PID=$!
+wait_until 20 agent_serving || fail "the subagent never answered"
+count() {
+    # shellcheck disable=SC2086
+    v=$("$SNMPGET" -v2c -c public -r 0 -t 1 $MIBOPTS -OUqv "udp:127.0.0.1:$PORT" "$1.0" 2>&1)
+    case $v in '' | *[!0-9]*) echo -1 ;; *) echo "$v" ;; esac
+}
+at_least() { [ "$(count "$1")" -ge "$2" ]; }
+p0=$(count hwR10kEvCtrPolls)
+wait_until 10 at_least hwR10kEvCtrPolls $((p0 + 2)) || fail "the polls do not come"
+
+# One GET at a time, each timed: "START_NS MS ok|timeout|lost".
+get_loop() {
+    while [ ! -e "$TMP/gets.stop" ]; do
+        t0=$(date +%s%N)
+        # shellcheck disable=SC2086
+        if v=$("$SNMPGET" -v2c -c public -r 0 -t 1 $MIBOPTS -OUqv \
+            "udp:127.0.0.1:$PORT" hwR10kEvCtrNumCpus.0 2>&1); then
+            case $v in '' | *[!0-9]*) st=lost ;; *) st=ok ;; esac
+        else
+            st=timeout
+        fi
+        echo "$t0 $((($(date +%s%N) - t0) / 1000000)) $st" >>"$TMP/gets"
+    done
+}
+get_loop &
+GET_PID=$!
+EXTRA_PIDS="$LISTEN_PID $GET_PID"
+lines() { [ "$(wc -l <"$TMP/gets" 2>/dev/null || echo 0)" -ge "$1" ]; }
+wait_until 10 lines 5 || fail "the GET loop does not run"
+logged() { grep -q "$1" "$TMP/agent.log"; }
+watchdogs() { grep -c "WATCHDOG=1" "$TMP/notify.log"; }
+
+# pmcd stopped; the reload that changes pcpHost comes while the read is
+# stuck.  Its refusal is waited for in polls of the log (the GET loop
+# measures the time), never a fixed sleep.
+e0=$(count hwR10kEvCtrPollErrors)
+kill -STOP "$PMCD_PID"
+s0=$(date +%s%N)
+w0=$(watchdogs)
+wait_until 10 at_least hwR10kEvCtrPollErrors $((e0 + 1)) || fail "no poll skipped while pmcd is stopped"
+conf 127.0.0.1
+kill -HUP "$AGENT_PID"
+wait_until 60 logged "reload refused: the new config could not be applied, running config kept" ||
+    fail "the reload during the stall was neither applied nor refused: $(tail -n 5 "$TMP/agent.log")"
+s1=$(date +%s%N)
+w1=$(watchdogs)
+grep "reload:" "$TMP/agent.log"
+logged "reload: .*pcp.*127.0.0.1.*keeping the running config" ||
+    fail "the refusal does not say the new pcpHost could not be opened"
+kill -CONT "$PMCD_PID"
+# the GETs that began between the stop and the refusal
+awk -v a="$s0" -v b="$s1" '$1 >= a && $1 <= b { print $2, $3 }' "$TMP/gets" | sort -n >"$TMP/during"
+n=$(wc -l <"$TMP/during")
+bad=$(grep -c -v " ok$" "$TMP/during")
+worst=$(tail -n 1 "$TMP/during" | cut -d' ' -f1)
+echo "GETs during the stalled reload ($(((s1 - s0) / 1000000)) ms): $n, not answered by the subagent: $bad, worst $worst ms"
+[ "$n" -ge 5 ] || fail "only $n GETs during the stalled reload"
+[ "$bad" = 0 ] || fail "$bad of $n GETs were not answered during the stalled reload"
+[ $((w1 - w0)) -ge $(((s1 - s0) * 2 / 1000000000 - 3)) ] ||
+    fail "only $((w1 - w0)) WATCHDOG=1 in $(((s1 - s0) / 1000000)) ms (WATCHDOG_USEC 1 s): the main loop stopped"
+ok "a reload changing pcpHost while pmcd is stopped: refused after $(((s1 - s0) / 1000000)) ms, all $n GETs answered (worst $worst ms), $((w1 - w0)) WATCHDOG=1"
+
+# pmcd back: the same reload is applied, and the polls go on from the
+# new backend (a new epoch: the reload's discontinuity).
+p1=$(count hwR10kEvCtrPolls)
+wait_until 20 at_least hwR10kEvCtrPolls $((p1 + 2)) || fail "the polls did not resume after SIGCONT"
+kill -HUP "$AGENT_PID"
+wait_until 30 logged "reload: reopened backend pcp" || fail "the reload after SIGCONT was not applied"
+p2=$(count hwR10kEvCtrPolls)
+wait_until 20 at_least hwR10kEvCtrPolls $((p2 + 2)) || fail "the polls did not go on after the reload"
+touch "$TMP/gets.stop"
+wait "$GET_PID"
+EXTRA_PIDS=$LISTEN_PID
+all=$(wc -l <"$TMP/gets")
+bad=$(grep -c -v " ok$" "$TMP/gets")
+[ "$bad" = 0 ] || fail "$bad of $all GETs were not answered by the subagent"
+logged "pcp: pmcd at 127.0.0.1:$PMCD_PORT: 1 counters mapped" || fail "the new backend is not the new pcpHost: $(grep pcp: "$TMP/agent.log" | tail -3)"
+# the reading thread's log lines are queued; a long one (the 30 counters
+# the metric does not map) is cut but still ends its line
+grep -q "not counted (pcpMetric maps them):.*pcp: pmcd at" "$TMP/agent.log" &&
+    fail "a long log line of the reading thread ran into the next one"
+ok "after SIGCONT the reload is applied (pcpHost 127.0.0.1), the polls go on; $all GETs in all, every one answered"
