@@ -76,6 +76,31 @@ for p in $named; do
 done
 ok "configure's required packages ($(echo $named)) are in the default set"
 
+# --deb: what tools/deb.sh needs on a fresh machine.  Every package of
+# debian/control's Build-Depends (debhelper-compat and dh-sequence-*:
+# debhelper, which provides them), build-essential, dpkg-dev for
+# dpkg-buildpackage and lintian; no demo, no test engine.
+deb=$("$DEPS" --deb --list) || fail "--deb --list failed"
+bdeps=$(sed -n '/^Build-Depends:/,/^[A-Z]/p' "$S/debian/control" | sed '$d' |
+    sed 's/^Build-Depends://' | tr ',' '\n' | sed 's/[[(].*//; s/^ *//; s/ *$//' | grep . |
+    sed 's/^debhelper-compat$/debhelper/; s/^dh-sequence-.*/debhelper/' | sort -u)
+[ "$(echo "$bdeps" | wc -l)" -ge 5 ] || fail "debian/control's Build-Depends: $bdeps"
+for p in $bdeps build-essential dpkg-dev lintian; do
+    echo "$deb" | grep -qx "$p" || fail "tools/deb.sh needs $p; not in --deb"
+done
+for p in snmpd erlang-snmp valgrind prometheus; do
+    echo "$deb" | grep -qx "$p" && fail "--deb installs $p, which the package build does not use"
+done
+for p in $deb; do
+    echo "$all" | grep -qx "$p" || fail "$p is in --deb, not in --all"
+done
+# The pages that print tools/deb.sh install a set that holds it.
+printed=$(grep -h 'tools/install-deps.sh.* && tools/deb.sh' "$S/README.md" "$S"/doc/*.md | sed 's/^ *//; s/ *#.*//')
+[ -n "$printed" ] || fail "no page prints tools/deb.sh after tools/install-deps.sh"
+echo "$printed" | grep -v -e '--deb' -e '--all' | grep . &&
+    fail "a page prints tools/deb.sh after a set without debian/control's Build-Depends"
+ok "--deb: debian/control's Build-Depends ($(echo $bdeps)), build-essential, dpkg-dev and lintian; a subset of --all"
+
 # Not the engines: no web server, database, Zabbix or browser by default.
 for heavy in apache2 libapache2-mod-php8.2 postgresql zabbix-server-pgsql \
     zabbix-frontend-php chromium prometheus; do

@@ -5,13 +5,13 @@
 # warning (overrides only with a written reason, in debian/).
 #   tools/deb.sh [OUTDIR]        (default: build-deb; the .deb, .changes,
 #                                 .buildinfo and lintian.txt land there)
-# The build dependencies are debian/control's (tools/install-deps.sh
-# --all installs them).
+# The build dependencies are debian/control's; tools/install-deps.sh
+# --deb installs them with dpkg-dev and lintian (--all does too).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=$(mkdir -p "${1:-$top/build-deb}" && cd "${1:-$top/build-deb}" && pwd)
 for t in dpkg-buildpackage lintian; do
-    command -v "$t" >/dev/null || { echo "deb.sh: $t not installed (tools/install-deps.sh --all)" >&2; exit 1; }
+    command -v "$t" >/dev/null || { echo "deb.sh: $t not installed (tools/install-deps.sh --deb)" >&2; exit 1; }
 done
 work=$(mktemp -d /tmp/hwr-deb.XXXXXX)
 trap 'rm -rf "$work"' EXIT

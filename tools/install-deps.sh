@@ -1,6 +1,6 @@
 #!/bin/sh
-# tools/install-deps.sh [--all] [--list | --missing]: installs the Debian
-# 12 packages hw-r10kevctr needs.
+# tools/install-deps.sh [--all] [--deb] [--list | --missing]: installs the
+# Debian 12 packages hw-r10kevctr needs.
 #   (default)  what building it and running tools/demo.sh needs: the
 #              compiler and autotools; net-snmp (libsnmp-dev to build,
 #              snmpd and snmp for the demo's master and walk); libsmi2-dev,
@@ -11,6 +11,15 @@
 #              them).  Minutes less than --all, and no web server.
 #   --all      also everything the tests need (tools/check-all.sh, CI):
 #              see below.
+#   --deb      instead, what tools/deb.sh needs to build the Debian package
+#              and check it, and nothing else (no demo, no test engines):
+#              debian/control's Build-Depends (debhelper provides
+#              debhelper-compat and dh-sequence-installsysusers, and pulls
+#              in dh-autoreconf with autoconf, automake and libtool: the
+#              package build runs autoreconf), build-essential (which
+#              dpkg-buildpackage assumes), dpkg-dev (dpkg-buildpackage) and
+#              lintian; so that `tools/install-deps.sh --deb && tools/deb.sh`
+#              works on a fresh Debian 12.  With --all: both sets.
 #   --list     print the packages (one a line) and exit; nothing installed.
 #   --missing  print those of them not installed, and exit.
 # What --all adds:
@@ -35,7 +44,8 @@
 # debian/control lists the rest above), lintian checks it, debootstrap
 # makes the throwaway root its install test runs in, piuparts installs,
 # removes and purges it in a fresh root of its own.
-# tests/deps.sh checks that the default set has what the demo uses.
+# tests/deps.sh checks that the default set has what the demo uses, and
+# that --deb has every Build-Depends of debian/control.
 set -eu
 base="build-essential autoconf automake libtool pkg-config
       libsnmp-dev snmpd snmp libsmi2-dev smitools libcmocka-dev erlang-snmp"
@@ -46,15 +56,30 @@ tests="snmptrapd libpfm4-dev valgrind clang libclang-rt-14-dev
       postgresql zabbix-server-pgsql zabbix-frontend-php php-cli php-pgsql
       php-bcmath php-mbstring php-gd php-xml locales chromium chromium-driver python3-selenium
       debhelper dpkg-dev pkgconf lintian debootstrap piuparts autopkgtest"
-pkgs=$base set="build and demo" mode=install
+deb="build-essential dpkg-dev debhelper lintian
+      libcmocka-dev libsmi2-dev libpcp-import1-dev libpcp3-dev libpfm4-dev
+      libsnmp-dev pkgconf smitools"
+all= debset=
+mode=install
 for arg in "$@"; do
     case $arg in
-    --all) pkgs="$base $tests" set=all ;;
+    --all) all=yes ;;
+    --deb) debset=yes ;;
     --list) mode=list ;;
     --missing) mode=missing ;;
-    *) echo "usage: $0 [--all] [--list | --missing]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--all] [--deb] [--list | --missing]" >&2; exit 2 ;;
     esac
 done
+if [ -n "$all" ]; then
+    pkgs="$base $tests" set=all
+    [ -z "$debset" ] || pkgs="$pkgs $deb" set="all and Debian package"
+elif [ -n "$debset" ]; then
+    pkgs=$deb set="Debian package"
+else
+    pkgs=$base set="build and demo"
+fi
+# once each, in order
+pkgs=$(for p in $pkgs; do echo "$p"; done | awk '!seen[$0]++')
 if [ "$mode" = list ]; then
     for p in $pkgs; do echo "$p"; done
     exit 0

@@ -56,14 +56,22 @@ grep -q '^# ' "$TMP/dump.out" && fail "advice printed although it counts"
 ok "the advised lines count: state $n, every rate above 0"
 
 # doc/perf-mapping.md's quick start for such hosts, as printed (the agent
-# from this build, the config a copy of the shipped one).
-cp "$CONF" "$TMP/etc.conf"
+# from this build; /etc/snmp a directory of this test's on SNMPCONFPATH,
+# holding a copy of the shipped config and no local file yet).  Its lines
+# go into hw-r10kevctr.local.conf: the shipped config stays as it was.
+mkdir -p "$TMP/etc-snmp"
+cp "$CONF" "$TMP/etc-snmp/hw-r10kevctr.conf"
 sed -n '/^Quick start on such a host/,/^On an x86/p' "$HWR_SRCDIR/doc/perf-mapping.md" |
-    grep '^    ' | sed "s|^    ||; s|hw-r10kevctr-agent |\"\$AGENT\" |; s|/etc/snmp/hw-r10kevctr.conf|$TMP/etc.conf|g" \
+    grep '^    ' | sed "s|^    ||; s|hw-r10kevctr-agent |\"\$AGENT\" |; s|/etc/snmp/|$TMP/etc-snmp/|g" \
     >"$TMP/quick.sh"
 [ "$(grep -c AGENT "$TMP/quick.sh")" = 4 ] || fail "quick start not found: $(cat "$TMP/quick.sh")"
-AGENT=$AGENT sh -e "$TMP/quick.sh" >"$TMP/quick.out" 2>"$TMP/quick.err" </dev/null ||
+grep -q "$TMP/etc-snmp/hw-r10kevctr.local.conf\$" "$TMP/quick.sh" ||
+    fail "the quick start does not write hw-r10kevctr.local.conf: $(cat "$TMP/quick.sh")"
+AGENT=$AGENT SNMPCONFPATH=$TMP/etc-snmp HOME=$TMP/etc-snmp sh -e "$TMP/quick.sh" >"$TMP/quick.out" 2>"$TMP/quick.err" </dev/null ||
     { cat "$TMP/quick.err"; fail "the quick start failed"; }
+cmp -s "$CONF" "$TMP/etc-snmp/hw-r10kevctr.conf" || fail "the quick start changed the shipped config"
+[ "$(grep -c . "$TMP/etc-snmp/hw-r10kevctr.local.conf")" = "$n" ] ||
+    fail "hw-r10kevctr.local.conf holds: $(cat "$TMP/etc-snmp/hw-r10kevctr.local.conf")"
 grep -q '^# These events count here' "$TMP/quick.out" || fail "the quick start's first --dump"
 grep -q "^state $n$" "$TMP/quick.out" || fail "the quick start ends with: $(cat "$TMP/quick.out")"
-ok "doc/perf-mapping.md's quick start, as printed: state $n"
+ok "doc/perf-mapping.md's quick start, as printed: state $n, its $n lines in hw-r10kevctr.local.conf"

@@ -1,15 +1,17 @@
 #!/bin/sh
 # The docs' commands as printed, on a stock Debian 12: doc/mib-names.md's
-# code blocks, the snmpwalk of hw-r10kevctr-agent(8)'s EXAMPLES,
-# doc/nms.md's generator line, and the man page's production line started
-# a second time.  Each is taken from the page's text (never copied here)
+# code blocks (net-snmp's tools, and libsmi's with SMIPATH), the snmpwalk
+# of hw-r10kevctr-agent(8)'s EXAMPLES, README.md's walk and snmptranslate,
+# doc/mib.md's snmptranslate, doc/nms.md's generator line, and the man
+# page's production line started a second time.  Each is taken from the page's text (never copied here)
 # and run by sh as printed.
 #
 # Where: a private mount and network namespace (unshare -m -n), so that
 # `localhost` and port 161 are this test's and the host is untouched.
 # Inside it, bind mounts only: /etc/snmp is a directory holding Debian's
 # stock snmp.conf (tests/data/debian12-snmp.conf, checked against the
-# md5sum dpkg recorded for libsnmp-base's conffile), /var/lib/snmp and
+# md5sum dpkg recorded for libsnmp-base's conffile; libsmi's
+# /etc/smi.conf is the host's, which must be libsmi2ldbl's as shipped), /var/lib/snmp and
 # /run are empty temp dirs, and the MIB is installed twice in turn: where
 # the package puts it (/usr/share/snmp/mibs) and where `make install`
 # puts it (a DESTDIR install with prefix /usr/local, bound over
@@ -24,6 +26,8 @@ fi
 
 command -v man >/dev/null || { echo "SKIP: man-db not installed"; exit 77; }
 command -v snmpwalk >/dev/null || { echo "SKIP: snmp not installed"; exit 77; }
+command -v smidump >/dev/null && command -v smilint >/dev/null ||
+    { echo "SKIP: smitools not installed (doc/mib-names.md's libsmi tools)"; exit 77; }
 ls -d /usr/lib/erlang/lib/snmp-*/mibs >/dev/null 2>&1 ||
     { echo "SKIP: erlang-snmp not installed (doc/mib-names.md's way 2)"; exit 77; }
 [ -d /etc/snmp ] || { echo "SKIP: no /etc/snmp to bind over"; exit 77; }
@@ -35,6 +39,13 @@ want=$(dpkg-query -W -f='${Conffiles}\n' libsnmp-base 2>/dev/null | awk '$1 == "
 if [ -n "$want" ]; then
     [ "$(md5sum <"$STOCK" | cut -d' ' -f1)" = "$want" ] ||
         fail "$STOCK is not the snmp.conf of this host's libsnmp-base (md5sum $want)"
+fi
+# libsmi's path comes from /etc/smi.conf: the SMIPATH lines are checked
+# against Debian's file as shipped.
+want=$(dpkg-query -W -f='${Conffiles}\n' libsmi2ldbl 2>/dev/null | awk '$1 == "/etc/smi.conf" { print $2 }')
+if [ -n "$want" ]; then
+    [ "$(md5sum </etc/smi.conf | cut -d' ' -f1)" = "$want" ] ||
+        fail "/etc/smi.conf is not libsmi2ldbl's as shipped (md5sum $want): doc/mib-names.md's SMIPATH lines assume Debian's"
 fi
 mkdir -p "$TMP/etc-snmp" "$TMP/run" "$TMP/varlibsnmp" "$TMP/home" "$TMP/nolocal"
 cp "$STOCK" "$TMP/etc-snmp/snmp.conf"
@@ -96,22 +107,45 @@ blocks=$(cat "$TMP/blocks")
 MANWIDTH=300 man -l "$HWR_SRCDIR/man/hw-r10kevctr-agent.8" 2>/dev/null | sed 's/^ *//' >"$TMP/agent.8.txt"
 grep '^snmpwalk ' "$TMP/agent.8.txt" >"$TMP/man-walk.sh"
 [ "$(wc -l <"$TMP/man-walk.sh")" = 1 ] || fail "hw-r10kevctr-agent(8) has not one snmpwalk line: $(cat "$TMP/man-walk.sh")"
-# ---- README.md: the walk of "Walk by name" (a fenced block)
-awk '/^## Walk by name/ { on = 1 } on && /^```$/ { exit } on && f { print }
-     on && /^```sh$/ { f = 1 }' "$HWR_SRCDIR/README.md" >"$TMP/readme-walk.sh"
-grep -q '^snmpwalk ' "$TMP/readme-walk.sh" || fail "README.md's Walk by name has no snmpwalk: $(cat "$TMP/readme-walk.sh")"
+# ---- README.md: "Walk by name"'s fenced blocks, the walk and the
+# snmptranslate
+awk '/^## Walk by name/ { on = 1; next } on && /^## / { exit }
+     on && f && /^```$/ { f = 0; next } on && f { print >>(dir "/readme." n ".sh") }
+     on && /^```sh$/ { f = 1; n++ }' dir="$TMP" "$HWR_SRCDIR/README.md"
+grep -q '^snmpwalk ' "$TMP/readme.1.sh" || fail "README.md's Walk by name has no snmpwalk first: $(cat "$TMP/readme.1.sh")"
+mv "$TMP/readme.1.sh" "$TMP/readme-walk.sh"
+grep -q '^snmptranslate ' "$TMP/readme.2.sh" || fail "README.md's Walk by name has no snmptranslate second"
+mv "$TMP/readme.2.sh" "$TMP/readme-translate.sh"
+[ ! -e "$TMP/readme.3.sh" ] || fail "README.md's Walk by name has a block this test does not run: $(cat "$TMP/readme.3.sh")"
+# ---- doc/mib.md: the whole tree (an indented line and its continuation)
+sed -n '/^    snmptranslate /,/[^\\]$/s/^    //p' "$HWR_SRCDIR/doc/mib.md" >"$TMP/mib-translate.sh"
+[ "$(grep -c '^snmptranslate ' "$TMP/mib-translate.sh")" = 1 ] ||
+    fail "doc/mib.md has not one snmptranslate line: $(cat "$TMP/mib-translate.sh")"
 # ---- doc/nms.md: the generator line (a code block)
 sed -n 's/^    \(MIBDIRS=.* prometheus-snmp-generator generate\)$/\1/p' "$HWR_SRCDIR/doc/nms.md" >"$TMP/gen.sh"
 [ "$(wc -l <"$TMP/gen.sh")" = 1 ] || fail "doc/nms.md has not one generator line: $(cat "$TMP/gen.sh")"
 GENERATOR=$(command -v prometheus-snmp-generator || true)
 gen_done=
+smi=
 [ -z "$GENERATOR" ] || gen_done=" and doc/nms.md's generator line"
 
 for where in package install; do
     layout "$where"
     i=1
     while [ "$i" -le "$blocks" ]; do
+        # The package's SMIPATH line names no /usr/local: the package only.
+        if [ "$where" = install ] && grep -q '^export SMIPATH=' "$TMP/block.$i.sh" &&
+            ! grep -q '^export SMIPATH=.*/usr/local/' "$TMP/block.$i.sh"; then
+            i=$((i + 1)); continue
+        fi
         run "doc/mib-names.md block $i ($where)" "$TMP/block.$i.sh"
+        if grep -q '^smilint ' "$TMP/block.$i.sh"; then
+            ! grep -q 'HW-R10KEVCTR-MIB.txt:' "$TMP/run.out" ||
+                fail "doc/mib-names.md block $i ($where): smilint said: $(grep 'HW-R10KEVCTR-MIB.txt:' "$TMP/run.out" | head -3)"
+            grep -q '^--hwR10kEvCtrMIB(1.3.6.1.4.1.8072.9999.9999.59)' "$TMP/run.out" ||
+                fail "doc/mib-names.md block $i ($where): smidump printed no tree: $(head -3 "$TMP/run.out")"
+            smi=" (the SMIPATH lines: smilint clean, smidump's tree)"
+        fi
         i=$((i + 1))
     done
     run "hw-r10kevctr-agent(8)'s snmpwalk ($where)" "$TMP/man-walk.sh"
@@ -120,6 +154,11 @@ for where in package install; do
     run "README.md's walk by name ($where)" "$TMP/readme-walk.sh"
     grep -q "hwR10kEvCtrCycles.0 = Counter64: " "$TMP/run.out" ||
         fail "README.md's walk gave no named cycles ($where): $(head -3 "$TMP/run.out")"
+    for t in readme-translate mib-translate; do
+        run "$t ($where)" "$TMP/$t.sh"
+        grep -q "hwR10kEvCtrCycles(3)" "$TMP/run.out" ||
+            fail "$t's snmptranslate printed no tree ($where): $(head -3 "$TMP/run.out")"
+    done
     if [ -n "$GENERATOR" ]; then
         rm -rf "$TMP/gen" && mkdir "$TMP/gen"
         cp "$HWR_SRCDIR/conf/prometheus/generator.yml" "$TMP/gen/"
@@ -127,7 +166,7 @@ for where in package install; do
             fail "doc/nms.md's generator line ($where): $(tail -5 "$TMP/gen.log")"
         grep -q "hwR10kEvCtr" "$TMP/gen/snmp.yml" || fail "the generator wrote no module ($where)"
     fi
-    ok "$where layout: doc/mib-names.md's $blocks blocks, the man page's and README.md's snmpwalk$gen_done as printed, on Debian's stock snmp.conf"
+    ok "$where layout: doc/mib-names.md's blocks$smi, the man page's and README.md's snmpwalk, README.md's and doc/mib.md's snmptranslate$gen_done as printed, on Debian's stock snmp.conf"
 done
 
 # ---- hw-r10kevctr-agent(8): the production line, started twice.  Its
