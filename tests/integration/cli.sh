@@ -115,12 +115,28 @@ check -C -c "$TMP/good.conf" -f -x "unix:$TMP/none.sock" -Lf "$TMP/daemon.log" -
 [ -s "$TMP/out" ] && { cat "$TMP/out"; fail "-t on a good config printed something"; }
 [ "$(cat "$TMP/daemon.log")" = "the running agent's log" ] || fail "-t touched the -Lf file"
 [ -e "$TMP/t.pid" ] && fail "-t wrote a pid file"
-# silent also where net-snmp first makes its persistent directory (it
-# says "Created directory", a note, not a problem)
-SNMP_PERSISTENT_DIR=$TMP/fresh "$AGENT" -t -C -c "$TMP/good.conf" >"$TMP/out" 2>&1 ||
-    { cat "$TMP/out"; fail "-t with a new persistent directory failed"; }
-[ -s "$TMP/out" ] && { cat "$TMP/out"; fail "-t with a new persistent directory printed something"; }
 ok "-t on a good config: exit 0, silent, the daemon's -Lf and -p untouched"
+
+# --dump and -t read and report only: with a state directory that does
+# not exist they make none (nor net-snmp's cert_indexes in it), and one
+# that belongs to another user (the package's, as root) draws no warning.
+for mode in -t --dump; do
+    SNMP_PERSISTENT_DIR=$TMP/fresh/state "$AGENT" $mode -C -c "$TMP/good.conf" >"$TMP/out" 2>"$TMP/err" ||
+        { cat "$TMP/err"; fail "$mode with a missing state directory failed"; }
+    [ -e "$TMP/fresh" ] && { find "$TMP/fresh"; fail "$mode made the state directory"; }
+    [ -s "$TMP/err" ] && { cat "$TMP/err"; fail "$mode with a missing state directory printed on stderr"; }
+done
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
+    mkdir -m 700 "$TMP/owned"
+    chown nobody "$TMP/owned"
+    for mode in -t --dump; do
+        SNMP_PERSISTENT_DIR=$TMP/owned "$AGENT" $mode -C -c "$TMP/good.conf" >"$TMP/out" 2>"$TMP/err" ||
+            { cat "$TMP/err"; fail "$mode with nobody's state directory failed"; }
+        [ -s "$TMP/err" ] && { cat "$TMP/err"; fail "$mode warned about nobody's state directory"; }
+        [ -z "$(ls -A "$TMP/owned")" ] || { ls -la "$TMP/owned"; fail "$mode wrote into the state directory"; }
+    done
+fi
+ok "--dump and -t: no state directory made, nothing written in one, no owner warning"
 
 check -C -c "$TMP/bad.conf" -Lf "$TMP/daemon.log"
 [ "$rc" = 1 ] || { cat "$TMP/out"; fail "-t on a bad config exited $rc"; }
