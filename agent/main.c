@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "confcheck.h"
 #include "options.h"
 #include "sdnotify.h"
 #include "service.h"
@@ -367,6 +368,8 @@ int main(int argc, char **argv)
 		return 1;
 	hwr_log_set(log_to_netsnmp);
 	bad += load_state(a, &opt);
+	if (opt.check) /* the files a start opens, as its user */
+		bad += confcheck_files(&a->cfg, &a->priv);
 	if (bad)
 		snmp_log(LOG_ERR, "%d config problem(s)%s\n", bad,
 			 opt.check ? "" : "; not starting");
