@@ -125,6 +125,12 @@ int reload_apply(struct agent *a, struct config *newcfg);
 /* The agent's state directory, made for its user if missing (before
  * init_snmp and the switch to -u), and net-snmp's persistent directory. */
 void alarms_state_dir(struct agent *a);
+/* --dump and -t: no state directory at all (net-snmp's persistent
+ * directory is /dev/null, where nothing can be made). */
+void alarms_no_state_dir(void);
+/* After init_snmp, as root before -u: what net-snmp made in the state
+ * directory (cert_indexes and its files) handed to the agent's user. */
+void alarms_state_hand_over(const struct agent *a);
 int alarms_open(struct agent *a);
 void alarms_close(struct agent *a);
 /* The table of cfg's alarm lines and the stored rows, with the state of

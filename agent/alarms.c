@@ -10,7 +10,9 @@
  * library is initialized (it would make the directory as root) and
  * before -u takes effect, a missing directory is made for the agent's
  * user, mode 0700, so that it can write there once privileges are
- * dropped; net-snmp is given the same directory.
+ * dropped; net-snmp is given the same directory, and what its init makes
+ * there as root (cert_indexes) is handed to the user before the switch.
+ * --dump and -t make nothing: net-snmp's directory is /dev/null for them.
  *
  * At start the table is the config's alarm lines plus the stored rows.
  * At a reload it is the same, plus the rows the store does not keep
@@ -23,6 +25,7 @@
 #include <net-snmp/net-snmp-config.h>
 #include <net-snmp/net-snmp-includes.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -100,6 +103,57 @@ static uint64_t clock_s(void *ctx)
 static uid_t run_uid(const struct agent *a)
 {
 	return a->priv.user ? a->priv.uid : geteuid();
+}
+
+void alarms_no_state_dir(void)
+{
+	/* /dev/null is a device under any uid: net-snmp's mkdirhier and
+	 * its cert_indexes fail there quietly, nothing is created */
+	set_persistent_directory("/dev/null");
+}
+
+/* A name net-snmp made in dir (a directory, or a file with one link:
+ * never a link planted to another file) handed from root to uid:gid. */
+static void hand_over(int dir, const char *name, uid_t uid, gid_t gid)
+{
+	struct stat sb;
+
+	if (fstatat(dir, name, &sb, AT_SYMLINK_NOFOLLOW) != 0 ||
+	    sb.st_uid != 0 || (!S_ISDIR(sb.st_mode) && !S_ISREG(sb.st_mode)) ||
+	    (S_ISREG(sb.st_mode) && sb.st_nlink != 1))
+		return;
+	if (fchownat(dir, name, uid, gid, AT_SYMLINK_NOFOLLOW) != 0)
+		snmp_log(LOG_WARNING, "state directory: chown %s: %s\n", name,
+			 strerror(errno));
+}
+
+void alarms_state_hand_over(const struct agent *a)
+{
+	uid_t uid = run_uid(a);
+	gid_t gid = a->priv.user || a->priv.group ? a->priv.gid : getegid();
+	struct stat sb;
+	int fd = open(store_dir(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+				       O_CLOEXEC);
+
+	/* only in the agent's own directory, as root for another user */
+	if (fd < 0 || geteuid() != 0 || uid == 0 || fstat(fd, &sb) != 0 ||
+	    sb.st_uid != uid) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	hand_over(fd, "cert_indexes", uid, gid);
+	int sub = openat(fd, "cert_indexes",
+			 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *d = sub >= 0 ? fdopendir(sub) : NULL;
+	for (struct dirent *e = d ? readdir(d) : NULL; e; e = readdir(d))
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+			hand_over(sub, e->d_name, uid, gid);
+	if (d)
+		closedir(d);
+	else if (sub >= 0)
+		close(sub);
+	close(fd);
 }
 
 void alarms_state_dir(struct agent *a)

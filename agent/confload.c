@@ -25,6 +25,8 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "confcheck.h"
+#include "confwhere.h"
 
 static struct config *staging;
 static int bad_lines;
@@ -179,79 +181,24 @@ void confload_begin(struct config *cfg)
 
 /*
  * An installed agent with no backend configured must not pretend (the sim
- * would serve invented counters): name where it looked and stop.
+ * would serve invented counters): name the files it read (or where it
+ * looked, when there were none) and stop.
  */
 static void no_backend(void)
 {
-	const char *opt = netsnmp_ds_get_string(NETSNMP_DS_LIBRARY_ID,
-						NETSNMP_DS_LIB_OPTIONALCONFIG);
+	char files[1024], names[128];
 	bool only = netsnmp_ds_get_boolean(NETSNMP_DS_LIBRARY_ID,
 					   NETSNMP_DS_LIB_DONT_READ_CONFIGS);
 
-	char names[128];
+	confwhere_files(files, sizeof(files));
+	if (!files[0])
+		snprintf(files, sizeof(files), "config (no file: %s%s)",
+			 only ? "" : AGENT_NAME ".conf in ",
+			 only ? "-C without -c" : get_configuration_directory());
 	snmp_log(LOG_ERR,
-		 "config: no 'backend' line in %s%s%s%s%s; add one: 'backend "
-		 "BACKEND', BACKEND one of %s (sim serves invented demo "
-		 "counters)\n",
-		 only ? "" : AGENT_NAME ".conf in ",
-		 only ? "" : get_configuration_directory(),
-		 !only && opt ? " or " : "", opt ? opt : "",
-		 only && !opt ? "(no file)" : "",
-		 backend_names(names, sizeof(names)));
-}
-
-/*
- * net-snmp reads config lines with fgets(), so a NUL byte silently ends a
- * line early.  Name every such line of the files this load read.
- */
-static void nul_lines(const char *path)
-{
-	FILE *f = fopen(path, "re");
-	unsigned line = 1;
-	int c;
-	bool reported = false;
-
-	if (!f)
-		return;
-	while ((c = getc(f)) != EOF) {
-		if (c == '\n') {
-			line++;
-			reported = false;
-		} else if (c == '\0' && !reported) {
-			snmp_log(LOG_ERR,
-				 "%s: line %u: Error: a NUL byte in the line\n",
-				 path, line);
-			reported = true;
-		}
-	}
-	fclose(f);
-}
-
-/* Each file of a comma-separated list (-c). */
-static void nul_lines_in_files(const char *list)
-{
-	char *copy = list ? strdup(list) : NULL, *save = NULL;
-
-	for (char *f = copy ? strtok_r(copy, ",", &save) : NULL; f;
-	     f = strtok_r(NULL, ",", &save))
-		nul_lines(f);
-	free(copy);
-}
-
-/* hw-r10kevctr.conf and .local.conf in each directory of the path. */
-static void nul_lines_in_dirs(const char *path)
-{
-	char *copy = path ? strdup(path) : NULL, *save = NULL;
-	char file[4096];
-
-	for (char *d = copy ? strtok_r(copy, ":", &save) : NULL; d;
-	     d = strtok_r(NULL, ":", &save)) {
-		snprintf(file, sizeof(file), "%s/%s.conf", d, AGENT_NAME);
-		nul_lines(file);
-		snprintf(file, sizeof(file), "%s/%s.local.conf", d, AGENT_NAME);
-		nul_lines(file);
-	}
-	free(copy);
+		 "%s: no 'backend' line; add one: 'backend BACKEND', BACKEND "
+		 "one of %s (sim serves invented demo counters)\n",
+		 files, backend_names(names, sizeof(names)));
 }
 
 int confload_end(void)
@@ -260,13 +207,8 @@ int confload_end(void)
 
 	say_unknown_tokens();
 	/* Logged as FILE: line N: Error, so on_log() counts each. */
-	if (staging) {
-		nul_lines_in_files(netsnmp_ds_get_string(
-		    NETSNMP_DS_LIBRARY_ID, NETSNMP_DS_LIB_OPTIONALCONFIG));
-		if (!netsnmp_ds_get_boolean(NETSNMP_DS_LIBRARY_ID,
-					    NETSNMP_DS_LIB_DONT_READ_CONFIGS))
-			nul_lines_in_dirs(get_configuration_directory());
-	}
+	if (staging)
+		confwhere_nul_lines();
 
 	/* The checks across lines run once every line is good (a bad
 	 * 'backend' or replayFile line is one problem, not two).  Their
@@ -276,7 +218,7 @@ int confload_end(void)
 	if (staging && whole && !staging->backend_set)
 		no_backend();
 	if (staging && whole && config_validate(staging, err, sizeof(err)) != 0)
-		snmp_log(LOG_ERR, "config: %s\n", err);
+		confcheck_say_across(staging, err);
 	staging = NULL;
 	return bad_lines;
 }

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "confcheck.h"
 #include "options.h"
 #include "sdnotify.h"
 #include "service.h"
@@ -240,6 +241,23 @@ static int load(struct agent *a)
 	return confload_end();
 }
 
+/* The state directory and the config: --dump and -t read and report
+ * only, so they make nothing (no state directory, nothing of net-snmp's
+ * in it) and say nothing of its owner; a start makes it for the agent's
+ * user before net-snmp's init would make it as root, and hands what that
+ * init made in it to the user.  The number of bad config lines. */
+static int load_state(struct agent *a, const struct options *opt)
+{
+	if (opt->dump || opt->check) {
+		alarms_no_state_dir();
+		return load(a);
+	}
+	alarms_state_dir(a);
+	int bad = load(a);
+	alarms_state_hand_over(a);
+	return bad;
+}
+
 /* Connect to the master, open the backend, detach, write the pid file,
  * drop root; 0 when serving, else the exit status. */
 static int start(struct agent *a, const struct options *opt, int *failed)
@@ -349,10 +367,9 @@ int main(int argc, char **argv)
 	if (!opt.dump && !opt.check && !sdnotify_init())
 		return 1;
 	hwr_log_set(log_to_netsnmp);
-	/* every mode, so that net-snmp never makes it as root (-t, --dump
-	 * and a start make it for the agent's user, as a start would) */
-	alarms_state_dir(a);
-	bad += load(a);
+	bad += load_state(a, &opt);
+	if (opt.check) /* the files a start opens, as its user */
+		bad += confcheck_files(&a->cfg, &a->priv);
 	if (bad)
 		snmp_log(LOG_ERR, "%d config problem(s)%s\n", bad,
 			 opt.check ? "" : "; not starting");

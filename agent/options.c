@@ -23,7 +23,7 @@ void options_usage(FILE *out, const char *prog)
 	    "usage: %s [-f] [-C] [-c FILE] [-x ADDRESS] [-A] [-L LOGOPTS] "
 	    "[-D TOKENS] [-p PIDFILE] [-u USER] [-g GROUP]\n"
 	    "       %s --dump [-C] [-c FILE] [-L LOGOPTS]\n"
-	    "       %s -t [-C] [-c FILE]\n"
+	    "       %s -t [-C] [-c FILE] [-u USER] [-g GROUP]\n"
 	    "       %s -h | --help | -H | -v | --version\n"
 	    "AgentX subagent exporting HW-R10KEVCTR-MIB (CPU event counters).\n"
 	    "  -f           stay in the foreground\n"

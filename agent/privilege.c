@@ -14,6 +14,7 @@
 #include <net-snmp/net-snmp-includes.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <linux/capability.h>
 #include <pwd.h>
@@ -21,7 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "privilege.h"
@@ -188,5 +191,69 @@ int privilege_drop(struct privilege *p)
 		     ? " with CAP_SYS_ADMIN (no CAP_PERFMON "
 		       "in this kernel)"
 		     : "");
+	return 0;
+}
+
+/* Each file of c opened for reading, as this process is. */
+static void read_each(struct read_check *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct stat st;
+		int fd = open(c[i].path,
+			      O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+		c[i].err = fd < 0 || fstat(fd, &st) != 0 ? errno
+			   : c[i].regular && !S_ISREG(st.st_mode)
+			       ? READ_NOT_REGULAR
+			       : 0;
+		if (fd >= 0)
+			close(fd);
+	}
+}
+
+/* The child: switch, read, send each err; never returns. */
+static void read_as_child(const struct privilege *p, struct read_check *c,
+			  size_t n, int out)
+{
+	if (switch_ids(p) != 0)
+		_exit(2);
+	read_each(c, n);
+	for (size_t i = 0; i < n; i++)
+		if (write(out, &c[i].err, sizeof(c[i].err)) !=
+		    (ssize_t)sizeof(c[i].err))
+			_exit(3);
+	_exit(0);
+}
+
+int privilege_read_check(const struct privilege *p, struct read_check *c,
+			 size_t n)
+{
+	int fds[2], status = 0;
+
+	if ((!p->user && !p->group) || geteuid() != 0) {
+		read_each(c, n);
+		return 0;
+	}
+	if (pipe(fds) != 0)
+		return -1;
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(fds[0]);
+		read_as_child(p, c, n, fds[1]);
+	}
+	close(fds[1]);
+	size_t got = 0;
+	for (; pid > 0 && got < n; got++)
+		if (read(fds[0], &c[got].err, sizeof(c[got].err)) !=
+		    (ssize_t)sizeof(c[got].err))
+			break;
+	close(fds[0]);
+	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (pid < 0 || got < n) {
+		snmp_log(LOG_ERR, "config check: cannot read files as %s%s%s\n",
+			 p->user ? p->user : "", p->group ? ":" : "",
+			 p->group ? p->group : "");
+		return -1;
+	}
 	return 0;
 }

@@ -3,6 +3,7 @@
 #define HWR10K_PRIVILEGE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <sys/types.h>
 
 struct privilege {
@@ -23,5 +24,24 @@ int privilege_resolve(struct privilege *p);
  * every other capability is gone.  -1 with a logged message.
  */
 int privilege_drop(struct privilege *p);
+
+/*
+ * Can p's user and group read these files (-t)?  Each one is opened for
+ * reading, without blocking, by a child process that switched to them as
+ * privilege_drop does (when started as root with -u or -g; else by this
+ * process as it is): the kernel's own answer, with the user's
+ * supplementary groups, ACLs and any security module, where access(2)
+ * would judge by the real ids and mode bits alone.  err: 0, an errno, or
+ * READ_NOT_REGULAR when regular is asked for and the file is not one.
+ * -1 when the child could not be run or switched (logged).
+ */
+#define READ_NOT_REGULAR -1
+struct read_check {
+	const char *path;
+	bool regular;
+	int err;
+};
+int privilege_read_check(const struct privilege *p, struct read_check *c,
+			 size_t n);
 
 #endif

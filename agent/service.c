@@ -18,8 +18,9 @@
  *    watchdog means "the main loop runs" (it answers the master), not
  *    "the backend answers": backend reads run off the main loop
  *    (reader.h), and a stalled backend is said in STATUS ("backend
- *    stalled for N s") and the log, not by a restart that would not
- *    mend a stalled pmcd.  A main loop stuck anywhere stops the feeding,
+ *    stalled for N s": checked every second, with or without a
+ *    watchdog) and the log, not by a restart that would not mend a
+ *    stalled pmcd.  A main loop stuck anywhere stops the feeding,
  *    and systemd restarts the agent (Restart=on-failure).
  */
 #include <net-snmp/net-snmp-config.h>
@@ -36,6 +37,8 @@
 #define STATUS_MAX 1024
 
 static unsigned watchdog_alarm;
+static unsigned stall_alarm;
+static unsigned stall_said; /* the stall the last STATUS said, s */
 
 static void status(const struct agent *a, char *buf, size_t len,
 		   const char *prefix)
@@ -44,6 +47,7 @@ static void status(const struct agent *a, char *buf, size_t len,
 	char stall[48] = "";
 	unsigned stalled = poll_stalled_s(a);
 
+	stall_said = stalled;
 	if (stalled)
 		snprintf(stall, sizeof(stall), " (stalled for %u s)", stalled);
 	/* state -1 or 0 (no PMU on most VMs, counters disabled, a lost
@@ -71,6 +75,16 @@ static void on_watchdog(unsigned int reg, void *arg)
 	sdnotify_send(buf);
 }
 
+/* Every second, watchdog or not: a stall that began, grew or ended is
+ * said in STATUS (the watchdog's STATUS is only every half WatchdogSec,
+ * and without one nothing else would say it). */
+static void on_stall_check(unsigned int reg, void *arg)
+{
+	(void)reg;
+	if (poll_stalled_s(arg) != stall_said)
+		service_status(arg);
+}
+
 void service_ready(struct agent *a)
 {
 	char buf[STATUS_MAX];
@@ -82,6 +96,8 @@ void service_ready(struct agent *a)
 		 (long)getpid());
 	status(a, buf, sizeof(buf), prefix);
 	sdnotify_send(buf);
+	if (!stall_alarm)
+		stall_alarm = snmp_alarm_register(1, SA_REPEAT, on_stall_check, a);
 	uint64_t usec = sdnotify_watchdog_usec();
 	if (usec && !watchdog_alarm) {
 		uint64_t half = usec / 2 ? usec / 2 : 1;
@@ -115,7 +131,9 @@ void service_stopping(void)
 {
 	if (watchdog_alarm)
 		snmp_alarm_unregister(watchdog_alarm);
-	watchdog_alarm = 0;
+	if (stall_alarm)
+		snmp_alarm_unregister(stall_alarm);
+	watchdog_alarm = stall_alarm = 0;
 	sdnotify_send("STOPPING=1\nSTATUS=stopping\n");
 	sdnotify_close();
 }

@@ -115,12 +115,28 @@ check -C -c "$TMP/good.conf" -f -x "unix:$TMP/none.sock" -Lf "$TMP/daemon.log" -
 [ -s "$TMP/out" ] && { cat "$TMP/out"; fail "-t on a good config printed something"; }
 [ "$(cat "$TMP/daemon.log")" = "the running agent's log" ] || fail "-t touched the -Lf file"
 [ -e "$TMP/t.pid" ] && fail "-t wrote a pid file"
-# silent also where net-snmp first makes its persistent directory (it
-# says "Created directory", a note, not a problem)
-SNMP_PERSISTENT_DIR=$TMP/fresh "$AGENT" -t -C -c "$TMP/good.conf" >"$TMP/out" 2>&1 ||
-    { cat "$TMP/out"; fail "-t with a new persistent directory failed"; }
-[ -s "$TMP/out" ] && { cat "$TMP/out"; fail "-t with a new persistent directory printed something"; }
 ok "-t on a good config: exit 0, silent, the daemon's -Lf and -p untouched"
+
+# --dump and -t read and report only: with a state directory that does
+# not exist they make none (nor net-snmp's cert_indexes in it), and one
+# that belongs to another user (the package's, as root) draws no warning.
+for mode in -t --dump; do
+    SNMP_PERSISTENT_DIR=$TMP/fresh/state "$AGENT" $mode -C -c "$TMP/good.conf" >"$TMP/out" 2>"$TMP/err" ||
+        { cat "$TMP/err"; fail "$mode with a missing state directory failed"; }
+    [ -e "$TMP/fresh" ] && { find "$TMP/fresh"; fail "$mode made the state directory"; }
+    [ -s "$TMP/err" ] && { cat "$TMP/err"; fail "$mode with a missing state directory printed on stderr"; }
+done
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
+    mkdir -m 700 "$TMP/owned"
+    chown nobody "$TMP/owned"
+    for mode in -t --dump; do
+        SNMP_PERSISTENT_DIR=$TMP/owned "$AGENT" $mode -C -c "$TMP/good.conf" >"$TMP/out" 2>"$TMP/err" ||
+            { cat "$TMP/err"; fail "$mode with nobody's state directory failed"; }
+        [ -s "$TMP/err" ] && { cat "$TMP/err"; fail "$mode warned about nobody's state directory"; }
+        [ -z "$(ls -A "$TMP/owned")" ] || { ls -la "$TMP/owned"; fail "$mode wrote into the state directory"; }
+    done
+fi
+ok "--dump and -t: no state directory made, nothing written in one, no owner warning"
 
 check -C -c "$TMP/bad.conf" -Lf "$TMP/daemon.log"
 [ "$rc" = 1 ] || { cat "$TMP/out"; fail "-t on a bad config exited $rc"; }
@@ -141,14 +157,74 @@ expect_one() { # expect_one NAME PATTERN CONFIG-TEXT
     "$AGENT" -f -C -c "$TMP/$1.conf" -x "unix:$TMP/none.sock" -Le >"$TMP/out" 2>&1 && fail "$1: started"
     once "$TMP/out" "^1 config problem(s); not starting\$"
 }
-expect_one nobackend1 "no 'backend' line" "pollInterval 1"
-expect_one noreplayfile "config: backend replay needs replayFile" "backend replay"
+# problems across lines name the file and the lines involved
+expect_one nobackend1 "^$TMP/nobackend1.conf: no 'backend' line" "pollInterval 1"
+expect_one noreplayfile "^$TMP/noreplayfile.conf: line 2: backend replay needs replayFile" "# a comment
+backend replay"
+: >"$TMP/archive.meta"
 if "$AGENT" -v | grep -q "backends:.*pcp"; then
-    expect_one hostarchive "pcpHost and pcpArchive exclude each other" "backend pcp
+    expect_one hostarchive "^$TMP/hostarchive.conf: lines 2 and 4: pcpHost and pcpArchive exclude each other" "backend pcp
 pcpHost localhost
-pcpArchive /nonexistent/archive"
+pollInterval 1
+pcpArchive $TMP/archive"
 fi
-ok "no backend line, no replayFile, pcpHost with pcpArchive: one problem each, '1 config problem(s)'"
+ok "no backend line, no replayFile, pcpHost with pcpArchive: one problem each, named with the file and lines, '1 config problem(s)'"
+
+# -t opens every file a start opens and fails on what a start fails on:
+# t_fails NAME PATTERN CONFIG-TEXT [ARGS...]: one problem, PATTERN.
+t_fails() {
+    name=$1 pattern=$2
+    printf '%s\n' "$3" >"$TMP/$name.conf"
+    shift 3
+    check -C -c "$TMP/$name.conf" "$@"
+    [ "$rc" = 1 ] || { cat "$TMP/out"; fail "$name: -t exited $rc"; }
+    once "$TMP/out" "$pattern"
+    once "$TMP/out" "^1 config problem(s)\$"
+}
+t_fails replaygone "^$TMP/replaygone.conf: line 3: replayFile $TMP/gone.replay: cannot read: No such file or directory\$" \
+    "backend replay
+pollInterval 1
+replayFile $TMP/gone.replay"
+t_fails replaydir "^$TMP/replaydir.conf: line 2: replayFile $TMP: cannot read: not a regular file\$" \
+    "backend replay
+replayFile $TMP"
+if "$AGENT" -v | grep -q "backends:.*pcp"; then
+    t_fails archivegone "^$TMP/archivegone.conf: line 2: pcpArchive $TMP/gone: cannot read $TMP/gone.meta: No such file or directory\$" \
+        "backend pcp
+pcpArchive $TMP/gone"
+    printf 'backend pcp\npcpArchive %s/archive\n' "$TMP" >"$TMP/archive.conf"
+    check -C -c "$TMP/archive.conf"
+    [ "$rc" = 0 ] || { cat "$TMP/out"; fail "-t with a readable archive .meta exited $rc"; }
+fi
+# a replayFile of another backend is not opened
+printf 'backend sim\nreplayFile %s/gone.replay\n' "$TMP" >"$TMP/otherbackend.conf"
+check -C -c "$TMP/otherbackend.conf"
+[ "$rc" = 0 ] || { cat "$TMP/out"; fail "-t opened another backend's replayFile"; }
+ok "-t: a missing replayFile, a directory, a missing archive .meta: named with the config line, '1 config problem(s)'"
+
+# ... as the agent's user (-u, -g): what root reads and the user cannot
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1 && getent group nogroup >/dev/null; then
+    chmod 755 "$TMP"
+    cp "$HWR_SRCDIR/tests/data/sample.replay" "$TMP/mine.replay"
+    chmod 600 "$TMP/mine.replay"
+    printf 'backend replay\nreplayFile %s/mine.replay\n' "$TMP" >"$TMP/mine.conf"
+    chmod 644 "$TMP/mine.conf"
+    check -C -c "$TMP/mine.conf"
+    [ "$rc" = 0 ] || { cat "$TMP/out"; fail "-t as root on root's 0600 replayFile exited $rc"; }
+    check -C -c "$TMP/mine.conf" -u nobody
+    [ "$rc" = 1 ] || { cat "$TMP/out"; fail "-t -u nobody on root's 0600 replayFile exited $rc"; }
+    once "$TMP/out" "^$TMP/mine.conf: line 2: replayFile $TMP/mine.replay: cannot read as nobody: Permission denied\$"
+    chmod 644 "$TMP/mine.replay"
+    chmod 600 "$TMP/mine.conf"
+    check -C -c "$TMP/mine.conf" -u nobody -g nogroup
+    [ "$rc" = 1 ] || { cat "$TMP/out"; fail "-t -u nobody on root's 0600 config exited $rc"; }
+    once "$TMP/out" "^$TMP/mine.conf: cannot read the config file as nobody:nogroup, as a reload does: Permission denied\$"
+    once "$TMP/out" "^1 config problem(s)\$"
+    chmod 644 "$TMP/mine.conf"
+    check -C -c "$TMP/mine.conf" -u nobody -g nogroup
+    [ "$rc" = 0 ] || { cat "$TMP/out"; fail "-t -u nobody on readable files exited $rc"; }
+    ok "-t -u nobody: a replayFile or -c file root can read and nobody cannot is named, as nobody"
+fi
 
 # A -c file that cannot be read is one problem, named, and -t goes on
 # to name those of the other files.

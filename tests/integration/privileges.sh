@@ -137,6 +137,10 @@ name1025() { SNMP_COMMUNITY=private snmpq snmpget hwR10kEvCtrAlarmName.1025 | tr
 start_store_agent
 [ "$(stat -c '%U %a' "$STATE")" = "nobody 700" ] || fail "the state directory: $(stat -c '%U %a' "$STATE")"
 [ "$(stat -c '%U %a' "$TMP/var/lib")" = "root 755" ] || fail "its parent: $(stat -c '%U %a' "$TMP/var/lib")"
+# what net-snmp's init makes in it (as root, before the switch) is the user's too
+[ -d "$STATE/cert_indexes" ] || fail "no cert_indexes in the state directory"
+notmine=$(find "$STATE" ! -user nobody)
+[ -z "$notmine" ] || { ls -laR "$STATE"; fail "not nobody's in the state directory: $notmine"; }
 out=$(SNMP_COMMUNITY=private snmp snmpset hwR10kEvCtrAlarmName.1025 s mine \
     hwR10kEvCtrAlarmMetric.1025 s hw.r10kevctr.cycles hwR10kEvCtrAlarmRisingThresholdLow.1025 u 5 \
     hwR10kEvCtrAlarmRowStatus.1025 i createAndGo)
@@ -156,4 +160,4 @@ start_store_agent
 grep -q "$STATE/hw-r10kevctr-alarms.conf: cannot read the alarm rows: a symlink, not followed" "$TMP/agent.log" ||
     fail "the symlinked store was not refused: $(grep alarm "$TMP/agent.log")"
 name1025 | grep -q "No Such Instance" || fail "the root file's row was loaded: $(name1025)"
-ok "alarm rows under -u: the state directory made for the user, the row kept and read back; a symlinked store not followed"
+ok "alarm rows under -u: the state directory and its cert_indexes made for the user, the row kept and read back; a symlinked store not followed"
