@@ -48,10 +48,8 @@ static void find_named(const struct config_token *table, const char *text,
  * name. */
 static const struct config_section *section_of(const struct config *cfg)
 {
-	for (size_t i = 0; backend_at(i); i++)
-		if (strcmp(backend_at(i)->section.name, cfg->backend) == 0)
-			return &backend_at(i)->section;
-	return NULL;
+	const struct backend_ops *ops = backend_find(cfg->backend);
+	return ops ? ops->section : NULL;
 }
 
 /* In the order of the load: file, then line. */
