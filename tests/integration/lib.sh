@@ -257,6 +257,32 @@ wait_until() {
     for _ in $(seq "$limit"); do "$@" >/dev/null 2>&1 && return 0; sleep 0.2; done
     return 1
 }
+# The stall tests' measures: one GET that does not retry (-t 1 -r 0: the
+# master's AgentX timeout is 1 s, so a subagent that does not answer in
+# time shows).  get_count OBJECT: its .0 value, -1 when there is none;
+# get_at_least OBJECT N.
+get_count() {
+    # shellcheck disable=SC2086
+    v=$(snmpget -v2c -c public -r 0 -t 1 $MIBOPTS -OUqv "udp:127.0.0.1:$PORT" "$1.0" 2>&1)
+    case $v in '' | *[!0-9]*) echo -1 ;; *) echo "$v" ;; esac
+}
+get_at_least() { [ "$(get_count "$1")" -ge "$2" ]; }
+# timed_gets FILE: GETs one at a time until FILE.stop exists, each line
+# "START_NS MS ok|timeout|lost" (lost: the master answered without the
+# subagent, noSuchObject, as after it closed a session that timed out).
+timed_gets() {
+    while [ ! -e "$1.stop" ]; do
+        t0=$(date +%s%N)
+        # shellcheck disable=SC2086
+        if v=$(snmpget -v2c -c public -r 0 -t 1 $MIBOPTS \
+            "udp:127.0.0.1:$PORT" hwR10kEvCtrNumCpus.0 -OUqv 2>&1); then
+            case $v in '' | *[!0-9]*) st=lost ;; *) st=ok ;; esac
+        else
+            st=timeout
+        fi
+        echo "$t0 $((($(date +%s%N) - t0) / 1000000)) $st" >>"$1"
+    done
+}
 # Polls, counted rather than timed (the suite runs on loaded machines too):
 polls() { snmpq snmpget hwR10kEvCtrPolls.0; } # hwR10kEvCtrPolls
 polls_past() { p=$(polls) && [ "$p" -ge "$1" ]; } # polls_past N: at least N

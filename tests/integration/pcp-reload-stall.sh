@@ -13,7 +13,7 @@
 . "$(dirname "$0")/lib.sh"
 
 [ -x "$HWR_BUILDDIR/tests/pcp/replay2archive" ] || { echo "SKIP: built without the pcp backend"; exit 77; }
-SNMPGET=$(command -v snmpget) || { echo "SKIP: snmpget not installed"; exit 77; }
+command -v snmpget >/dev/null || { echo "SKIP: snmpget not installed"; exit 77; }
 start_pmcd
 start_master
 PMCD_REQUEST_TIMEOUT=4 PMCD_CONNECT_TIMEOUT=4
@@ -34,30 +34,10 @@ NOTIFY_SOCKET=$NOTIFY WATCHDOG_USEC=1000000 sh -c \
     -x "unix:$SOCK" -Lf "$TMP/agent.log" &
 AGENT_PID=$!
 wait_until 20 agent_serving || fail "the subagent never answered"
-count() {
-    # shellcheck disable=SC2086
-    v=$("$SNMPGET" -v2c -c public -r 0 -t 1 $MIBOPTS -OUqv "udp:127.0.0.1:$PORT" "$1.0" 2>&1)
-    case $v in '' | *[!0-9]*) echo -1 ;; *) echo "$v" ;; esac
-}
-at_least() { [ "$(count "$1")" -ge "$2" ]; }
-p0=$(count hwR10kEvCtrPolls)
-wait_until 10 at_least hwR10kEvCtrPolls $((p0 + 2)) || fail "the polls do not come"
+p0=$(get_count hwR10kEvCtrPolls)
+wait_until 10 get_at_least hwR10kEvCtrPolls $((p0 + 2)) || fail "the polls do not come"
 
-# One GET at a time, each timed: "START_NS MS ok|timeout|lost".
-get_loop() {
-    while [ ! -e "$TMP/gets.stop" ]; do
-        t0=$(date +%s%N)
-        # shellcheck disable=SC2086
-        if v=$("$SNMPGET" -v2c -c public -r 0 -t 1 $MIBOPTS -OUqv \
-            "udp:127.0.0.1:$PORT" hwR10kEvCtrNumCpus.0 2>&1); then
-            case $v in '' | *[!0-9]*) st=lost ;; *) st=ok ;; esac
-        else
-            st=timeout
-        fi
-        echo "$t0 $((($(date +%s%N) - t0) / 1000000)) $st" >>"$TMP/gets"
-    done
-}
-get_loop &
+timed_gets "$TMP/gets" &
 GET_PID=$!
 EXTRA_PIDS="$LISTEN_PID $GET_PID"
 lines() { [ "$(wc -l <"$TMP/gets" 2>/dev/null || echo 0)" -ge "$1" ]; }
@@ -68,11 +48,11 @@ watchdogs() { grep -c "WATCHDOG=1" "$TMP/notify.log"; }
 # pmcd stopped; the reload that changes pcpHost comes while the read is
 # stuck.  Its refusal is waited for in polls of the log (the GET loop
 # measures the time), never a fixed sleep.
-e0=$(count hwR10kEvCtrPollErrors)
+e0=$(get_count hwR10kEvCtrPollErrors)
 kill -STOP "$PMCD_PID"
 s0=$(date +%s%N)
 w0=$(watchdogs)
-wait_until 10 at_least hwR10kEvCtrPollErrors $((e0 + 1)) || fail "no poll skipped while pmcd is stopped"
+wait_until 10 get_at_least hwR10kEvCtrPollErrors $((e0 + 1)) || fail "no poll skipped while pmcd is stopped"
 conf 127.0.0.1
 kill -HUP "$AGENT_PID"
 wait_until 60 logged "reload refused: the new config could not be applied, running config kept" ||
@@ -97,12 +77,12 @@ ok "a reload changing pcpHost while pmcd is stopped: refused after $(((s1 - s0) 
 
 # pmcd back: the same reload is applied, and the polls go on from the
 # new backend (a new epoch: the reload's discontinuity).
-p1=$(count hwR10kEvCtrPolls)
-wait_until 20 at_least hwR10kEvCtrPolls $((p1 + 2)) || fail "the polls did not resume after SIGCONT"
+p1=$(get_count hwR10kEvCtrPolls)
+wait_until 20 get_at_least hwR10kEvCtrPolls $((p1 + 2)) || fail "the polls did not resume after SIGCONT"
 kill -HUP "$AGENT_PID"
 wait_until 30 logged "reload: reopened backend pcp" || fail "the reload after SIGCONT was not applied"
-p2=$(count hwR10kEvCtrPolls)
-wait_until 20 at_least hwR10kEvCtrPolls $((p2 + 2)) || fail "the polls did not go on after the reload"
+p2=$(get_count hwR10kEvCtrPolls)
+wait_until 20 get_at_least hwR10kEvCtrPolls $((p2 + 2)) || fail "the polls did not go on after the reload"
 touch "$TMP/gets.stop"
 wait "$GET_PID"
 EXTRA_PIDS=$LISTEN_PID

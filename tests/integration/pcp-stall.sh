@@ -23,7 +23,7 @@
 . "$(dirname "$0")/lib.sh"
 
 [ -x "$HWR_BUILDDIR/tests/pcp/replay2archive" ] || { echo "SKIP: built without the pcp backend"; exit 77; }
-SNMPGET=$(command -v snmpget) || { echo "SKIP: snmpget not installed"; exit 77; }
+command -v snmpget >/dev/null || { echo "SKIP: snmpget not installed"; exit 77; }
 start_pmcd
 start_master
 PMCD_REQUEST_TIMEOUT=60
@@ -44,34 +44,10 @@ NOTIFY_SOCKET=$NOTIFY WATCHDOG_USEC=1000000 sh -c \
 AGENT_PID=$!
 watchdogs() { grep -c "WATCHDOG=1" "$TMP/notify.log"; }
 wait_until 20 agent_serving || fail "the subagent never answered"
-# a counter's value, -1 when there is none (a GET that timed out: the
-# test must go on to measure the old agent too)
-count() {
-    # shellcheck disable=SC2086
-    v=$("$SNMPGET" -v2c -c public -r 0 -t 1 $MIBOPTS -OUqv "udp:127.0.0.1:$PORT" "$1.0" 2>&1)
-    case $v in '' | *[!0-9]*) echo -1 ;; *) echo "$v" ;; esac
-}
-at_least() { [ "$(count "$1")" -ge "$2" ]; }
-p0=$(count hwR10kEvCtrPolls)
-wait_until 10 at_least hwR10kEvCtrPolls $((p0 + 2)) || fail "the polls do not come"
+p0=$(get_count hwR10kEvCtrPolls)
+wait_until 10 get_at_least hwR10kEvCtrPolls $((p0 + 2)) || fail "the polls do not come"
 
-# One GET at a time, each timed: "START_NS MS ok|timeout|lost" (lost: the
-# master answered without the subagent, noSuchObject, as after it closed
-# a session that timed out).
-get_loop() {
-    while [ ! -e "$TMP/gets.stop" ]; do
-        t0=$(date +%s%N)
-        # shellcheck disable=SC2086
-        if v=$("$SNMPGET" -v2c -c public -r 0 -t 1 $MIBOPTS -OUqv \
-            "udp:127.0.0.1:$PORT" hwR10kEvCtrNumCpus.0 2>&1); then
-            case $v in '' | *[!0-9]*) st=lost ;; *) st=ok ;; esac
-        else
-            st=timeout
-        fi
-        echo "$t0 $((($(date +%s%N) - t0) / 1000000)) $st" >>"$TMP/gets"
-    done
-}
-get_loop &
+timed_gets "$TMP/gets" &
 GET_PID=$!
 EXTRA_PIDS="$LISTEN_PID $GET_PID"
 lines() { [ "$(wc -l <"$TMP/gets" 2>/dev/null || echo 0)" -ge "$1" ]; }
@@ -83,23 +59,23 @@ by_then() {
     end=$(($(date +%s) + $1)); shift
     until "$@"; do [ "$(date +%s)" -lt "$end" ] || return 1; sleep 0.2; done
 }
-e0=$(count hwR10kEvCtrPollErrors)
+e0=$(get_count hwR10kEvCtrPollErrors)
 w0=$(watchdogs)
 s0=$(date +%s%N)
 kill -STOP "$PMCD_PID"
-by_then 3 at_least hwR10kEvCtrPollErrors $((e0 + 1))
-p_mid=$(count hwR10kEvCtrPolls)
+by_then 3 get_at_least hwR10kEvCtrPollErrors $((e0 + 1))
+p_mid=$(get_count hwR10kEvCtrPolls)
 # about 10 s: 9 polls skipped at pollInterval 1 (bounded by the clock:
 # an agent that stalls with its backend counts none, nor answers)
-by_then 10 at_least hwR10kEvCtrPollErrors $((e0 + 9))
-p_end=$(count hwR10kEvCtrPolls)
-e_end=$(count hwR10kEvCtrPollErrors)
+by_then 10 get_at_least hwR10kEvCtrPollErrors $((e0 + 9))
+p_end=$(get_count hwR10kEvCtrPolls)
+e_end=$(get_count hwR10kEvCtrPollErrors)
 w1=$(watchdogs)
 stalled_status=$(grep -o "STATUS=backend pcp (stalled for [0-9]* s)" "$TMP/notify.log" | tail -1)
 kill -CONT "$PMCD_PID"
 s1=$(date +%s%N)
 echo "pmcd stopped for $(((s1 - s0) / 1000000)) ms"
-wait_until 20 at_least hwR10kEvCtrPolls $((p_end + 2))
+wait_until 20 get_at_least hwR10kEvCtrPolls $((p_end + 2))
 resumed=$?
 touch "$TMP/gets.stop"
 wait "$GET_PID"
@@ -140,20 +116,20 @@ grep "stalls\|answered again" "$TMP/agent.log"
 # answering meanwhile, at most 10 s (POLL_WAIT_S), then is refused and
 # the running config goes on; no GET is lost while it waits.
 rm -f "$TMP/gets.stop" "$TMP/gets"
-get_loop &
+timed_gets "$TMP/gets" &
 GET_PID=$!
 EXTRA_PIDS="$LISTEN_PID $GET_PID"
 wait_until 10 lines 3 || fail "the GET loop does not run"
-e1=$(count hwR10kEvCtrPollErrors)
+e1=$(get_count hwR10kEvCtrPollErrors)
 kill -STOP "$PMCD_PID"
-by_then 5 at_least hwR10kEvCtrPollErrors $((e1 + 1)) || fail "no poll skipped in the second stall"
+by_then 5 get_at_least hwR10kEvCtrPollErrors $((e1 + 1)) || fail "no poll skipped in the second stall"
 kill -HUP "$AGENT_PID"
 refused() { grep -q "reload: backend pcp stalls (a read in flight for [0-9]* s); keeping the running config" "$TMP/agent.log"; }
 by_then 20 refused
 was_refused=$?
 kill -CONT "$PMCD_PID"
-p2=$(count hwR10kEvCtrPolls)
-wait_until 20 at_least hwR10kEvCtrPolls $((p2 + 2)) || fail "the polls did not resume after the refused reload"
+p2=$(get_count hwR10kEvCtrPolls)
+wait_until 20 get_at_least hwR10kEvCtrPolls $((p2 + 2)) || fail "the polls did not resume after the refused reload"
 touch "$TMP/gets.stop"
 wait "$GET_PID"
 EXTRA_PIDS=$LISTEN_PID
@@ -170,9 +146,9 @@ ok "a reload during a stall waited, answering ($n GETs, none lost), and was refu
 # SIGTERM while a read is stuck: the agent waits for it at most 10 s,
 # then exits 0 without closing the backend under its read (nor freeing
 # the sample the read writes into: ASan would say so).
-e2=$(count hwR10kEvCtrPollErrors)
+e2=$(get_count hwR10kEvCtrPollErrors)
 kill -STOP "$PMCD_PID"
-by_then 5 at_least hwR10kEvCtrPollErrors $((e2 + 1)) || fail "no poll skipped in the third stall"
+by_then 5 get_at_least hwR10kEvCtrPollErrors $((e2 + 1)) || fail "no poll skipped in the third stall"
 kill -TERM "$AGENT_PID"
 wait "$AGENT_PID"
 rc=$?
