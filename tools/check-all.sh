@@ -105,12 +105,16 @@ else
 fi
 # A brand-new machine, Debian 12 and 13: the README's first command
 # verbatim in a throwaway minbase root holding only the source tree
-# (tests/fresh/readme-root.sh); on 13 the unit tests after it.  Mostly
-# debootstrap and apt waiting on the mirror: beside distcheck too.
+# (tests/fresh/readme-root.sh); in both, every package install-deps.sh
+# --all names exists; on 13 the unit tests, snmp_exporter 0.28 scraping
+# the agent with snmp-0.23.yml and the Zabbix template in Zabbix 7.0
+# after it.  Mostly debootstrap and apt waiting on the mirror: beside
+# distcheck too.
 fresh_pid=
-( sh tests/fresh/readme-root.sh --suite bookworm >"$top/fresh-bookworm.out" 2>&1
+( sh tests/fresh/readme-root.sh --suite bookworm --then package-names.sh >"$top/fresh-bookworm.out" 2>&1
   echo $? >"$top/fresh-bookworm.rc"
-  sh tests/fresh/readme-root.sh --suite trixie --then unit-tests.sh >"$top/fresh-trixie.out" 2>&1
+  sh tests/fresh/readme-root.sh --suite trixie --then package-names.sh --then unit-tests.sh \
+      --then exporter-scrape.sh --then zabbix7.sh >"$top/fresh-trixie.out" 2>&1
   echo $? >"$top/fresh-trixie.rc" ) &
 fresh_pid=$!
 echo "==== make distcheck"

@@ -1,6 +1,7 @@
 #!/bin/sh
 # tools/install-deps.sh [--all] [--deb] [--list | --missing]: installs the
-# Debian 12 packages hw-r10kevctr needs.
+# Debian 12 or 13 packages hw-r10kevctr needs (the release from
+# /etc/os-release).
 #   (default)  what building it and running tools/demo.sh needs: the
 #              compiler and autotools; net-snmp (libsnmp-dev to build,
 #              snmpd and snmp for the demo's master and walk); libsmi2-dev,
@@ -19,12 +20,13 @@
 #              package build runs autoreconf), build-essential (which
 #              dpkg-buildpackage assumes), dpkg-dev (dpkg-buildpackage) and
 #              lintian; so that `tools/install-deps.sh --deb && tools/deb.sh`
-#              works on a fresh Debian 12.  With --all: both sets.
+#              works on a fresh Debian 12 or 13.  With --all: both sets.
 #   --list     print the packages (one a line) and exit; nothing installed.
 #   --missing  print those of them not installed, and exit.
 # What --all adds:
 # libpfm4-dev (PMU event names; CI builds with it); valgrind; clang and
-# libclang-rt-14-dev build the libFuzzer targets (make fuzz);
+# its runtime (libclang-rt-N-dev, N the release's clang: 14 on Debian 12,
+# 19 on 13) build the libFuzzer targets (make fuzz);
 # snmptrapd receives the tests' notifications;
 # mrtg, collectd-core and monitoring-plugins-standard are the NMS pollers
 # the tests drive (rrdtool: tools/graph.sh draws doc/nms.md's picture; graphviz: tests/dataflow-svg.sh renders the README's);
@@ -47,9 +49,18 @@
 # tests/deps.sh checks that the default set has what the demo uses, and
 # that --deb has every Build-Depends of debian/control.
 set -eu
+# The names that differ between releases (every other name is both's:
+# tests/fresh/package-names.sh checks the lists in a root of each).
+codename=$(sed -n 's/^VERSION_CODENAME=//p' /etc/os-release 2>/dev/null | tr -d '"')
+case $codename in
+bookworm) clang_rt=libclang-rt-14-dev ;;
+trixie) clang_rt=libclang-rt-19-dev ;;
+*) clang_rt=libclang-rt-19-dev
+   echo "install-deps: '${codename:-unknown}' is neither Debian 12 (bookworm) nor 13 (trixie): using Debian 13's names" >&2 ;;
+esac
 base="build-essential autoconf automake libtool pkg-config
       libsnmp-dev snmpd snmp libsmi2-dev smitools libcmocka-dev erlang-snmp"
-tests="snmptrapd libpfm4-dev valgrind clang libclang-rt-14-dev
+tests="snmptrapd libpfm4-dev valgrind clang $clang_rt
       mrtg collectd-core monitoring-plugins-standard rrdtool graphviz man-db groff-base systemd
       pcp libpcp3-dev libpcp-import1-dev python3 util-linux
       prometheus prometheus-snmp-exporter snmptt libnet-ip-perl curl jq

@@ -6,10 +6,11 @@
 # must install what it needs, build, and print the named walk; the walk's
 # numbers are checked against the sim's own definition (mib/metrics.def's
 # rate of cycles, CPU n counting (n mod 8) + 1 times it).
-#   tests/fresh/readme-root.sh [--suite bookworm|trixie] [--then SCRIPT]
+#   tests/fresh/readme-root.sh [--suite bookworm|trixie] [--then SCRIPT]...
 #     --suite  the Debian release of the root (default bookworm: Debian 12)
 #     --then   a script of tests/fresh/ run inside the root afterwards, in
-#              the source tree (e.g. the unit tests, an exporter scrape)
+#              the source tree (e.g. the unit tests, an exporter scrape);
+#              given more than once, each in turn, the first failure ends
 # Needs root, debootstrap and the host's Debian mirror; never changes the
 # host (everything happens under a temp dir, unmounted and removed at
 # exit).  Prints "ok: ..." lines with the time each step took.
@@ -18,8 +19,8 @@ SUITE=bookworm THEN=
 while [ $# -gt 0 ]; do
     case $1 in
     --suite) SUITE=$2; shift 2 ;;
-    --then) THEN=$2; shift 2 ;;
-    *) echo "usage: $0 [--suite bookworm|trixie] [--then SCRIPT]" >&2; exit 2 ;;
+    --then) THEN="$THEN $2"; shift 2 ;;
+    *) echo "usage: $0 [--suite bookworm|trixie] [--then SCRIPT]..." >&2; exit 2 ;;
     esac
 done
 [ "$(id -u)" = 0 ] || { echo "FAIL: needs root (debootstrap, chroot)"; exit 1; }
@@ -100,14 +101,14 @@ simrate=$(sed -n 's/^M(3, "cycles", .*, \([0-9]*\))$/\1/p' "$SRCDIR/mib/metrics.
 [ "$rate" -eq $((3 * simrate)) ] || fail "cycles rate $rate, the sim's 3 x $simrate"
 ok "the named walk: $named objects, cycles $c0 + $c1 = $sum, rate $rate/s as the sim defines"
 
-if [ -n "$THEN" ]; then
+for then in $THEN; do
     t=$(date +%s)
-    cp "$SRCDIR/tests/fresh/$THEN" "$R/root/then.sh" || fail "no tests/fresh/$THEN"
+    cp "$SRCDIR/tests/fresh/$then" "$R/root/then.sh" || fail "no tests/fresh/$then"
     chroot "$R" env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
         TERM=dumb LANG=C.UTF-8 sh -c "cd /root/hw-r10kevctr && sh /root/then.sh" >"$TMP/then.out" 2>&1
     rc=$?
     grep '^ok:' "$TMP/then.out" | sed "s/^ok: /ok: [$SUITE] /"
-    [ "$rc" -eq 0 ] || { tail -n 40 "$TMP/then.out"; fail "$THEN exited $rc"; }
-    ok "$THEN in $(($(date +%s) - t)) s"
-fi
+    [ "$rc" -eq 0 ] || { tail -n 40 "$TMP/then.out"; fail "$then exited $rc"; }
+    ok "$then in $(($(date +%s) - t)) s"
+done
 ok "all in $(($(date +%s) - T0)) s"

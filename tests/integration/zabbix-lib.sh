@@ -1,6 +1,7 @@
 #!/bin/sh
-# zabbix-lib.sh - sourced after lib.sh by tests/integration/zabbix.sh and
-# bench/zabbix-scale.sh: Zabbix 6.0 from Debian's packages, all of it
+# zabbix-lib.sh - sourced after lib.sh by tests/integration/zabbix.sh,
+# bench/zabbix-scale.sh and tests/fresh/zabbix7.sh: Zabbix from Debian's
+# packages (Debian 12's 6.0, 13's 7.0), all of it
 # private: a PostgreSQL cluster in $TMP (unix socket only) with Zabbix's
 # schema, zabbix_server with its own config, ports and pid, and the
 # frontend's API served by php -S on loopback (a copy of the frontend
@@ -189,7 +190,13 @@ PHP
 
 # zbx_import: the shipped template, as an operator imports it (TPL: its id).
 zbx_import() {
-    rules='{"groups": {"createMissing": true},
+    # Zabbix 6.2 split the groups into host and template groups (7.0
+    # refuses the rule "groups"); the 6.0 file imports into both.
+    case ${version:-6.0} in
+    6.0* | 5.*) groups='"groups": {"createMissing": true}' ;;
+    *) groups='"template_groups": {"createMissing": true}, "host_groups": {"createMissing": true}' ;;
+    esac
+    rules='{'"$groups"',
             "templates": {"createMissing": true, "updateExisting": true},
             "items": {"createMissing": true, "updateExisting": true},
             "discoveryRules": {"createMissing": true, "updateExisting": true},

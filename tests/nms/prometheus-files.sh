@@ -1,7 +1,10 @@
 #!/bin/sh
-# The shipped Prometheus files: snmp.yml is what Debian's
-# prometheus-snmp-generator makes of generator.yml and the project's MIB
-# (regenerated here, compared byte for byte); promtool accepts the scrape
+# The shipped Prometheus files: snmp.yml is what Debian 12's
+# prometheus-snmp-generator (0.21) makes of generator.yml and the
+# project's MIB (regenerated here, compared byte for byte), snmp-0.23.yml
+# what tools/snmp-yml-auths.sh makes of that output (the format of
+# snmp_exporter 0.23 and later, Debian 13's 0.28: loaded and scraped by
+# tests/fresh/exporter-scrape.sh in a Debian 13 root); promtool accepts the scrape
 # job and the rules, and the rules' unit tests pass.
 set -u
 : "${HWR_SRCDIR:?run me from make check}"
@@ -41,6 +44,15 @@ if ! diff -u "$P/snmp.yml" "$TMP/snmp.yml" >"$TMP/diff"; then
 fi
 n=$(grep -c '^  - name:' "$P/snmp.yml")
 echo "ok: snmp.yml is the generator's output ($n metrics)"
+sh "$HWR_SRCDIR/tools/snmp-yml-auths.sh" "$TMP/snmp.yml" >"$TMP/snmp-0.23.yml" ||
+    fail "tools/snmp-yml-auths.sh failed"
+if ! diff -u "$P/snmp-0.23.yml" "$TMP/snmp-0.23.yml" >"$TMP/diff"; then
+    head -n 40 "$TMP/diff"
+    fail "conf/prometheus/snmp-0.23.yml differs from tools/snmp-yml-auths.sh's conversion of snmp.yml (copy $TMP/snmp-0.23.yml there after checking)"
+fi
+[ "$(grep -c '^    - name:' "$P/snmp-0.23.yml")" -eq "$n" ] ||
+    fail "snmp-0.23.yml has not snmp.yml's $n metrics"
+echo "ok: snmp-0.23.yml is snmp.yml in the 0.23+ format ($n metrics, auths public_v2 and hw_r10kevctr_v3)"
 
 "$PROMTOOL" check config "$P/prometheus.yml" || fail "promtool check config"
 "$PROMTOOL" check rules "$P/hw-r10kevctr.rules.yml" || fail "promtool check rules"
