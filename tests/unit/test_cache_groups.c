@@ -8,6 +8,7 @@
 #include "cache/cache.h"
 #include "cache/stat_eval.h"
 #include "meta/stats.h"
+#include "view/mibview.h"
 
 #define ALL ((counter_mask)((UINT64_C(1) << COUNTER_COUNT) - 1))
 
@@ -225,6 +226,53 @@ static void restamp_moves_groups(void **state)
 	cpu_groups_free(&gs);
 }
 
+/* The view serves the groups by index from 1: GET and GETNEXT at the
+ * table's edges (index 0, past the last, the largest arc). */
+static void view_serves_groups(void **state)
+{
+	(void)state;
+	struct cache c;
+	struct sample s = {0};
+	struct served served;
+	struct cpu_groups gs = two_groups();
+	const struct scenario sc = {.away_from = 99, .away_to = 99};
+	const struct mib_view view = {&c, &served};
+	const struct mib_object *o, *name = mibview_object("hwR10kEvCtrGroupName");
+	const struct mib_object *cpus = mibview_object("hwR10kEvCtrGroupCpus");
+	const struct mib_object *cyc = mibview_object("hwR10kEvCtrGroupCycles");
+	unsigned long oid[MIBVIEW_OID_MAX], next[MIBVIEW_OID_MAX];
+	size_t len, nlen;
+	struct mib_value v;
+
+	served_configure(&served, "sim", 5, NULL);
+	cache_init(&c);
+	for (unsigned t = 1; t <= 2; t++) {
+		assert_int_equal(cache_groups_use(&c, &gs), 0);
+		poll(&c, &s, t, &sc);
+	}
+	assert_non_null(name);
+	assert_int_equal(mibview_value(&view, name, 2, &v), MV_OK);
+	assert_int_equal(v.v.str.len, 1);
+	assert_int_equal(mibview_value(&view, name, 0, &v),
+			 MV_NO_SUCH_INSTANCE);
+	assert_int_equal(mibview_value(&view, name, 3, &v),
+			 MV_NO_SUCH_INSTANCE);
+	assert_int_equal(mibview_value(&view, cyc, 1, &v), MV_OK);
+	assert_int_equal(v.v.u64, c.gsum[0].total[0]);
+	const unsigned long after[] = {2, 4294967295ul, ~0ul};
+	for (size_t i = 0; i < 3; i++) {
+		len = mibview_oid(name, after[i], oid);
+		assert_int_equal(mibview_getnext(&view, oid, len, next, &nlen,
+						 &o, &v),
+				 MV_OK);
+		assert_ptr_equal(o, cpus); /* the next column's first row */
+		assert_int_equal(next[nlen - 1], 1);
+	}
+	cache_free(&c);
+	sample_free(&s);
+	cpu_groups_free(&gs);
+}
+
 /* Bad groups: each refused with its reason. */
 static void bad_groups(void **state)
 {
@@ -261,6 +309,7 @@ int main(void)
 	    cmocka_unit_test(reset_stays_in_its_group),
 	    cmocka_unit_test(groups_change),
 	    cmocka_unit_test(restamp_moves_groups),
+	    cmocka_unit_test(view_serves_groups),
 	    cmocka_unit_test(bad_groups),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
