@@ -59,6 +59,15 @@ static void startup_modes(void **state)
 	RUN(STARTUP_FALLING, L(150, 160, 40, 150), L(NONE, NONE, F, R));
 	/* rising-only startup below falling: the next rise fires */
 	RUN(STARTUP_RISING, L(10, 5, 120), L(NONE, NONE, R));
+	/* first sample exactly at a threshold: it fired, so it is not
+	 * armed again until the other threshold is reached */
+	RUN(STARTUP_BOTH, L(100, 100, 120, 51), L(R, NONE, NONE, NONE));
+	RUN(STARTUP_BOTH, L(50, 50, 40, 99), L(F, NONE, NONE, NONE));
+	RUN(STARTUP_FALLING, L(100, 100, 50, 100), L(NONE, NONE, F, R));
+	RUN(STARTUP_RISING, L(50, 50, 100, 50), L(NONE, NONE, R, F));
+	/* one below rising, one above falling: armed for both */
+	RUN(STARTUP_BOTH, L(99, 100), L(NONE, R));
+	RUN(STARTUP_BOTH, L(51, 50), L(NONE, F));
 }
 
 static void hysteresis(void **state)
