@@ -58,6 +58,18 @@ grep -q "^Umask:[[:space:]]*0077$" "/proc/$DPID/status" || fail "the agent did n
 stop_pid "$DPID"; AGENT_PID=
 ok "umask 077: the agent keeps it; the pid directory 0755, the log 0640"
 
+# A stale pid file (no lock: its agent died) longer than our pid is
+# replaced whole: the file holds our pid and its newline, nothing after.
+printf '1234567890\n67890\n' >"$TMP/stale.pid"
+$HWR_VALGRIND "$AGENT" -C -c "$TMP/agent.conf" -x "unix:$SOCK" \
+    -Lf "$TMP/stale.log" -p "$TMP/stale.pid" || fail "the daemon did not start over a stale pid file"
+DPID=$(head -n 1 "$TMP/stale.pid"); AGENT_PID=$DPID
+kill -0 "$DPID" || fail "the stale pid file was not rewritten: $(od -c "$TMP/stale.pid")"
+[ "$(wc -c <"$TMP/stale.pid")" -eq $((${#DPID} + 1)) ] ||
+    fail "the stale pid file kept bytes after the pid: $(od -c "$TMP/stale.pid")"
+stop_pid "$DPID"; AGENT_PID=
+ok "a longer stale pid file: replaced by exactly the pid and a newline"
+
 # The daemon's exit status tells the truth about the pid file.
 if "$AGENT" -C -c "$TMP/agent.conf" -x "unix:$SOCK" -Lf "$TMP/nopid.log" \
     -p "$TMP/no/such/dir/agent.pid"; then
