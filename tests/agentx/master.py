@@ -424,8 +424,12 @@ def session(m):
     m.conn.close()
     m.accept(timeout=30)
     took = time.time() - t0
-    check(took < 2.5, "a new session soon after a Close", took)
-    ok("a Close from the master: a new session %.1f s later" % took)
+    # doc/architecture.md: "within a second".  The agent dials at its
+    # next 1 s tick (1.00 s here, as the Close comes just after a tick);
+    # waiting for the ping interval instead takes 2.00 s.  1.5 s leaves
+    # half a second for a loaded machine.
+    check(took < 1.5, "a new session within a second of a Close", took)
+    ok("a Close from the master: a new session %.2f s later" % took)
 
 
 def main():
