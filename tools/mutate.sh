@@ -19,6 +19,8 @@
 #       are not run.  Exit 0 when none survived, 1 otherwise.
 #   --classes "unit mib integration": the tests it may run (default all
 #       three); coverage is collected for those only.
+#   --tests "TEST...": these tests as well (CI: the unit tests and the
+#       two integration tests that kill tests/mutants/).
 #   --nice: run builds and tests under nice -n 19.
 #
 # The first run on a commit builds it with --coverage and runs each test
@@ -37,6 +39,7 @@ while [ $# -gt 0 ]; do
     --sample) mode=sample arg=$2; shift 2 ;;
     --seed) seed=$2; shift 2 ;;
     --classes) MUT_CLASSES=$2; shift 2 ;;
+    --tests) MUT_ALSO=$2; shift 2 ;;
     --nice) MUT_NICE=19; export MUT_NICE; shift ;;
     -h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     --*) echo "tools/mutate.sh: unknown option $1" >&2; exit 2 ;;

@@ -1,6 +1,7 @@
 # tools/mutate/common.sh: what the parts of tools/mutate.sh share.
-# MUT_TOP (the checkout) and MUT_CLASSES (unit, mib, integration: the
-# test classes whose coverage is collected) are set by tools/mutate.sh.
+# MUT_TOP (the checkout), MUT_CLASSES (unit, mib, integration: the
+# test classes whose coverage is collected) and MUT_ALSO (tests of other
+# classes to run as well) are set by tools/mutate.sh.
 # Everything lives under MUT_CACHE, one directory per commit (MUT_KEY):
 #   src/        the commit's tree (git archive) with configure: the
 #               scratch copy mutants are applied to, restored after each
@@ -15,6 +16,7 @@ MUT_CACHE=${HWR_MUTATE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hwr-mutate}/$MUT_K
 MUT_SRC=$MUT_CACHE/src
 MUT_BUILD=$MUT_CACHE/build
 MUT_COV=$MUT_CACHE/cov-$(echo "$MUT_CLASSES" | tr ' ' '+')
+[ -z "${MUT_ALSO:-}" ] || MUT_COV=$MUT_COV-$(echo "$MUT_ALSO" | cksum | cut -d' ' -f1)
 
 say() { printf 'mutate: %s\n' "$*"; }
 
@@ -23,7 +25,9 @@ say() { printf 'mutate: %s\n' "$*"; }
 mut_tests() { # BUILDDIR
     make -s -C "$1" -f Makefile -f "$MUT_TOP/tools/mutate/tests.mk" mutate-tests |
         while read -r class t; do
-            case " $MUT_CLASSES " in *" $class "*) echo "$class $t" ;; esac
+            case " $MUT_CLASSES ${MUT_ALSO:-} " in
+            *" $class "*|*" $t "*) echo "$class $t" ;;
+            esac
         done | sed 's/^unit/1/; s/^mib/2/; s/^integration/3/'
 }
 

@@ -52,7 +52,7 @@ run_tests() { # LIST
         124|137) say "  $t: timed out after ${to} s (3 x its ${secs} s): killed by timeout"
             RUN_VERDICT=timeout; return 0 ;;
         *) say "  $t: FAILED (${took} s): killed"
-            grep -m 3 -E '^(FAIL|not ok|\[  ERROR|\[   LINE)' "$MUT_BUILD/${t}.log" 2>/dev/null |
+            grep -m 3 -E '^(FAIL|not ok|\[  ERROR|\[   LINE)' "$MUT_BUILD/${t%.sh}.log" 2>/dev/null |
                 sed 's/^/mutate:     /'
             RUN_VERDICT=killed; return 0 ;;
         esac
