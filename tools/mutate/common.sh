@@ -7,11 +7,13 @@
 #               scratch copy mutants are applied to, restored after each
 #   build/      its out-of-tree build (no coverage): incremental per mutant
 #   cov-CLASSES/ the coverage build and each test's executed lines
-# The cache's key is HEAD's tree without what no build or test reads
-# (tools/mutate*, doc/, *.md): a commit of those keeps the coverage.
+# The cache's key is HEAD's tree without what no build or test it runs
+# reads (tools/mutate*, check-all.sh, install-deps.sh, .ci/, doc/, *.md):
+# a commit of those keeps the coverage.
 MUT_COMMIT=$(git -C "$MUT_TOP" rev-parse HEAD) || exit 2
 MUT_KEY=$(git -C "$MUT_TOP" ls-tree -r HEAD |
-    grep -v -E '	(tools/mutate|doc/|[^	]*\.md$)' | sha1sum | cut -c1-12)
+    grep -v -E '	(tools/mutate|tools/check-all\.sh|tools/install-deps\.sh|\.ci/|doc/|[^	]*\.md$)' |
+    sha1sum | cut -c1-12)
 MUT_CACHE=${HWR_MUTATE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hwr-mutate}/$MUT_KEY
 MUT_SRC=$MUT_CACHE/src
 MUT_BUILD=$MUT_CACHE/build
