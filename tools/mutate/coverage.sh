@@ -10,17 +10,24 @@ MUT_CLASSES="unit mib integration"
 . "$MUT_TOP/tools/mutate/common.sh"
 [ -f "$MUT_COV/done" ] || { say "no coverage for this commit in $MUT_COV: run tools/mutate.sh first"; exit 2; }
 cd "$MUT_SRC" || exit 2
-gcovr -r "$MUT_SRC" --object-directory "$MUT_COV/build" \
+src=$(realpath "$MUT_SRC")
+gcovr -r "$src" --object-directory "$MUT_COV/build" \
     --filter 'lib/' --filter 'agent/' --exclude-unreachable-branches \
     --json-summary "$MUT_COV/summary.json" >/dev/null 2>"$MUT_COV/gcovr.err" ||
     { cat "$MUT_COV/gcovr.err"; exit 2; }
-python3 - "$MUT_COV/summary.json" <<'PY'
+python3 - "$MUT_COV/summary.json" "$src" <<'PY'
 import collections, json, os, sys
 doc = json.load(open(sys.argv[1]))
 agg = collections.defaultdict(lambda: [0, 0, 0, 0])
 for f in doc["files"]:
-    d = os.path.dirname(f["filename"])
-    for key in (d, d.split("/")[0] + "/", "all"):
+    name = f["filename"]
+    if os.path.isabs(name):
+        name = os.path.relpath(name, sys.argv[2])
+    d = os.path.dirname(name)
+    keys = ["all", d.split("/")[0] + "/"]
+    if "/" in d:
+        keys.append(d)  # lib/cache; lib/dump.c is only in lib/
+    for key in keys:
         a = agg[key]
         a[0] += f["line_covered"]; a[1] += f["line_total"]
         a[2] += f["branch_covered"]; a[3] += f["branch_total"]
