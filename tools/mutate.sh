@@ -22,6 +22,8 @@
 #   --tests "TEST...": these tests as well (CI: the unit tests and the
 #       two integration tests that kill tests/mutants/).
 #   --nice: run builds and tests under nice -n 19.
+#   --reverse: the sample's mutants from the last: a second run (its own
+#       HWR_MUTATE_CACHE) shares a long sample with a first.
 #
 # The first run on a commit builds it with --coverage and runs each test
 # once (each with its own GCOV_PREFIX) to learn which lines each test
@@ -41,6 +43,7 @@ while [ $# -gt 0 ]; do
     --classes) MUT_CLASSES=$2; shift 2 ;;
     --tests) MUT_ALSO=$2; shift 2 ;;
     --nice) MUT_NICE=19; export MUT_NICE; shift ;;
+    --reverse) MUT_REVERSE=1; shift ;;
     -h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     --*) echo "tools/mutate.sh: unknown option $1" >&2; exit 2 ;;
     *) break ;;

@@ -6,8 +6,8 @@ EQUIV=$MUT_TOP/tools/mutate-equivalent.txt
 
 sample_run() { # N SEED PATH...
     n=$1 seed=$2; shift 2
-    python3 "$MUT_TOP/tools/mutate/gen.py" list "$MUT_SRC" "$n" "$seed" "$@" \
-        >"$MUT_CACHE/sample.list" || return 2
+    python3 "$MUT_TOP/tools/mutate/gen.py" list "$MUT_SRC" "$n" "$seed" "$@" |
+        if [ -n "${MUT_REVERSE:-}" ]; then tac; else cat; fi >"$MUT_CACHE/sample.list" || return 2
     : >"$MUT_CACHE/sample.tally"; : >"$MUT_CACHE/sample.survivors"
     i=0 total=$(wc -l <"$MUT_CACHE/sample.list")
     while IFS="$(printf '\t')" read -r mid file line op what; do
@@ -22,12 +22,12 @@ sample_one() { # I/N ID FILE LINE OP WHAT
     say "[$1] $2 ($3:$4, $5): $6"
     if grep -q "^$2[[:space:]]" "$EQUIV" 2>/dev/null; then
         say "  equivalent: $(grep "^$2[[:space:]]" "$EQUIV" | cut -f2-)"
-        echo "$folder equivalent" >>"$MUT_CACHE/sample.tally"; return
+        echo "$folder equivalent $2" >>"$MUT_CACHE/sample.tally"; return
     fi
     patch=$MUT_CACHE/mutant.diff
     python3 "$MUT_TOP/tools/mutate/gen.py" patch "$MUT_SRC" "$2" >"$patch"
     run_patch "$patch" </dev/null
-    echo "$folder $RUN_VERDICT" >>"$MUT_CACHE/sample.tally"
+    echo "$folder $RUN_VERDICT $2" >>"$MUT_CACHE/sample.tally"
     if [ "$RUN_VERDICT" = survived ]; then
         { echo "# $2 ($3:$4, $5)"; cat "$patch"; } >>"$MUT_CACHE/sample.survivors"
     fi
@@ -35,6 +35,8 @@ sample_one() { # I/N ID FILE LINE OP WHAT
 
 # Per folder: killed (of which by timeout), survived, not covered, could
 # not run, equivalent; the kill rate of the covered, non-equivalent ones.
+# (sample.tally: FOLDER VERDICT ID lines; tallies of two runs of one
+# sample, one --reverse, can be joined: sort -u -k3,3.)
 sample_report() {
     echo "==== mutants per folder (commit $MUT_COMMIT)"
     printf "%-22s %6s %8s %8s %8s %8s %6s %6s\n" folder killed timeout \
@@ -51,8 +53,8 @@ sample_report() {
                     (kl + s) ? sprintf("%d%%", 100 * kl / (kl + s)) : "-"
            }
          }' "$MUT_CACHE/sample.tally" | sort | sed 's/^~all /all  /'
-    n_sur=$(grep -c ' survived$' "$MUT_CACHE/sample.tally")
-    echo "mutate: $(grep -c ' \(killed\|timeout\)$' "$MUT_CACHE/sample.tally") killed, $n_sur survived"
+    n_sur=$(grep -c ' survived ' "$MUT_CACHE/sample.tally")
+    echo "mutate: $(grep -c ' \(killed\|timeout\) ' "$MUT_CACHE/sample.tally") killed, $n_sur survived"
     if [ -s "$MUT_CACHE/sample.survivors" ]; then
         echo "==== survivors"
         cat "$MUT_CACHE/sample.survivors"
