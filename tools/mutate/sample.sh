@@ -27,6 +27,7 @@ sample_one() { # I/N ID FILE LINE OP WHAT
     patch=$MUT_CACHE/mutant.diff
     python3 "$MUT_TOP/tools/mutate/gen.py" patch "$MUT_SRC" "$2" >"$patch"
     run_patch "$patch" </dev/null
+    say "  => $RUN_VERDICT"
     echo "$folder $RUN_VERDICT $2" >>"$MUT_CACHE/sample.tally"
     if [ "$RUN_VERDICT" = survived ]; then
         { echo "# $2 ($3:$4, $5)"; cat "$patch"; } >>"$MUT_CACHE/sample.survivors"
