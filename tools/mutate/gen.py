@@ -155,6 +155,8 @@ def cmd_patch(srcdir, mid):
         if m[0] == mid:
             with open(os.path.join(srcdir, path)) as f:
                 lines = f.read().split("\n")
+            if lines and lines[-1] == "":
+                lines.pop()  # the text after the last newline: none
             new = list(lines)
             new[m[2] - 1] = m[5]
             sys.stdout.writelines(difflib.unified_diff(
