@@ -70,6 +70,22 @@ kill -0 "$DPID" || fail "the stale pid file was not rewritten: $(od -c "$TMP/sta
 stop_pid "$DPID"; AGENT_PID=
 ok "a longer stale pid file: replaced by exactly the pid and a newline"
 
+# Started with stderr closed (its /dev/null lands on fd 2): after it
+# detaches, 0, 1 and 2 are /dev/null, never closed for a later file or
+# socket to take.
+"$AGENT" -C -c "$TMP/agent.conf" -x "unix:$SOCK" -Lf "$TMP/closed2.log" \
+    -p "$TMP/closed2.pid" 2>&- || fail "the daemon did not start with stderr closed"
+DPID=$(cat "$TMP/closed2.pid"); AGENT_PID=$DPID
+wait_until 20 agent_serving || fail "the daemon started with stderr closed does not serve"
+for n in 0 1 2; do
+    [ "$(readlink "/proc/$DPID/fd/$n")" = /dev/null ] ||
+        fail "fd $n is '$(readlink "/proc/$DPID/fd/$n")', not /dev/null, when started with stderr closed"
+done
+kill -HUP "$DPID"
+wait_until 10 grep -q "reload" "$TMP/closed2.log" || fail "started with stderr closed, the log lost what came after ready: $(cat "$TMP/closed2.log")"
+stop_pid "$DPID"; AGENT_PID=
+ok "started with stderr closed: fds 0, 1 and 2 are /dev/null"
+
 # The daemon's exit status tells the truth about the pid file.
 if "$AGENT" -C -c "$TMP/agent.conf" -x "unix:$SOCK" -Lf "$TMP/nopid.log" \
     -p "$TMP/no/such/dir/agent.pid"; then
