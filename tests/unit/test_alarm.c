@@ -169,8 +169,9 @@ static void emit(void *ctx, const struct alarm *a, size_t index,
 		emitted_falling++;
 }
 
-/* One poll, 1 s after the last: CPU c's cycles grow by rate[c]. */
-static void poll(const uint64_t *rate, size_t ncpus, uint32_t epoch)
+/* One poll, 1 s after the last: CPU c's cycles grow by rate[c]; the
+ * alarms it fired. */
+static unsigned poll(const uint64_t *rate, size_t ncpus, uint32_t epoch)
 {
 	static uint64_t value[4];
 	assert_int_equal(sample_reserve(&smp, ncpus), 0);
@@ -187,7 +188,7 @@ static void poll(const uint64_t *rate, size_t ncpus, uint32_t epoch)
 		smp.cpus[c].value[0] = value[c];
 	}
 	assert_true(cache_update(&cache, &smp, 1) >= 0);
-	alarms_evaluate(&cache, evaluated, emit, NULL);
+	return alarms_evaluate(&cache, evaluated, emit, NULL);
 }
 
 static void over_the_cache(void **state)
@@ -209,11 +210,14 @@ static void over_the_cache(void **state)
 	evaluated = &set;
 	log_capture_start();
 
-	poll((uint64_t[]){10, 10}, 2, 1); /* first poll: no delta yet */
+	/* first poll: no delta yet */
+	assert_int_equal(poll((uint64_t[]){10, 10}, 2, 1), 0);
 	assert_int_equal(alarm_status_of(&set.alarm[0]), ALARM_WAITING);
-	poll((uint64_t[]){10, 10}, 2, 1);     /* sum 20/s: falling at startup */
+	/* sum 20/s: falling at startup */
+	assert_int_equal(poll((uint64_t[]){10, 10}, 2, 1), 3);
 	assert_int_equal(emitted_falling, 3); /* sum, CPU 0, CPU 1 */
-	poll((uint64_t[]){70, 40}, 2, 1);     /* sum 110 rising; CPU 0 rising */
+	/* sum 110 rising; CPU 0 rising */
+	assert_int_equal(poll((uint64_t[]){70, 40}, 2, 1), 2);
 	assert_int_equal(emitted_rising, 2);
 	assert_int_equal(set.alarm[0].event_value, 110);
 	assert_int_equal(set.alarm[0].event_threshold, 100);
@@ -224,7 +228,7 @@ static void over_the_cache(void **state)
 	assert_int_equal(v, 70);
 
 	/* a restart (new epoch) makes a huge-looking delta: dropped */
-	poll((uint64_t[]){5000, 5000}, 2, 2);
+	assert_int_equal(poll((uint64_t[]){5000, 5000}, 2, 2), 0);
 	assert_int_equal(emitted_rising, 2);
 	assert_int_equal(set.alarm[0].dropped, 1);
 	assert_int_equal(set.alarm[1].dropped, 2);
