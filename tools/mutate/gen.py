@@ -8,7 +8,8 @@ of the .c files under PATH (relative to SRCDIR); one line each,
 gen.py patch SRCDIR ID: that mutant as a unified diff on stdout.
 
 An ID is FILE:OPERATOR:HASH, the hash of the line's text before and
-after (not its number): it stays while the line does, so
+after and the column (not its number; a line's second copy in the file
+hashes its ordinal too): it stays while the line does, so
 tools/mutate-equivalent.txt can name it across commits.
 Operators: ror (< <= > >=), neg (a condition negated), lor (&& ||),
 const (an integer constant +1 or -1), del (a statement deleted), ret (a
@@ -112,14 +113,19 @@ def close_paren(code, i):
 def mutants_of(srcdir, path):
     with open(os.path.join(srcdir, path)) as f:
         lines = f.read().split("\n")
+    seen = {}
     for no, code in enumerate(code_mask(lines), 1):
         if code is None:
             continue
         text = lines[no - 1]
         for op, col, old, new in sites(code):
             mutated = text[:col] + new + text[col + len(old):]
-            h = hashlib.sha1((text.strip() + "\0" + mutated.strip() + "\0" +
-                              str(col)).encode()).hexdigest()[:10]
+            key = text.strip() + "\0" + mutated.strip() + "\0" + str(col)
+            # the same line twice in a file: the later ones numbered
+            k = seen[key] = seen.get(key, -1) + 1
+            if k:
+                key += "\0#%d" % k
+            h = hashlib.sha1(key.encode()).hexdigest()[:10]
             yield ("%s:%s:%s" % (path, op, h), path, no, op, text, mutated)
 
 
