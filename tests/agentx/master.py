@@ -424,11 +424,7 @@ def session(m):
     m.conn.close()
     m.accept(timeout=30)
     took = time.time() - t0
-    # doc/architecture.md: "within a second".  The agent dials at its
-    # next 1 s tick (1.00 s here, as the Close comes just after a tick);
-    # waiting for the ping interval instead takes 2.00 s.  1.5 s leaves
-    # half a second for a loaded machine.
-    check(took < 1.5, "a new session within a second of a Close", took)
+    check(took < 1.5, "a new session within 1 s of a Close (doc/architecture.md; 1.00 s at the next tick, 1.02 with CPU hogs; 2.00 when it waits for the ping)", took)
     ok("a Close from the master: a new session %.2f s later" % took)
 
 
