@@ -36,10 +36,16 @@ fail() { echo "FAIL: [$SUITE] $*"; exit 1; }
 cleanup() {
     rc=$?
     # every process still running in the root (the demo stops its own)
+    # (and in the roots made inside it: the suite's own throwaway roots)
     for p in /proc/[0-9]*; do
-        [ "$(readlink "$p/root" 2>/dev/null)" = "$R" ] && kill -KILL "${p#/proc/}" 2>/dev/null
+        case $(readlink "$p/root" 2>/dev/null) in
+        "$R" | "$R"/*) kill -KILL "${p#/proc/}" 2>/dev/null ;;
+        esac
     done
-    for m in "$R/sys" "$R/proc"; do mountpoint -q "$m" && umount "$m"; done
+    # every mount under the root, the deepest first (those of the roots
+    # made inside it too, if their own clean-up did not run)
+    awk -v r="$R" '$2 == r || index($2, r "/") == 1 { print $2 }' /proc/self/mounts |
+        sort -r | while read -r m; do umount "$m" 2>/dev/null || umount -l "$m"; done
     [ "${HWR_KEEP_TMP:-}" ] && { echo "kept $TMP"; exit "$rc"; }
     rm -rf "$TMP"
     exit "$rc"
@@ -62,6 +68,16 @@ debootstrap --variant=minbase "$SUITE" "$R" "$MIRROR" >"$TMP/debootstrap.log" 2>
 ok "a minbase root in $(($(date +%s) - t)) s"
 mount -t proc proc "$R/proc"
 mount -t sysfs sysfs "$R/sys"
+# What a real machine mounts and the suite needs: /dev/shm (PostgreSQL's
+# and Chromium's shared memory), a devpts of the root's own (ptys: ssh,
+# script, piuparts), /run a tmpfs (what debootstrap left there copied in).
+mkdir -p "$R/dev/shm" "$R/dev/pts" "$TMP/run"
+mount -t tmpfs -o mode=1777,nosuid,nodev shm "$R/dev/shm"
+mount -t devpts -o newinstance,ptmxmode=0666,mode=620,gid=5 devpts "$R/dev/pts"
+[ -L "$R/dev/ptmx" ] || { rm -f "$R/dev/ptmx"; ln -s pts/ptmx "$R/dev/ptmx"; }
+cp -a "$R/run/." "$TMP/run/"
+mount -t tmpfs -o mode=755,nosuid,nodev run "$R/run"
+cp -a "$TMP/run/." "$R/run/"
 cp /etc/resolv.conf "$R/etc/resolv.conf" 2>/dev/null || true
 # The source tree as a clone has it: the files git knows, with the
 # work tree's contents (so a test of uncommitted work tests that work).
