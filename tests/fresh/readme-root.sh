@@ -1,8 +1,8 @@
 #!/bin/sh
 # The README's first command, verbatim, on a brand-new machine: a
 # throwaway Debian minbase root (debootstrap, from the host's Debian
-# mirror) that holds nothing but the base system and the source tree (the
-# files git knows, as a clone has them).  Inside it, as root, the command
+# mirror) that holds nothing but the base system and the source tree (a
+# clone, with the work tree's changes).  Inside it, as root, the command
 # must install what it needs, build, and print the named walk; the walk's
 # numbers are checked against the sim's own definition (mib/metrics.def's
 # rate of cycles, CPU n counting (n mod 8) + 1 times it).
@@ -79,14 +79,22 @@ cp -a "$R/run/." "$TMP/run/"
 mount -t tmpfs -o mode=755,nosuid,nodev run "$R/run"
 cp -a "$TMP/run/." "$R/run/"
 cp /etc/resolv.conf "$R/etc/resolv.conf" 2>/dev/null || true
-# The source tree as a clone has it: the files git knows, with the
-# work tree's contents (so a test of uncommitted work tests that work).
-mkdir -p "$R/root/hw-r10kevctr"
+# The source tree as a clone has it: a clone of the commit checked out
+# (its history: the suite's tests/dist.sh and version-content.sh read
+# it), with the work tree's contents over it (so a test of uncommitted
+# work tests that work).
+D=$R/root/hw-r10kevctr
+branch=$(git -C "$SRCDIR" rev-parse --abbrev-ref HEAD)
+[ "$branch" != HEAD ] || branch=main
+git clone -q --no-checkout "$SRCDIR" "$D" >"$TMP/clone.log" 2>&1 &&
+    git -C "$D" checkout -q -B "$branch" "$(git -C "$SRCDIR" rev-parse HEAD)" >>"$TMP/clone.log" 2>&1 ||
+    { cat "$TMP/clone.log"; fail "cloning the source tree"; }
 (cd "$SRCDIR" && git ls-files -z --cached --others --exclude-standard |
     xargs -0 sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh |
-    tar --null -T - -cf -) | tar -xf - -C "$R/root/hw-r10kevctr" ||
+    tar --null -T - -cf -) | tar -xf - -C "$D" ||
     fail "copying the source tree"
-ok "the source tree: $(find "$R/root/hw-r10kevctr" -type f | wc -l) files"
+(cd "$SRCDIR" && git ls-files -z --deleted) | (cd "$D" && xargs -0 rm -f)
+ok "the source tree: $(git -C "$D" ls-files | wc -l) files, $(git -C "$D" status --porcelain | wc -l) changed since $(git -C "$D" rev-parse --short HEAD)"
 
 # The command, verbatim, in a login shell of root's in the root.
 t=$(date +%s)
