@@ -66,6 +66,10 @@ t=$(date +%s)
 debootstrap --variant=minbase "$SUITE" "$R" "$MIRROR" >"$TMP/debootstrap.log" 2>&1 ||
     { tail -n 20 "$TMP/debootstrap.log"; fail "debootstrap $SUITE"; }
 ok "a minbase root in $(($(date +%s) - t)) s"
+# The root a mount point, as / is on a machine: unshare -m (two tests of
+# the suite) cannot make a root that is not one private ("cannot change
+# root filesystem propagation").
+mount --bind "$R" "$R"
 mount -t proc proc "$R/proc"
 mount -t sysfs sysfs "$R/sys"
 # What a real machine mounts and the suite needs: /dev/shm (PostgreSQL's
