@@ -45,9 +45,9 @@ for p in $PORT_p5 $PORT_p10 $P1; do
 done
 
 # snmp_exporter 0.21 and 0.22 (Debian 12) read snmp.yml; 0.23 and later
-# (Debian 13's 0.28) snmp-0.23.yml, where the SNMPv3 module needs its auth
-# named (auth=hw_r10kevctr_v3; the SNMPv2c one's is the default):
-# doc/nms.md.
+# (Debian 13's 0.28) snmp-0.23.yml, where an SNMPv3 module (*_v3) needs
+# its auth named (auth=hw_r10kevctr_v3; the SNMPv2c one's is the
+# default): doc/nms.md.
 EVERSION=$("$EXPORTER" --version 2>&1 | sed -n 's/^snmp_exporter, version \([^ ]*\).*/\1/p')
 case $EVERSION in
 0.[0-9].* | 0.1[0-9].* | 0.2[0-2].*) SNMPYML=$P/snmp.yml V3AUTH= ;;
@@ -62,7 +62,7 @@ wait_until 20 curl -sf "http://127.0.0.1:$EPORT/metrics" || fail "snmp_exporter 
 # The types the exporter serves: counters as counters, rates and
 # statistics as gauges; the same over SNMPv3.
 scrape() { # scrape MODULE TARGET
-    auth=; [ "$1" = hw_r10kevctr_v3 ] && auth=$V3AUTH
+    auth=; case $1 in *_v3) auth=$V3AUTH ;; esac
     curl -sf "http://127.0.0.1:$EPORT/snmp?module=$1&target=$2${auth:+&auth=$auth}"
 }
 scrape hw_r10kevctr "$M1" >"$TMP/scrape.txt" || fail "the exporter's scrape failed"
@@ -92,7 +92,7 @@ DEAD=127.0.0.1:$(free_port)
 PPORT=$(free_port)
 job() { # job NAME INTERVAL MODULE TARGET...
     name=$1 iv=$2 mod=$3; shift 3
-    auth=; [ "$mod" = hw_r10kevctr_v3 ] && auth=$V3AUTH
+    auth=; case $mod in *_v3) auth=$V3AUTH ;; esac
     targets=$(printf "'%s', " "$@"); targets=${targets%, }
     sed -n '/^  - job_name:/,$p' "$P/prometheus.yml" | sed \
         -e "s|job_name: hw_r10kevctr|job_name: $name|" \
