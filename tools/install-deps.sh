@@ -35,7 +35,12 @@
 # tests (pcp's postinst calls systemctl, which fails where PID 1 is not
 # systemd: SYSTEMD_OFFLINE=1 makes it skip that); python3 runs the AgentX
 # test master and the benchmark's pass_persist reference, taskset
-# (util-linux) pins the benchmark.  The NMS engines the tests drive end
+# (util-linux) pins the benchmark; git lists the tree's files for the
+# brand-new-machine roots and reads its history for
+# tests/version-content.sh and tests/dist.sh (a clone has it already);
+# ip (iproute2) with util-linux's unshare runs two tests in network
+# namespaces of their own (a minbase root or a container has no
+# iproute2: without it they skip).  The NMS engines the tests drive end
 # to end: prometheus and prometheus-snmp-exporter (its generator and
 # promtool), Zabbix 6.0's server and frontend on a private PostgreSQL
 # with php-cli serving the API, snmptt (with libnet-ip-perl, which its
@@ -63,7 +68,7 @@ base="build-essential autoconf automake libtool pkg-config
       libsnmp-dev snmpd snmp libsmi2-dev smitools libcmocka-dev erlang-snmp"
 tests="snmptrapd libpfm4-dev valgrind clang $clang_rt
       mrtg collectd-core monitoring-plugins-standard rrdtool graphviz man-db groff-base systemd
-      pcp libpcp3-dev libpcp-import1-dev python3 util-linux
+      pcp libpcp3-dev libpcp-import1-dev python3 util-linux iproute2 git
       prometheus prometheus-snmp-exporter snmptt libnet-ip-perl curl jq
       postgresql zabbix-server-pgsql zabbix-frontend-php php-cli php-pgsql
       php-bcmath php-mbstring php-gd php-xml locales chromium chromium-driver python3-selenium

@@ -334,6 +334,7 @@ void ax_session_free(struct ax_session *s)
 	free(s->out);
 	ax_request_free(&s->req);
 	axs_lookup_end(s);
+	axs_addrs_end(s);
 	free(s);
 }
 

@@ -3,7 +3,8 @@
  * socket at once; tcp to a numeric host at once, to a name after a
  * lookup with glibc's getaddrinfo_a() in the background (the session's
  * tick picks the answer up), so a resolver that does not answer never
- * stalls the caller's loop; every address of the answer tried in turn.
+ * stalls the caller's loop; every address of the answer tried in turn
+ * until one connects.
  */
 #include "session/ax_session_int.h"
 
@@ -84,23 +85,44 @@ static int dial_tcp(const struct addrinfo *ai)
 	return fd;
 }
 
-/* Connect to the first of the looked-up addresses that does not refuse
- * at once (localhost: ::1, then 127.0.0.1): S_CONNECTING until
- * writable. */
-static void connect_to(struct ax_session *s, struct addrinfo *res)
+void axs_addrs_end(struct ax_session *s)
 {
-	int e = EHOSTUNREACH;
+	if (s->addrs)
+		freeaddrinfo(s->addrs);
+	s->addrs = NULL;
+	s->next_addr = NULL;
+}
+
+/* Connect to the next of the looked-up addresses that does not refuse at
+ * once: S_CONNECTING until writable.  None left: the outage, err (or the
+ * last address's) its reason. */
+static void dial_next(struct ax_session *s, int err)
+{
 	s->fd = -1;
-	for (const struct addrinfo *ai = res; ai && s->fd < 0; ai = ai->ai_next)
+	while (s->next_addr && s->fd < 0) {
+		const struct addrinfo *ai = s->next_addr;
+		s->next_addr = ai->ai_next;
 		if ((s->fd = dial_tcp(ai)) < 0)
-			e = errno;
-	freeaddrinfo(res);
+			err = errno;
+	}
 	if (s->fd < 0) {
-		axs_connect_failed(s, e);
+		axs_addrs_end(s);
+		axs_connect_failed(s, err);
 		return;
 	}
 	s->state = S_CONNECTING; /* until writable */
 	s->connect_deadline_ms = axs_now(s) + AX_SESSION_TIMEOUT_S * 1000u;
+}
+
+/* Every address of the answer in turn (localhost: ::1, then 127.0.0.1):
+ * a refusal at once or later (a non-blocking connect may report it when
+ * writable) moves on to the next; res is the session's until then. */
+static void connect_to(struct ax_session *s, struct addrinfo *res)
+{
+	axs_addrs_end(s);
+	s->addrs = res;
+	s->next_addr = res;
+	dial_next(s, EHOSTUNREACH);
 }
 
 /* tcp: a numeric host at once (no resolver is asked); a name in the
@@ -185,10 +207,10 @@ bool axs_connect_done(struct ax_session *s)
 	getsockopt(s->fd, SOL_SOCKET, SO_ERROR, &err, &len);
 	if (err) {
 		close(s->fd);
-		s->fd = -1;
-		axs_connect_failed(s, err);
+		dial_next(s, err); /* the answer's next address, if any */
 		return false;
 	}
+	axs_addrs_end(s);
 	return true;
 }
 

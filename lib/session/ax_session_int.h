@@ -77,6 +77,9 @@ struct ax_session {
 	struct ax_request req; /* reused: no allocation per request */
 	uint32_t notify_packet; /* the Notify being written */
 	struct axs_lookup *lookup; /* tcp by name; NULL until the first */
+	/* tcp: the lookup's answer while connecting, the address tried next */
+	struct addrinfo *addrs;
+	const struct addrinfo *next_addr;
 };
 
 /* ax_session_base.c */
@@ -114,12 +117,15 @@ void axs_readable(struct ax_session *s);
 bool axs_dial(struct ax_session *s);
 /* S_RESOLVING, from the timer: the lookup's answer, if it came. */
 void axs_resolved(struct ax_session *s);
-/* S_CONNECTING, writable: true when connected, else the reason logged. */
+/* S_CONNECTING, writable: true when connected; else the lookup's next
+ * address dialled, or, none left, the reason logged. */
 bool axs_connect_done(struct ax_session *s);
 /* No connection (errno err): said once per outage, retried after ping_s. */
 void axs_connect_failed(struct ax_session *s, int err);
 /* At free: a lookup still running is cancelled, or left (its block is
  * parked, as glibc's worker may still write it). */
 void axs_lookup_end(struct ax_session *s);
+/* The addresses still to try freed (connected, or the session ends). */
+void axs_addrs_end(struct ax_session *s);
 
 #endif

@@ -1,6 +1,7 @@
 #!/bin/sh
-# The Debian package in a throwaway Debian 12 root (debootstrap minbase,
-# from the host's Debian mirror), never on the host:
+# The Debian package in a throwaway root of the host's release (Debian 12
+# or 13: the package is built for it; debootstrap minbase, from the
+# host's Debian mirror), never on the host:
 #  - install with apt (its dependencies, snmpd beside it), reinstall over
 #    itself, README.Debian's non-interactive upgrade to a next revision
 #    over an edited conffile, remove, purge: afterwards none of its files or conffiles is
@@ -66,10 +67,13 @@ wait_until() { # wait_until SECONDS CMD...
     return 1
 }
 
-echo "== debootstrap --variant=minbase bookworm ($MIRROR)"
-debootstrap --variant=minbase bookworm "$R" "$MIRROR" >"$TMP/debootstrap.log" 2>&1 ||
+# The host's release: the package's dependencies are its libraries'
+# (Debian 13's libc6 2.38 and libsnmp40t64 are not in Debian 12).
+SUITE=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
+echo "== debootstrap --variant=minbase $SUITE ($MIRROR)"
+debootstrap --variant=minbase "$SUITE" "$R" "$MIRROR" >"$TMP/debootstrap.log" 2>&1 ||
     { tail -n 20 "$TMP/debootstrap.log"; fail "debootstrap"; }
-ok "a Debian 12 root in $(($(date +%s) - T0)) s"
+ok "a $(. "$R/etc/os-release" && echo "$PRETTY_NAME") root in $(($(date +%s) - T0)) s"
 mount -t proc proc "$R/proc"
 mount -t sysfs sysfs "$R/sys" # the perf backend reads the online CPUs there
 cp /etc/resolv.conf "$R/etc/resolv.conf" 2>/dev/null || true
@@ -118,7 +122,10 @@ walk() { in_root snmpwalk -v2c -c public -On -t 1 -r 1 "127.0.0.1:$PORT" "$@" 2>
 backend_served() { walk .1.3.6.1.4.1.8072.9999.9999.59.1.4.3 | grep -q 'STRING: "\{0,1\}perf'; }
 
 # ---------------------------------------------------------------- the unit
-unit=$R/lib/systemd/system/hw-r10kevctr.service
+# /lib/systemd/system on Debian 12, /usr/lib/systemd/system on 13
+# (debian/rules); the same directory in a merged-/usr root
+unit=$R/usr/lib/systemd/system/hw-r10kevctr.service
+[ -f "$unit" ] || unit=$R/lib/systemd/system/hw-r10kevctr.service
 key() { sed -n "s/^$1=//p" "$unit"; }
 exec_start=$(key ExecStart)
 [ "$(key User)" = hw-r10kevctr ] && [ "$(key SupplementaryGroups)" = Debian-snmp ] &&

@@ -1,6 +1,7 @@
 #!/bin/sh
-# piuparts: the package installed, removed and purged in a fresh Debian 12
-# root of piuparts' own (debootstrap from the host's Debian mirror), with
+# piuparts: the package installed, removed and purged in a fresh root of
+# the host's release (Debian 12 or 13: the package is built for it) of
+# piuparts' own (debootstrap from the host's Debian mirror), with
 # its dependencies; nothing of it may be left after purge, and its
 # maintainer scripts must run without systemd running.
 #   tests/deb/piuparts.sh PACKAGE.deb
@@ -25,7 +26,8 @@ for d in /root/.ssh/ /var/cache/private/ /var/lib/private/ /var/log/private/ \
     /var/lib/systemd/coredump/ /var/lib/systemd/pstore/; do
     set -- "$@" --ignore="$d"
 done
-if piuparts -d bookworm -m "$MIRROR" --no-eatmydata "$@" "$DEB" >"$out" 2>&1; then
+SUITE=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
+if piuparts -d "$SUITE" -m "$MIRROR" --no-eatmydata "$@" "$DEB" >"$out" 2>&1; then
     grep -E "INFO: (PASS|Installation of|Removal of)" "$out" | sed 's/^[0-9ms.]* //'
     echo "ok: piuparts: installed, removed and purged, nothing left ($(($(date +%s) - T0)) s)"
 else

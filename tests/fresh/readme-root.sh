@@ -1,8 +1,8 @@
 #!/bin/sh
 # The README's first command, verbatim, on a brand-new machine: a
 # throwaway Debian minbase root (debootstrap, from the host's Debian
-# mirror) that holds nothing but the base system and the source tree (the
-# files git knows, as a clone has them).  Inside it, as root, the command
+# mirror) that holds nothing but the base system and the source tree (a
+# clone, with the work tree's changes).  Inside it, as root, the command
 # must install what it needs, build, and print the named walk; the walk's
 # numbers are checked against the sim's own definition (mib/metrics.def's
 # rate of cycles, CPU n counting (n mod 8) + 1 times it).
@@ -36,10 +36,16 @@ fail() { echo "FAIL: [$SUITE] $*"; exit 1; }
 cleanup() {
     rc=$?
     # every process still running in the root (the demo stops its own)
+    # (and in the roots made inside it: the suite's own throwaway roots)
     for p in /proc/[0-9]*; do
-        [ "$(readlink "$p/root" 2>/dev/null)" = "$R" ] && kill -KILL "${p#/proc/}" 2>/dev/null
+        case $(readlink "$p/root" 2>/dev/null) in
+        "$R" | "$R"/*) kill -KILL "${p#/proc/}" 2>/dev/null ;;
+        esac
     done
-    for m in "$R/sys" "$R/proc"; do mountpoint -q "$m" && umount "$m"; done
+    # every mount under the root, the deepest first (those of the roots
+    # made inside it too, if their own clean-up did not run)
+    awk -v r="$R" '$2 == r || index($2, r "/") == 1 { print $2 }' /proc/self/mounts |
+        sort -r | while read -r m; do umount "$m" 2>/dev/null || umount -l "$m"; done
     [ "${HWR_KEEP_TMP:-}" ] && { echo "kept $TMP"; exit "$rc"; }
     rm -rf "$TMP"
     exit "$rc"
@@ -60,17 +66,39 @@ t=$(date +%s)
 debootstrap --variant=minbase "$SUITE" "$R" "$MIRROR" >"$TMP/debootstrap.log" 2>&1 ||
     { tail -n 20 "$TMP/debootstrap.log"; fail "debootstrap $SUITE"; }
 ok "a minbase root in $(($(date +%s) - t)) s"
+# The root a mount point, as / is on a machine: unshare -m (two tests of
+# the suite) cannot make a root that is not one private ("cannot change
+# root filesystem propagation").
+mount --bind "$R" "$R"
 mount -t proc proc "$R/proc"
 mount -t sysfs sysfs "$R/sys"
+# What a real machine mounts and the suite needs: /dev/shm (PostgreSQL's
+# and Chromium's shared memory), a devpts of the root's own (ptys: ssh,
+# script, piuparts), /run a tmpfs (what debootstrap left there copied in).
+mkdir -p "$R/dev/shm" "$R/dev/pts" "$TMP/run"
+mount -t tmpfs -o mode=1777,nosuid,nodev shm "$R/dev/shm"
+mount -t devpts -o newinstance,ptmxmode=0666,mode=620,gid=5 devpts "$R/dev/pts"
+[ -L "$R/dev/ptmx" ] || { rm -f "$R/dev/ptmx"; ln -s pts/ptmx "$R/dev/ptmx"; }
+cp -a "$R/run/." "$TMP/run/"
+mount -t tmpfs -o mode=755,nosuid,nodev run "$R/run"
+cp -a "$TMP/run/." "$R/run/"
 cp /etc/resolv.conf "$R/etc/resolv.conf" 2>/dev/null || true
-# The source tree as a clone has it: the files git knows, with the
-# work tree's contents (so a test of uncommitted work tests that work).
-mkdir -p "$R/root/hw-r10kevctr"
+# The source tree as a clone has it: a clone of the commit checked out
+# (its history: the suite's tests/dist.sh and version-content.sh read
+# it), with the work tree's contents over it (so a test of uncommitted
+# work tests that work).
+D=$R/root/hw-r10kevctr
+branch=$(git -C "$SRCDIR" rev-parse --abbrev-ref HEAD)
+[ "$branch" != HEAD ] || branch=main
+git clone -q --no-checkout "$SRCDIR" "$D" >"$TMP/clone.log" 2>&1 &&
+    git -C "$D" checkout -q -B "$branch" "$(git -C "$SRCDIR" rev-parse HEAD)" >>"$TMP/clone.log" 2>&1 ||
+    { cat "$TMP/clone.log"; fail "cloning the source tree"; }
 (cd "$SRCDIR" && git ls-files -z --cached --others --exclude-standard |
     xargs -0 sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh |
-    tar --null -T - -cf -) | tar -xf - -C "$R/root/hw-r10kevctr" ||
+    tar --null -T - -cf -) | tar -xf - -C "$D" ||
     fail "copying the source tree"
-ok "the source tree: $(find "$R/root/hw-r10kevctr" -type f | wc -l) files"
+(cd "$SRCDIR" && git ls-files -z --deleted) | (cd "$D" && xargs -0 rm -f)
+ok "the source tree: $(git -C "$D" ls-files | wc -l) files, $(git -C "$D" status --porcelain | wc -l) changed since $(git -C "$D" rev-parse --short HEAD)"
 
 # The command, verbatim, in a login shell of root's in the root.
 t=$(date +%s)
