@@ -62,6 +62,11 @@ void poll_process(struct agent *a, int rc)
 		return;
 	}
 	bool first = c->polls == 0;
+	/* the config's cpuGroup lines, else the backend's (NUMA nodes) */
+	if (cache_groups_use(c, a->cfg.groups.n ? &a->cfg.groups
+						: a->sample.groups) != 0)
+		snmp_log(LOG_ERR, "poll: out of memory; the CPU groups are "
+				  "the last poll's\n");
 	int disc = cache_update(c, &a->sample, now);
 	if (disc < 0) {
 		served_errors(&a->served, 1);

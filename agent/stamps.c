@@ -123,8 +123,10 @@ void stamps_master_connected(struct agent *a)
 
 	c->last_poll_time =
 	    restamp(st, c->last_poll_time, st->filled_ns, origin, up);
-	c->discontinuity_time =
+	uint32_t disc =
 	    restamp(st, c->discontinuity_time, st->disc_ns, origin, up);
+	cache_restamp(c, c->discontinuity_time, disc); /* CPUs', groups' */
+	c->discontinuity_time = disc;
 	st->on_master = true;
 	DEBUGMSGTL(("hwr10k/poll",
 		    "master at sysUpTime %u: last poll %u, discontinuity %u\n",

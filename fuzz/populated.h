@@ -1,7 +1,8 @@
 /*
  * populated.h - the cache the read-path targets query (fuzz_mibview,
- * fuzz_agentx): sim-like CPUs 0, 2 and 5 (CPU 2 stopped), one counter
- * uncounted, two polls (rates and statistics), two alarms.  Built once.
+ * fuzz_agentx): sim-like CPUs 0, 2 and 5 (CPU 2 stopped) in two CPU
+ * groups (0-2 and 5-7), one counter uncounted, two polls (rates and
+ * statistics), two alarms.  Built once.
  */
 #ifndef HWR10K_FUZZ_POPULATED_H
 #define HWR10K_FUZZ_POPULATED_H
@@ -23,8 +24,13 @@ static const struct mib_view *populated_view(void)
 
 	if (cache.rows)
 		return &view;
+	struct cpu_groups groups = {0};
 	hwr_log_set(fuzz_quiet);
 	cache_init(&cache);
+	cpu_groups_add(&groups, "node0", "0-2", err, sizeof(err));
+	cpu_groups_add(&groups, "node1", "5-7", err, sizeof(err));
+	cache_groups_use(&cache, &groups);
+	cpu_groups_free(&groups);
 	sample_reserve(&s, 3);
 	s.ncpus = 3;
 	s.counted = ~COUNTER_BIT(7) & ((UINT64_C(1) << COUNTER_COUNT) - 1);

@@ -10,73 +10,6 @@
 #include "mibmodel.h"
 #include "root.def"
 
-/* Revision history, newest first.  Add a row when the MIB changes. */
-static const struct {
-	const char *date, *text;
-} revisions[] = {
-    {"202612051400Z", "hwR10kEvCtrCountingTime: the time the counters\n"
-		      "cover, by the backend's clock, so that a manager's\n"
-		      "rate between any two of its readings is exact.  A\n"
-		      "new poll becomes visible only between bursts of\n"
-		      "requests: one walk sees one poll."},
-    {"202612051100Z", "hwR10kEvCtrAlarmOwner (who created a row, as\n"
-		      "hcAlarmOwner) and hwR10kEvCtrAlarmNextIndex (an index\n"
-		      "to create a row at).  One rule for a row whatever its\n"
-		      "status: hwR10kEvCtrAlarmCpu is -1 unless the scope is\n"
-		      "cpu(2); hwR10kEvCtrAlarmEvents and ...Dropped never go\n"
-		      "backwards while the row exists; notReady rows are\n"
-		      "removed after a timeout.  hwR10kEvCtrPollErrors counts\n"
-		      "problems, one per failing metric per poll.  The\n"
-		      "agent's start under a running master is a counter\n"
-		      "discontinuity (hwR10kEvCtrDiscontinuityTime,\n"
-		      "hwR10kEvCtrCounterDiscontinuity): its counters start\n"
-		      "again from 0.  hwR10kEvCtrLastPollTime and\n"
-		      "hwR10kEvCtrDiscontinuityTime read 0 for events\n"
-		      "before the master's last re-initialization (they\n"
-		      "said: before the agent started)."},
-    {"202612050000Z", "hwR10kEvCtrAlarmTable is read-create, as RMON's\n"
-		      "alarmTable and HC-ALARM-MIB's hcAlarmTable: a\n"
-		      "manager creates, changes and destroys alarms with\n"
-		      "hwR10kEvCtrAlarmRowStatus; the thresholds are written\n"
-		      "as Unsigned32 halves (...Low, ...High), as RFC 3434\n"
-		      "does; hwR10kEvCtrAlarmStorageType says which rows are\n"
-		      "the config file's and which are kept across restarts.\n"
-		      "Indexes up to 65535."},
-    {"202612042200Z", "Rates and statistics have no instance when an\n"
-		      "input has no reading at the poll, and cover the\n"
-		      "time since the last reading after one; a counter\n"
-		      "that goes backwards is a discontinuity of its own.\n"
-		      "UNITS of hwR10kEvCtrStatScondOk say it is a count\n"
-		      "per poll interval."},
-    {"202612040000Z", "The 64-bit gauges (rates, alarm thresholds and\n"
-		      "values, successful store-conditionals) are\n"
-		      "CounterBasedGauge64 of HCNUM-TC.  hwR10kEvCtrCpuStatus\n"
-		      "has ended(3).  UNITS name the rendered value's unit;\n"
-		      "the statistics say what they compute, quote hw.help\n"
-		      "exactly, and the primary data miss ratio is not\n"
-		      "served for an R10000 revision 2.x.  State, rates and\n"
-		      "CPU rows say what an outage or a recording's end\n"
-		      "serves.  Each notification's DESCRIPTION begins\n"
-		      "with a one-line summary naming its objects."},
-    {"202612030000Z", "Added hwR10kEvCtrDiscontinuityReason to\n"
-		      "hwR10kEvCtrCounterDiscontinuity.  DESCRIPTIONs say\n"
-		      "what each backend serves for state and cpurev, how\n"
-		      "the per-CPU values relate to PCP's sums, and PCP's\n"
-		      "own revision threshold for vcc and fucomp.  Added the\n"
-		      "derived statistics hw.help describes\n"
-		      "(hwR10kEvCtrStats, hwR10kEvCtrCpuStatTable)."},
-    {"202612020000Z",
-     "Initial version: state, CPU revision, the 31 R10000\n"
-     "event counters summed and per CPU, counting status, event\n"
-     "rates, threshold alarms, the agent's objects and\n"
-     "notifications."},
-};
-
-const char *mibmodel_revision(void)
-{
-	return revisions[0].date;
-}
-
 static const unsigned root_parent_oid[] = {MIB_ROOT_PARENT_OID};
 
 /* Write text with each line after the first indented by `indent` spaces. */
@@ -132,7 +65,7 @@ static void put_header(FILE *out)
 	    "    CONTACT-INFO\n"
 	    "        \"The hw-r10kevctr maintainers; see the README of the\n"
 	    "         hw-r10kevctr source distribution.\"\n",
-	    MIB_ROOT_PARENT_NAME, MIB_ROOT_PARENT_MODULE, revisions[0].date);
+	    MIB_ROOT_PARENT_NAME, MIB_ROOT_PARENT_MODULE, mib_revisions[0].date);
 	char descr[1024]; /* the count comes from metrics.def */
 	snprintf(descr, sizeof(descr),
 		 "CPU hardware event counters, as Performance Co-Pilot\n"
@@ -147,9 +80,9 @@ static void put_header(FILE *out)
 		 "mapping have no instances.",
 		 COUNTER_COUNT);
 	put_descr(out, descr);
-	for (size_t i = 0; i < sizeof(revisions) / sizeof(revisions[0]); i++) {
-		fprintf(out, "    REVISION \"%s\"\n", revisions[i].date);
-		put_descr(out, revisions[i].text);
+	for (size_t i = 0; i < mib_revisions_count; i++) {
+		fprintf(out, "    REVISION \"%s\"\n", mib_revisions[i].date);
+		put_descr(out, mib_revisions[i].text);
 	}
 	fprintf(out, "    ::= { %s %d }\n\n", MIB_ROOT_PARENT_NAME,
 		MIB_ROOT_ARC);
@@ -378,6 +311,7 @@ void mibmodel_write_c(const struct mibmodel *mm, FILE *out)
 			: o->acc == ACC_READ_CREATE ? "ACC_READ_CREATE"
 						    : "ACC_READ_ONLY",
 			o->table == TBL_CPU	? "TBL_CPU"
+			: o->table == TBL_GROUP ? "TBL_GROUP"
 			: o->table == TBL_ALARM ? "TBL_ALARM"
 						: "TBL_SCALAR",
 			tag_names[o->tag], o->counter, o->stat);

@@ -3,10 +3,12 @@
  * input: conf/prometheus/generator.yml (Debian's prometheus-snmp-generator
  * 0.21 makes conf/prometheus/snmp.yml of it).
  *
- * Two modules with one walk and one set of overrides (YAML anchors):
- * hw_r10kevctr (SNMPv2c, community public) and hw_r10kevctr_v3 (SNMPv3
- * authPriv, the user of conf/snmpd.conf.example).  Walked: every subtree
- * but the alarm table.  Overrides come from the model, so that a new
+ * Two modules, each with an SNMPv3 twin that shares its walk, overrides
+ * and lookups (YAML anchors): hw_r10kevctr (a fleet's default: totals,
+ * the agent's objects, CPU groups) and hw_r10kevctr_cpu (per CPU, a
+ * choice), SNMPv2c with community public; NAME_v3 SNMPv3 authPriv, the
+ * user of conf/snmpd.conf.example.  Each walks what the rules read
+ * (hw-r10kevctr.rules.yml).  Overrides come from the model, so that a new
  * object cannot be mistyped: every CounterBasedGauge64 is a gauge (the
  * generator types by the wire type, Counter64, and would make counters of
  * the rates), the strings are DisplayString (one info series, the text a
@@ -18,12 +20,51 @@
 
 #include "mibmodel.h"
 
-/* What the modules walk, in the MIB's order. */
-static const char *const walked[] = {
-    "hwR10kEvCtrMetrics",	 "hwR10kEvCtrCpuTable",
-    "hwR10kEvCtrCpuStatusTable", "hwR10kEvCtrAgent",
-    "hwR10kEvCtrRates",		 "hwR10kEvCtrCpuRateTable",
-    "hwR10kEvCtrStats",		 "hwR10kEvCtrCpuStatTable",
+/* What each module walks, in the MIB's order: the default one (a
+ * fleet's: the totals, the agent's group, the CPU groups) and the per-CPU
+ * one; each only what the rules read (doc/nms.md), no per-poll rates and
+ * no statistic the rules recompute.  The per-CPU module, scraped by a job
+ * of its own, has the scalars its rules and alerts read beside the CPUs'
+ * (the rules match the CPUs to the counting time by job and instance). */
+static const char *const walk_default[] = {
+    "hwR10kEvCtrMetrics",
+    "hwR10kEvCtrAgent",
+    "hwR10kEvCtrGroupCpus",
+    "hwR10kEvCtrGroupNumCpus",
+    "hwR10kEvCtrGroupCountingCpus",
+    "hwR10kEvCtrGroupDiscontinuityTime",
+    "hwR10kEvCtrGroupCounterTable",
+};
+static const char *const walk_cpu[] = {
+    "hwR10kEvCtrState",
+    "hwR10kEvCtrCpurev",
+    "hwR10kEvCtrCountingTime",
+    "hwR10kEvCtrCpuTable",
+    "hwR10kEvCtrCpuStatus",
+    "hwR10kEvCtrCpuDutyCycle",
+    "hwR10kEvCtrCpuDiscontinuityTime",
+};
+
+struct module {
+	const char *name;   /* the SNMPv2c module; NAME_v3 its twin */
+	const char *anchor; /* of its walk, overrides and lookups */
+	const char *comment;
+	const char *const *walk;
+	size_t nwalk;
+	bool groups; /* label the group rows with the group's name */
+};
+
+static const struct module modules[] = {
+    {"hw_r10kevctr", "", "  # The default: the totals (state, cpurev, counters), the agent's\n"
+     "  # objects (counting time, discontinuity time) and the CPU groups\n"
+     "  # (a row per NUMA node: its CPUs, counters and discontinuity time,\n"
+     "  # labelled by the group's name).  A 1024-CPU host in 16 groups is\n"
+     "  # about 600 varbinds (bench/README.md).\n",
+     walk_default, sizeof(walk_default) / sizeof(walk_default[0]), true},
+    {"hw_r10kevctr_cpu", "_cpu", "  # Per CPU, a choice (a job of its own in prometheus.yml): the CPU\n"
+     "  # counters, the CPU status, duty cycle and discontinuity time, and\n"
+     "  # the scalars the per-CPU rules and alerts read.\n",
+     walk_cpu, sizeof(walk_cpu) / sizeof(walk_cpu[0]), false},
 };
 
 static const struct node *find(const struct mibmodel *mm, const char *name)
@@ -34,13 +75,14 @@ static const struct node *find(const struct mibmodel *mm, const char *name)
 	return NULL;
 }
 
-/* Is n in a walked subtree? (An entry's parent is its table.) */
-static bool is_walked(const struct mibmodel *mm, const struct node *n)
+/* Is n in a subtree module m walks? (An entry's parent is its table.) */
+static bool is_walked(const struct mibmodel *mm, const struct module *m,
+		      const struct node *n)
 {
 	for (const struct node *p = n; p; p = p->parent ? find(mm, p->parent)
 							 : NULL)
-		for (size_t i = 0; i < sizeof(walked) / sizeof(walked[0]); i++)
-			if (strcmp(p->name, walked[i]) == 0)
+		for (size_t i = 0; i < m->nwalk; i++)
+			if (strcmp(p->name, m->walk[i]) == 0)
 				return true;
 	return false;
 }
@@ -68,58 +110,70 @@ static void put_head(FILE *out)
 		"#   MIBDIRS=DIR1:DIR2 prometheus-snmp-generator generate\n#\n"
 		"# with HW-R10KEVCTR-MIB, HCNUM-TC, NET-SNMP-MIB and "
 		"SNMPv2-SMI/-TC/-CONF in\n"
-		"# the colon-separated MIBDIRS.  Walked: every subtree but "
-		"the alarm table\n"
-		"# (alert in Prometheus: hw-r10kevctr.rules.yml).  The rules' "
+		"# the colon-separated MIBDIRS.  Walked: what the rules "
+		"read (hw_r10kevctr:\n"
+		"# totals and CPU groups; hw_r10kevctr_cpu: per CPU), not "
+		"the per-poll rates,\n"
+		"# the statistics (the rules recompute them) or the alarm "
+		"table (alert in\n"
+		"# Prometheus: hw-r10kevctr.rules.yml).  The rules' "
 		"rates divide\n"
 		"# the counters' differences by hwR10kEvCtrCountingTime's "
 		"over the same\n"
 		"# scrapes: exact on the agent's own clock (doc/nms.md, "
 		"\"Rates\").  Names\n"
-		"# and the cpu and event labels are set by prometheus.yml's\n"
+		"# and the cpu, group and event labels are set by "
+		"prometheus.yml's\n"
 		"# metric_relabel_configs.\n");
 }
 
-void mibmodel_write_snmp_generator(const struct mibmodel *mm, FILE *out)
+/* Module m's SNMPv2c entry: its walk, overrides and lookups, anchored
+ * for its SNMPv3 twin. */
+static void put_module(const struct mibmodel *mm, const struct module *m,
+		       FILE *out)
 {
-	put_head(out);
-	fprintf(out, "modules:\n");
-	fprintf(out,
-		"  # SNMPv2c, community public: Debian's stock snmpd with "
-		"the package's\n"
-		"  # drop-in (conf/snmpd.conf.d/hw-r10kevctr.conf).\n"
-		"  hw_r10kevctr:\n    version: 2\n"
-		"    # One GETBULK carries 50 varbinds: a scrape of a 2-CPU "
-		"host is 10\n"
-		"    # PDUs with all 31 events, 8 with the 8 of\n"
-		"    # tests/integration/prometheus.sh (which counts them at "
-		"the master).\n"
-		"    max_repetitions: 50\n"
-		"    auth:\n      community: public\n");
-	fprintf(out, "    walk: &walk\n");
-	for (size_t i = 0; i < sizeof(walked) / sizeof(walked[0]); i++) {
-		if (!find(mm, walked[i])) {
+	fprintf(out, "%s  %s:\n    version: 2\n", m->comment, m->name);
+	fprintf(out, "    # One GETBULK carries 50 varbinds.\n"
+		     "    max_repetitions: 50\n"
+		     "    auth:\n      community: public\n");
+	fprintf(out, "    walk: &walk%s\n", m->anchor);
+	for (size_t i = 0; i < m->nwalk; i++) {
+		if (!find(mm, m->walk[i])) {
 			fprintf(stderr, "genmib: emit_prometheus.c walks %s, "
 					"which the MIB does not have\n",
-				walked[i]);
+				m->walk[i]);
 			exit(2);
 		}
-		fprintf(out, "      - %s\n", walked[i]);
+		fprintf(out, "      - %s\n", m->walk[i]);
 	}
-	fprintf(out, "    overrides: &overrides\n");
+	if (m->groups)
+		fprintf(out,
+			"    # The group's name, not its position, labels "
+			"its rows.\n"
+			"    lookups: &lookups%s\n"
+			"      - source_indexes: [hwR10kEvCtrGroupIndex]\n"
+			"        lookup: hwR10kEvCtrGroupName\n"
+			"        drop_source_indexes: true\n",
+			m->anchor);
+	fprintf(out, "    overrides: &overrides%s\n", m->anchor);
 	for (size_t i = 0; i < mm->count; i++) {
 		const struct node *n = &mm->nodes[i];
 		const char *type = override_type(n);
 		if ((n->kind == NK_SCALAR || n->kind == NK_COLUMN) && type &&
-		    is_walked(mm, n))
+		    is_walked(mm, m, n))
 			fprintf(out, "      %s:\n        type: %s\n", n->name,
 				type);
 	}
+}
+
+/* Module m's SNMPv3 twin: the same walk, overrides and lookups. */
+static void put_v3(const struct module *m, FILE *out)
+{
 	fprintf(out,
 		"  # SNMPv3 authPriv: the user of conf/snmpd.conf.example "
 		"(change both\n"
 		"  # pass phrases there and here).\n"
-		"  hw_r10kevctr_v3:\n    version: 3\n"
+		"  %s_v3:\n    version: 3\n"
 		"    max_repetitions: 50\n"
 		"    auth:\n"
 		"      security_level: authPriv\n"
@@ -128,5 +182,18 @@ void mibmodel_write_snmp_generator(const struct mibmodel *mm, FILE *out)
 		"      password: change-this-auth-phrase\n"
 		"      priv_protocol: AES\n"
 		"      priv_password: change-this-priv-phrase\n"
-		"    walk: *walk\n    overrides: *overrides\n");
+		"    walk: *walk%s\n    overrides: *overrides%s\n",
+		m->name, m->anchor, m->anchor);
+	if (m->groups)
+		fprintf(out, "    lookups: *lookups%s\n", m->anchor);
+}
+
+void mibmodel_write_snmp_generator(const struct mibmodel *mm, FILE *out)
+{
+	put_head(out);
+	fprintf(out, "modules:\n");
+	for (size_t i = 0; i < sizeof(modules) / sizeof(modules[0]); i++) {
+		put_module(mm, &modules[i], out);
+		put_v3(&modules[i], out);
+	}
 }

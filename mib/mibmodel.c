@@ -15,6 +15,11 @@
  *   .1.7        hwR10kEvCtrAlarmTable  threshold alarms of the config
  *   .1.8        hwR10kEvCtrStats       derived statistics, arc = stats.def
  *   .1.9        hwR10kEvCtrCpuStatTable (AUGMENTS), column = stats.def
+ *   .1.10       hwR10kEvCtrAlarmNextIndex
+ *   .1.11       hwR10kEvCtrGroupTable  CPU groups: name, CPUs, counting
+ *   .1.12       hwR10kEvCtrGroupCounterTable (AUGMENTS), column = ARC
+ *   .1.13       hwR10kEvCtrGroupRateTable (AUGMENTS), column = ARC
+ *   .1.14       hwR10kEvCtrGroupStatTable (AUGMENTS), column = stats.def
  *   .2        hwR10kEvCtrConformance
  */
 #include "mibmodel.h"
@@ -261,7 +266,8 @@ static int add_row(struct mibmodel *mm, const struct row *r,
 	case R_NOTE:
 		break; /* read by with_trailer() */
 	case R_METRICS:
-		if (r->what == STATS || r->what == CPU_STATS)
+		if (r->what == STATS || r->what == CPU_STATS ||
+		    r->what == GROUP_STATS)
 			return mibmodel_add_stats(mm, r, err);
 		return r->what == TOTALS ? add_totals(mm, r, hf, err)
 					 : add_per_counter(mm, r, hf, err);

@@ -65,6 +65,12 @@ void mibmodel_write_c(const struct mibmodel *mm, FILE *out);
 void mibmodel_write_zabbix(const struct mibmodel *mm, FILE *out);
 void mibmodel_write_snmp_generator(const struct mibmodel *mm, FILE *out);
 
+/* The revision history, newest first (revisions.c). */
+struct mib_revision {
+	const char *date, *text;
+};
+extern const struct mib_revision mib_revisions[];
+extern const size_t mib_revisions_count;
 /* The newest REVISION's date ("YYYYMMDDhhmmZ"). */
 const char *mibmodel_revision(void);
 

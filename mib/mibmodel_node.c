@@ -44,7 +44,10 @@ void mibmodel_descr(struct node *n, const char *text)
 struct node *mibmodel_leaf(struct mibmodel *mm, const struct row *r,
 			   const char *name, unsigned arc, const char *descr)
 {
-	bool column = r->kind == R_COLUMN ||
+	bool group = r->kind == R_METRICS &&
+		     (r->what == GROUP_COUNTERS || r->what == GROUP_RATES ||
+		      r->what == GROUP_STATS);
+	bool column = r->kind == R_COLUMN || group ||
 		      (r->kind == R_METRICS &&
 		       (r->what == CPU_COUNTERS || r->what == CPU_RATES ||
 			r->what == CPU_STATS));
@@ -57,8 +60,10 @@ struct node *mibmodel_leaf(struct mibmodel *mm, const struct row *r,
 	n->tag = r->tag;
 	n->group = r->group;
 	n->units = r->units;
-	n->table =
-	    r->kind == R_METRICS ? (column ? TBL_CPU : TBL_SCALAR) : r->tbl;
+	n->table = r->kind != R_METRICS ? r->tbl
+		   : group		 ? TBL_GROUP
+		   : column		 ? TBL_CPU
+					 : TBL_SCALAR;
 	mibmodel_descr(n, descr);
 	return n;
 }

@@ -42,6 +42,10 @@ struct zbx_item {
 	/* The formula's "no value" is below 0 or above ZBX_NONE_ABOVE: an
 	 * In range step discards it. */
 	bool says_none;
+	/* JSONPath on a key the walk may lack (a CPU away for a poll): no
+	 * value, not an unsupported item (which would make every formula
+	 * reading it unsupported for 10 minutes) */
+	bool path_may_miss;
 };
 
 /* Above it a calculated value means none (zabbix_exact.c's snapshot). */
@@ -76,6 +80,13 @@ extern const struct zbx_trigger zbx_snmp_down, zbx_state_down;
 /* (a name without a macro would be taken by its own prototype) */
 #define ZBX_GRAPH_IPC	  "Ratio {#STAT.IPC} (all CPUs)"
 #define ZBX_GRAPH_CPU_IPC "CPU {#CPU}: ratio ipc"
+#define ZBX_LEN	     4096
+#define ZBX_KEY_TIME "hwr10k.counting.time"
+#define ZBX_KEY_DISC "hwr10k.discontinuity.time"
+void zbx_add(char *buf, size_t len, const char *s);
+void zbx_rate_formula(char *f, size_t len, const char *count);
+void zbx_stat_formula(char *f, size_t len, size_t st, bool cpu);
+void zbx_stat_counters(size_t st, int k[4]);
 void zbx_exact_items(FILE *out, const struct mibmodel *mm);
 void zbx_exact_rules(FILE *out);
 const struct node *zbx_find_tag(const struct mibmodel *mm, enum obj_tag tag,

@@ -13,7 +13,8 @@
  * calculated items divide their changes.  Discovery rules, dependent on the
  * master, make the items only for the events the host counts (an event not
  * counted has no instance, so no key in the walk) and for the statistics whose
- * inputs it counts, at the first reading after linking.
+ * inputs it counts, at the first reading after linking.  The formulas
+ * themselves are zabbix_formula.c's.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,10 +23,9 @@
 #include "meta/stats.h"
 #include "zabbix.h"
 
-#define LEN	 4096
-#define KEY_TIME "hwr10k.counting.time"
-#define KEY_DISC "hwr10k.discontinuity.time"
-#define NANO	 "1000000000"
+#define LEN	 ZBX_LEN
+#define KEY_TIME ZBX_KEY_TIME
+#define KEY_DISC ZBX_KEY_DISC
 #define INTERVAL "{$HWR10K.INTERVAL}"
 /* The counting time's arc in hwR10kEvCtrAgent, the discontinuity time's */
 #define ARC_TIME 9
@@ -63,18 +63,6 @@ static void oid_of(char *buf, size_t len, const struct node *n)
 	fclose(m);
 }
 
-/* Appends to buf; a text longer than len is a bug here: the build stops
- * rather than ship a cut formula. */
-static void add(char *buf, size_t len, const char *s)
-{
-	size_t used = strlen(buf);
-	if ((size_t)snprintf(buf + used, len - used, "%s", s) >= len - used) {
-		fprintf(stderr, "zabbix_exact.c: a text over %zu bytes: %.60s\n",
-			len, buf);
-		exit(1);
-	}
-}
-
 static void poll_oid(char *oid, size_t len, const struct mibmodel *mm)
 {
 	char arcs[256];
@@ -84,11 +72,11 @@ static void poll_oid(char *oid, size_t len, const struct mibmodel *mm)
 	snprintf(oid, len, "discovery[{#V},");
 	for (size_t i = 0; i < sizeof(part) / sizeof(part[0]); i++) {
 		if (part[i][0] != 'h') {
-			add(oid, len, part[i]);
+			zbx_add(oid, len, part[i]);
 			continue;
 		}
 		oid_of(arcs, sizeof(arcs), find_name(mm, part[i]));
-		add(oid, len, arcs);
+		zbx_add(oid, len, arcs);
 	}
 }
 
@@ -180,95 +168,9 @@ void zbx_exact_items(FILE *out, const struct mibmodel *mm)
 	put_clock_items(out, mm);
 }
 
-/*
- * The guard of a calculated value: the two readings are of one counting
- * epoch (the counting time grew, no discontinuity between them), fresh,
- * and `extra` holds.  A value failing it is -1, which the In range step
- * discards: nothing is stored, never a wrong rate.
- */
-static void guard(char *g, size_t len, const char *extra)
-{
-	snprintf(g, len,
-		 "(change(//" KEY_TIME ")>0 and change(//" KEY_DISC ")=0 and "
-		 "nodata(//" KEY_TIME ",{$HWR10K.NODATA})=0 and count(//" KEY_DISC
-		 ",{$HWR10K.NODATA})=count(//" KEY_TIME ",{$HWR10K.NODATA})%s)",
-		 extra);
-}
-
-/*
- * The guard's part for a counter: it went forward, and it has as many
- * readings as the counting time over {$HWR10K.NODATA}.  Both come from
- * one master value, so they are stored together; a counter that missed
- * one (no instance at a poll; or a new item's first readings) would pair
- * its change over two readings with the counting time's over one.
- */
-static void same_readings(char *extra, size_t len, const char *key)
-{
-	const char *part[] = {" and change(//", key, ")>=0 and count(//", key,
-			      ",{$HWR10K.NODATA})=count(//" KEY_TIME
-			      ",{$HWR10K.NODATA})"};
-	for (size_t i = 0; i < sizeof(part) / sizeof(part[0]); i++)
-		add(extra, len, part[i]);
-}
-
-/* value + 1 = g*num/(abs(den)+1-g)+g: num/den + 1 when g is 1 (den > 0),
- * 0 when g is 0 (and no division by zero either way). */
-static void guarded(char *f, size_t len, const char *g, const char *num,
-		    const char *den)
-{
-	const char *part[] = {g,      "*(", num,  ")/(abs(", den,
-			      ")+1-", g,    ")+", g};
-	f[0] = 0;
-	for (size_t i = 0; i < sizeof(part) / sizeof(part[0]); i++)
-		add(f, len, part[i]);
-}
-
-/* The readings a formula's inputs hold: the clocks' and the counters'
- * counts over {$HWR10K.NODATA}, summed; `keys` the counters, n of them. */
-static void readings(char *buf, size_t len, const char *const *keys,
-		     size_t n)
-{
-	snprintf(buf, len,
-		 "count(//" KEY_TIME ",{$HWR10K.NODATA})+count(//" KEY_DISC
-		 ",{$HWR10K.NODATA})");
-	for (size_t i = 0; i < n; i++) {
-		add(buf, len, "+count(//");
-		add(buf, len, keys[i]);
-		add(buf, len, ",{$HWR10K.NODATA})");
-	}
-}
-
-/*
- * One snapshot.  Zabbix 6.0 evaluates a calculated item's functions one
- * at a time, in the formula's order, each against its value cache as of
- * one time; a history sync can store values between two of them, and the
- * values of one walk's dependent items go in more than one batch.  A
- * formula reading the counter's change before the sync and the counting
- * time's after it would pair two readings (seen once: an IPC 23 % off).
- * So the formula reads its inputs' readings first (P) and last (Q); all
- * its other reads come between, and readings only arrive, so P = Q means
- * every read saw the same values.  `value1` (the value + 1, 0 for none)
- * is scaled by 2^(60*(P mod 16)) and by 2^(-60*(Q mod 16)): by 1 when they
- * are equal, exactly (powers of two); when values arrived, by 2^-60 or
- * less (the value, minus 1, below 0) or, past a multiple of 16, by 2^60 or
- * more (above ZBX_NONE_ABOVE): the In range step discards both.  (Missed
- * only if 16 readings of the inputs were stored within one evaluation.)
- */
-static void snapshot(char *f, size_t len, const char *value1,
-		     const char *const *keys, size_t n)
-{
-	char r[LEN];
-	readings(r, sizeof(r), keys, n);
-	const char *part[] = {"power(2,60*mod(", r, ",16))*(", value1,
-			      ")*power(2,-60*mod(", r, ",16))-1"};
-	f[0] = 0;
-	for (size_t i = 0; i < sizeof(part) / sizeof(part[0]); i++)
-		add(f, len, part[i]);
-}
-
 static void put_rate_prototype(FILE *out, bool cpu)
 {
-	char count[128], g[LEN], v1[LEN], f[LEN * 2], num[256], extra[512];
+	char count[128], f[LEN * 2];
 	snprintf(count, sizeof(count), "%s",
 		 cpu ? "hwr10k.cpu.count[{#CPU},{#EVENT}]"
 		     : "hwr10k.count[{#EVENT}]");
@@ -284,17 +186,12 @@ static void put_rate_prototype(FILE *out, bool cpu)
 	    .name = cpu ? "CPU {#CPU}: events counted: {#EVENT}"
 			: "Events counted: {#EVENT} (all CPUs)",
 	    .path = cpu ? "$.c{#COL}_{#CPU}" : "$.v{#COL}",
+	    .path_may_miss = cpu,
 	    .descr = "The event counter (HW-R10KEVCTR-MIB), read in the "
 		     "walk of hwr10k.poll."};
 	zbx_item(out, 12, &c);
 
-	extra[0] = 0;
-	same_readings(extra, sizeof(extra), count);
-	guard(g, sizeof(g), extra);
-	snprintf(num, sizeof(num), "change(//%s)*" NANO, count);
-	guarded(v1, sizeof(v1), g, num, "change(//" KEY_TIME ")");
-	const char *keys[] = {count};
-	snapshot(f, sizeof(f), v1, keys, 1);
+	zbx_rate_formula(f, sizeof(f), count);
 	struct zbx_item r = {
 	    .key = cpu ? "hwr10k.cpu.events[{#CPU},{#EVENT}]"
 		       : "hwr10k.events[{#EVENT}]",
@@ -321,9 +218,9 @@ static void names_js(char *buf, size_t len)
 		char one[96];
 		snprintf(one, sizeof(one), "%s\"%u\": \"%s\"", c ? ", " : "",
 			 counters[c].arc, counters[c].name);
-		add(buf, len, one);
+		zbx_add(buf, len, one);
 	}
-	add(buf, len, "}");
+	zbx_add(buf, len, "}");
 }
 
 /* An events rule's JavaScript: a row per counter in the walk's object
@@ -374,64 +271,6 @@ static void put_event_rules(FILE *out)
 	put_rate_prototype(out, true);
 }
 
-/* The inputs of a statistic: counter indexes, -1 = none. */
-static void stat_counters(size_t st, int k[4])
-{
-	struct stat_inputs in;
-	if (stat_inputs(st, &in) != 0)
-		in = (struct stat_inputs){-1, -1, -1, -1};
-	k[0] = in.num, k[1] = in.minus, k[2] = in.den, k[3] = in.plus;
-}
-
-/* "change(//KEY)" of input k's counter. */
-static void input_key(char *buf, size_t len, int c, bool cpu)
-{
-	if (cpu)
-		snprintf(buf, len, "hwr10k.cpu.count[{#CPU},%s]",
-			 counters[c].name);
-	else
-		snprintf(buf, len, "hwr10k.count[%s]", counters[c].name);
-}
-
-/* num - minus over den + plus (over the counting time, per second, for a
- * statistic that is a difference). */
-static void stat_formula(char *f, size_t len, size_t st, bool cpu)
-{
-	const struct stat_def *s = &stat_defs[st];
-	int k[4];
-	char ch[4][128], num[512], den[512], extra[LEN], g[LEN], v1[LEN * 2];
-	char keys[4][96];
-	const char *used[4];
-	size_t n = 0;
-	stat_counters(st, k);
-	for (int i = 0; i < 4; i++)
-		ch[i][0] = 0;
-	extra[0] = 0;
-	for (int i = 0; i < 4; i++) {
-		if (k[i] < 0)
-			continue;
-		char *key = keys[n];
-		input_key(key, sizeof(keys[n]), k[i], cpu);
-		used[n++] = key;
-		snprintf(ch[i], sizeof(ch[i]), "change(//%s)", key);
-		same_readings(extra, sizeof(extra), key);
-	}
-	snprintf(num, sizeof(num), "%s%s%s%s", ch[0], k[1] >= 0 ? "-" : "",
-		 ch[1], s->scale ? "" : ")*(" NANO);
-	if (s->scale) {
-		snprintf(den, sizeof(den), "(%s%s%s)", ch[2],
-			 k[3] >= 0 ? "+" : "", ch[3]);
-		add(extra, sizeof(extra), " and ");
-		add(extra, sizeof(extra), den);
-		add(extra, sizeof(extra), ">0");
-	} else {
-		snprintf(den, sizeof(den), "change(//" KEY_TIME ")");
-	}
-	guard(g, sizeof(g), extra);
-	guarded(v1, sizeof(v1), g, num, den);
-	snapshot(f, len, v1, used, n);
-}
-
 /* The summed statistic's macro, {#STAT.IPC}: one of its own for each
  * rule, whose prototype's key must name a macro and differ from the other
  * rules' (a graph prototype finds its item by key). */
@@ -441,9 +280,9 @@ static void stat_macro(char *buf, size_t len, size_t st)
 	for (const char *p = stat_defs[st].name; *p; p++) {
 		char one[2] = {(char)(*p >= 'a' && *p <= 'z' ? *p - 32 : *p),
 			       0};
-		add(buf, len, one);
+		zbx_add(buf, len, one);
 	}
-	add(buf, len, "}");
+	zbx_add(buf, len, "}");
 }
 
 /* The rule's JavaScript: one row when the host counts every input of
@@ -454,7 +293,7 @@ static void stat_js(char *js, size_t len, size_t st, bool cpu)
 	const struct stat_def *s = &stat_defs[st];
 	int k[4];
 	char arcs[64] = "", row[128], macro[64];
-	stat_counters(st, k);
+	zbx_stat_counters(st, k);
 	stat_macro(macro, sizeof(macro), st);
 	if (cpu)
 		snprintf(row, sizeof(row), "{\"{#CPU}\": m[2]}");
@@ -466,7 +305,7 @@ static void stat_js(char *js, size_t len, size_t st, bool cpu)
 			continue;
 		snprintf(one, sizeof(one), "%s%u", arcs[0] ? ", " : "",
 			 counters[k[i]].arc);
-		add(arcs, sizeof(arcs), one);
+		zbx_add(arcs, sizeof(arcs), one);
 	}
 	snprintf(js, len,
 		 "var o = JSON.parse(value), c = [%s], out = [], k, m, i, ok;\n"
@@ -506,7 +345,7 @@ static void put_stat_rule(FILE *out, size_t st, bool cpu)
 	    .descr = "Made where the host counts every event the statistic "
 		     "is computed from (as the agent: doc/nms.md)."};
 	zbx_rule(out, &r);
-	stat_formula(f, sizeof(f), st, cpu);
+	zbx_stat_formula(f, sizeof(f), st, cpu);
 	if (cpu)
 		snprintf(ikey, sizeof(ikey), "hwr10k.cpu.stat[{#CPU},%s]",
 			 s->name);

@@ -122,7 +122,8 @@ static void preprocessing(FILE *out, int f, const struct zbx_item *it)
 	if (it->js)
 		step(out, f + 2, "JAVASCRIPT", it->js, NULL, false);
 	if (it->path)
-		step(out, f + 2, "JSONPATH", it->path, NULL, false);
+		step(out, f + 2, "JSONPATH", it->path, NULL,
+		     it->path_may_miss);
 	if (it->prep != P_NONE)
 		step(out, f + 2, pt[it->prep], it->param, NULL, false);
 	if (it->says_none)

@@ -13,7 +13,8 @@
 #     beside it the README's first command on brand-new Debian 12 and 13
 #     machines (tests/fresh/readme-root.sh: throwaway minbase roots).
 # Between 1 and 2, 'make fuzz' runs each libFuzzer target (clang, ASan and
-# UBSan) for FUZZ_SECONDS (30).
+# UBSan) for FUZZ_SECONDS (30); after 2, tools/mutate/ci.sh (mutation
+# testing: the known misses killed, a small sample run).
 # Prints the logs of failed tests and ends with "N passed, N failed".
 set -u
 piuparts_pid=
@@ -73,6 +74,18 @@ fi
 passed=$((passed + fpass)) failed=$((failed + ffail))
 stage "valgrind, without libpfm4: make check-valgrind" "$top/build-valgrind" \
     check-valgrind --without-libpfm
+# Mutation testing (tools/mutate.sh): the known misses of tests/mutants/
+# each killed through --patch, and a 12-mutant fixed-seed sample over lib/
+# run end to end, its survivors printed (the full sample is a documented
+# command: doc/testing.md).  One result; a few minutes.
+echo "==== tools/mutate/ci.sh: tests/mutants/ killed, a 12-mutant sample over lib/"
+rm -rf "$top/build-mutate"; mkdir -p "$top/build-mutate"
+if nice -n 10 tools/mutate/ci.sh "$top/build-mutate" >"$top/mutate.out" 2>&1; then
+    passed=$((passed + 1)); grep -E '^mutate: [^ ]*\.diff: killed|^all ' "$top/mutate.out"
+else
+    failed=$((failed + 1)); echo "==== FAILED: tools/mutate/ci.sh"; tail -n 60 "$top/mutate.out"
+fi
+sed -n '/^==== survivors/,$p' "$top/mutate.out"
 # The benchmark in its smoke mode: it runs end to end (numbers are not
 # judged here; the README's come from a full run).
 echo "==== bench/compare.sh --smoke"

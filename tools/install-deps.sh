@@ -46,7 +46,8 @@
 # with php-cli serving the API, snmptt (with libnet-ip-perl, which its
 # package needs but does not declare); curl and jq query their APIs;
 # headless chromium (driven by python3-selenium) renders the Zabbix
-# dashboard.
+# dashboard.  gcov (with gcc) and gcovr: tools/mutate.sh's per-test
+# coverage and doc/testing.md's coverage figures.
 # The Debian package: debhelper, dpkg-dev and pkgconf build it (its
 # debian/control lists the rest above), lintian checks it, debootstrap
 # makes the throwaway root its install test runs in, piuparts installs,
@@ -71,7 +72,7 @@ tests="snmptrapd libpfm4-dev valgrind clang $clang_rt
       prometheus prometheus-snmp-exporter snmptt libnet-ip-perl curl jq
       postgresql zabbix-server-pgsql zabbix-frontend-php php-cli php-pgsql
       php-bcmath php-mbstring php-gd php-xml locales chromium chromium-driver python3-selenium
-      debhelper dpkg-dev pkgconf lintian debootstrap piuparts autopkgtest"
+      debhelper dpkg-dev pkgconf lintian debootstrap piuparts autopkgtest gcovr"
 deb="build-essential dpkg-dev debhelper lintian
       libcmocka-dev libsmi2-dev libpcp-import1-dev libpcp3-dev libpfm4-dev
       libsnmp-dev pkgconf smitools"

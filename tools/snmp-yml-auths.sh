@@ -7,7 +7,9 @@
 # version and auth moved into an `auths:` entry.  The SNMPv2c auth with
 # community public is `public_v2`, the exporter's default auth, so a
 # scrape that names only the module works as with 0.21; any other is
-# named after its module (hw_r10kevctr_v3: scrape with auth=hw_r10kevctr_v3).
+# named after the shortest name of the modules that have it (the SNMPv3
+# modules hw_r10kevctr_v3 and hw_r10kevctr_cpu_v3 share the auth
+# hw_r10kevctr_v3: scrape with auth=hw_r10kevctr_v3).
 # A text transformation of the generator's layout (top-level modules,
 # two-space indent), so the one generator.yml makes both files:
 # tests/nms/prometheus-files.sh regenerates and compares both.
@@ -15,11 +17,12 @@ set -eu
 ${AWK:-awk} '
 function flush_auth() {
     if (mod == "") return
-    name = (ver == 2 && auth == "    community: public\n") ? "public_v2" : mod
-    if (!(name in seen)) {
-        seen[name] = 1
-        auths = auths "  " name ":\n" auth "    version: " ver "\n"
-    }
+    key = auth "    version: " ver "\n"
+    if (!(key in name)) {
+        keys[++nkeys] = key
+        name[key] = (ver == 2 && auth == "    community: public\n") ? "public_v2" : mod
+    } else if (name[key] != "public_v2" && length(mod) < length(name[key]))
+        name[key] = mod
     modules = modules "  " mod ":\n" body
 }
 NR == 1 && /^#/ { header = $0 "\n"; next }
@@ -30,6 +33,8 @@ inauth && /^    / { auth = auth $0 "\n"; next }
 { inauth = 0; body = body "  " $0 "\n" }
 END {
     flush_auth()
+    for (i = 1; i <= nkeys; i++)
+        auths = auths "  " name[keys[i]] ":\n" keys[i]
     printf "%s", header
     printf "# snmp_exporter 0.23+ format: made from snmp.yml by tools/snmp-yml-auths.sh.\n"
     printf "auths:\n%smodules:\n%s", auths, modules

@@ -40,6 +40,7 @@ static void free_pcp(struct pcp *p)
 		free(p->metric[i].inst);
 	}
 	free(p->cpus);
+	cpu_groups_free(&p->nodes);
 	free(p);
 }
 
@@ -233,6 +234,7 @@ static int pcp_open(struct backend *b, const struct config *cfg, char *err,
 			goto fail;
 	map_state(p);
 	log_unmapped(p);
+	pcp_nodes_read(p);
 	p->state = p->counted ? __builtin_popcountll(p->counted) : -1;
 	snprintf(p->cpurev, sizeof(p->cpurev), "unknown");
 	hwr_log(LOG_INFO,

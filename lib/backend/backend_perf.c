@@ -24,6 +24,7 @@
 
 #include "backend/backend.h"
 #include "backend/backend_perf.h"
+#include "backend/host_info.h"
 #include "util/cpulist.h"
 #include "util/log.h"
 #include "backend/perf_cpu.h"
@@ -46,6 +47,7 @@ struct perf {
 	char cpurev[CPUREV_MAX + 1];
 	struct perf_cpu *cpus; /* every CPU seen online since open, sorted */
 	size_t ncpus;
+	struct cpu_groups nodes; /* the NUMA nodes: the default groups */
 };
 
 /* ------------------------------------------------------------ CPU set */
@@ -129,27 +131,8 @@ static void free_perf(struct perf *pf)
 	for (size_t i = 0; i < pf->ncpus; i++)
 		perf_cpu_close(&pf->cpus[i]);
 	free(pf->cpus);
+	cpu_groups_free(&pf->nodes);
 	free(pf);
-}
-
-static void read_cpurev(struct perf *pf)
-{
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	char line[256];
-	int family = -1, model = -1, stepping = -1;
-
-	snprintf(pf->cpurev, sizeof(pf->cpurev), "unknown");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f) && strncmp(line, "\n", 1) != 0) {
-		sscanf(line, "cpu family : %d", &family);
-		sscanf(line, "model : %d", &model);
-		sscanf(line, "stepping : %d", &stepping);
-	}
-	fclose(f);
-	if (family >= 0 && model >= 0 && stepping >= 0)
-		snprintf(pf->cpurev, sizeof(pf->cpurev), "%d.%d.%d", family,
-			 model, stepping);
 }
 
 /* Why an event that failed to open cannot count, for people. */
@@ -262,7 +245,10 @@ static int perf_open(struct backend *b, const struct config *cfg, char *err,
 		return -1;
 	}
 	probe_all(pf, (int)online.cpu[0], false);
-	read_cpurev(pf);
+	host_cpurev(pf->cpurev, sizeof(pf->cpurev));
+	char why[300]; /* no nodes: no groups (cpuGroup lines may say) */
+	if (host_nodes(pf->sysfs, &pf->nodes, why, sizeof(why)) != 0)
+		hwr_log(LOG_WARNING, "perf: no CPU groups: %s\n", why);
 	hwr_log(LOG_INFO, "perf: counting %d of %d metrics\n",
 		__builtin_popcountll(pf->counted), COUNTER_COUNT);
 	int rc = sync_cpus_to(pf, &online);
@@ -372,6 +358,7 @@ static int perf_read(struct backend *b, struct sample *s)
 	}
 	drop_never_ran(pf);
 	s->ncpus = pf->ncpus;
+	s->groups = &pf->nodes;
 	s->counted = pf->counted;
 	s->state = pf->state;
 	snprintf(s->cpurev, sizeof(s->cpurev), "%s", pf->cpurev);

@@ -50,6 +50,7 @@ static void free_replay(struct replay *r)
 	free(r->cpus);
 	free(r->cells);
 	free(r->present);
+	cpu_groups_free(&r->groups);
 	free(r);
 }
 
@@ -220,6 +221,7 @@ static int replay_read(struct backend *b, struct sample *out)
 	if (sample_reserve(out, r->ncpus) < 0)
 		return -1;
 	out->ncpus = fill_cpus(r, present, out);
+	out->groups = &r->groups;
 	out->time_ns = r->time_ns;
 	out->counted = served_counters(r);
 	out->system_wide = r->system_wide & out->counted;

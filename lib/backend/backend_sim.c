@@ -41,6 +41,7 @@ struct sim {
 	uint64_t reads;
 	uint32_t epoch;
 	counter_mask counted;
+	struct cpu_groups groups; /* simNodes: the CPUs split evenly */
 };
 
 static uint64_t splitmix64(uint64_t x)
@@ -76,6 +77,12 @@ static int sim_open(struct backend *b, const struct config *cfg, char *err,
 		if (!(s->cfg.off & COUNTER_BIT(i)) &&
 		    metric_in_revision(&counters[i], s->cfg.cpurev))
 			s->counted |= COUNTER_BIT(i);
+	if (cpu_groups_even(&s->groups, s->cfg.nodes, s->cfg.cpus) != 0) {
+		cpu_groups_free(&s->groups);
+		free(s);
+		snprintf(err, errlen, "sim: out of memory");
+		return -1;
+	}
 	b->priv = s;
 	return 0;
 }
@@ -138,6 +145,7 @@ static int sim_read(struct backend *b, struct sample *out)
 					    sim_offset(s->cfg.seed, cpu, i);
 	}
 	out->ncpus = s->cfg.cpus;
+	out->groups = &s->groups;
 	out->time_ns = t * 1000000000u; /* the sim's own clock */
 	out->counted = s->counted;
 	out->state = __builtin_popcountll(s->counted);
@@ -147,7 +155,10 @@ static int sim_read(struct backend *b, struct sample *out)
 
 static void sim_close(struct backend *b)
 {
-	free(b->priv);
+	struct sim *s = b->priv;
+	if (s)
+		cpu_groups_free(&s->groups);
+	free(s);
 }
 
 /* ------------------------------------------------------------ settings */
@@ -240,6 +251,10 @@ static const struct config_token sim_tokens[] = {
 	      true),
     TOKEN_CUSTOM("simCpurev", "MAJOR.MINOR", struct sim_settings, cpurev,
 		 true, parse_cpurev, same_cpurev, NULL),
+    TOKEN_UINT("simNodes",
+	       "N (0..1024, default 0: none): CPU groups node0..nodeN-1, "
+	       "the simulated CPUs split evenly",
+	       struct sim_settings, nodes, 0, CPU_GROUPS_MAX, true),
     TOKEN_END,
 };
 

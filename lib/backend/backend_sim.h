@@ -27,6 +27,7 @@ struct sim_settings {
 	counter_mask off;	      /* counters the sim does not count */
 	uint64_t seed;
 	char cpurev[CPUREV_MAX + 1];
+	unsigned nodes; /* simNodes: NUMA-like groups of the CPUs */
 };
 
 /* The rate of counter k on CPU 0 with these settings. */

@@ -64,11 +64,15 @@ struct pcp {
 	int32_t state;
 	char cpurev[CPUREV_MAX + 1];
 	unsigned errors; /* not yet reported in a sample */
+	struct cpu_groups nodes; /* hinv.map.cpu_node: the default groups */
 };
 
 /* Start a new counting epoch: every cell takes its next reading as its
  * base (what was counted in between is unknown). */
 void pcp_restart(struct pcp *p);
+/* The source's hinv.map.cpu_node into p->nodes (pcp_nodes.c): none when
+ * it has no such metric; an archive is rewound after. */
+void pcp_nodes_read(struct pcp *p);
 /* backend_pcp's read (pcp_read.c). */
 int pcp_read(struct backend *b, struct sample *s);
 

@@ -323,6 +323,7 @@ static int fill_sample(struct pcp *p, struct sample *s, bool stopped,
 		cs->unread &= p->counted & ~p->system_wide;
 	}
 	s->ncpus = n;
+	s->groups = &p->nodes;
 	s->time_ns = p->time_ns;
 	s->counted = p->counted;
 	s->system_wide = p->system_wide;

@@ -78,6 +78,7 @@ struct replay {
 	int32_t state;
 	char cpurev[CPUREV_MAX + 1];
 	struct file_id id; /* of the file loaded, to see it replaced */
+	struct cpu_groups groups; /* the file's group lines, file-wide */
 };
 
 /* Load r->file (r->width set) into r: every bad line logged and counted;

@@ -190,12 +190,25 @@ static int parse_time_ns(const char *s, uint64_t *ns)
 static int parse_counter(struct parser *p, const struct metric *m, char **f,
 			 uint64_t t);
 
+/* group NAME CPULIST: a CPU group of the whole recording. */
+static int parse_group(struct parser *p, char **f, int n)
+{
+	char why[300];
+	if (n != 3)
+		return bad(p, "expected group NAME CPULIST");
+	if (cpu_groups_add(&p->r->groups, f[1], f[2], why, sizeof(why)) != 0)
+		return bad(p, "%s", why);
+	return 0;
+}
+
 static int parse_line(struct parser *p, char *line)
 {
 	char *f[4];
 	int n = parse_words(line, f, 4);
 	if (n == 0 || f[0][0] == '#')
 		return 0;
+	if (strcmp(f[0], "group") == 0)
+		return parse_group(p, f, n);
 	if (n != 4)
 		return bad(p, "expected TIME CPU METRIC VALUE");
 

@@ -25,6 +25,7 @@ void cache_free(struct cache *c)
 	for (size_t i = 0; i < c->ngone; i++)
 		span_free(&c->gone[i].row.span);
 	span_free(&c->total_span);
+	cache_groups_free(c);
 	free(c->rows);
 	free(c->offset);
 	free(c->gone);
@@ -50,52 +51,6 @@ void cache_free(struct cache *c)
 
 #define ALL_COUNTERS ((counter_mask)((UINT64_C(1) << COUNTER_COUNT) - 1))
 
-/* The deltas of the system-wide counters into sum; true when their
- * reading restarted (new epoch) after one before; *reset: the counters
- * whose reading went backwards or that the backend says were reset. */
-static bool fold_system_wide(struct cache *c, const struct sample *s,
-			     uint64_t *sum, counter_mask *reset)
-{
-	*reset = 0;
-	if (s->ended && c->have_total_raw)
-		return false; /* held: nothing counted, nothing lost */
-	if (!s->system_wide || s->system_wide_stopped) {
-		c->have_total_raw = false;
-		return false;
-	}
-	bool restarted = !c->have_total_raw || c->total_epoch != s->total_epoch;
-	for (int i = 0; i < COUNTER_COUNT; i++) {
-		if (!(s->system_wide & COUNTER_BIT(i)))
-			continue;
-		if (!restarted && s->total[i] < c->total_raw[i])
-			*reset |= COUNTER_BIT(i);
-		sum[i] = cache_advance(&c->total_raw[i], s->total[i], restarted);
-	}
-	if (!restarted)
-		*reset |= s->total_reset & s->system_wide;
-	bool had = c->have_total_raw;
-	c->total_epoch = s->total_epoch;
-	c->have_total_raw = true;
-	return had && restarted;
-}
-
-/* The counters whose sum had a live source in this poll. */
-static counter_mask live_counters(const struct sample *s,
-				  const struct cpu_row *rows)
-{
-	counter_mask live = 0;
-	counter_mask per_cpu = s->counted & ~s->system_wide;
-
-	for (size_t i = 0; i < s->ncpus; i++)
-		if (rows[i].status == CPU_COUNTING) {
-			live |= per_cpu;
-			break;
-		}
-	if (!s->ended && !s->system_wide_stopped)
-		live |= s->system_wide & s->counted;
-	return live;
-}
-
 /* The sample has exactly the cache's CPUs, the usual poll: the rows are
  * folded in place, with no allocation or copy. */
 static bool same_cpus(const struct cache *c, const struct sample *s)
@@ -112,6 +67,8 @@ static bool same_cpus(const struct cache *c, const struct sample *s)
 struct pass {
 	bool first;
 	bool whole;		     /* a CPU event: every sum's delta void */
+	bool all; /* every row's and group's deltas void (counted set) */
+	uint32_t now;
 	/* a counting CPU's cells, for their sums: unread, reset, or read
 	 * with no base (a first reading) */
 	counter_mask unread, reset, no_base;
@@ -192,6 +149,7 @@ static void rows_left(struct cache *c, size_t *old, unsigned long cpu,
 	for (; *old < c->nrows && c->rows[*old].cpu < cpu; (*old)++) {
 		NOTE("CPU %u left the table", c->rows[*old].cpu);
 		ps->whole = true;
+		cache_group_event(c, c->rows[*old].group, true);
 		cache_gone_add(c, &c->rows[*old], c->offset[*old]);
 	}
 	*noted = disc;
@@ -243,18 +201,28 @@ static bool fold_rows(struct cache *c, const struct sample *s,
 		rows_left(c, &old, cs->cpu, ps, &disc);
 		bool joined = row_of(c, cs, &old, &rows[i], offset[i], first,
 				     &returned, &disc);
+		if (joined)
+			rows[i].group = cpu_groups_find(&c->groups, cs->cpu);
+		long g = rows[i].group;
 		counter_mask reset = 0;
-		enum fold_event ev =
-		    cache_fold_cpu(&rows[i], offset[i], cs, mask,
-			     ~per_cpu & ALL_COUNTERS, sum, s->ended, &reset);
+		enum fold_event ev = cache_fold_cpu(
+		    &rows[i], offset[i], cs, mask, ~per_cpu & ALL_COUNTERS,
+		    g >= 0 ? c->gpass[g].sum : sum, s->ended, &reset);
 		if (returned) /* its delta spans its absence: no rate */
 			rows[i].delta_valid = false;
 		fold_span(&rows[i], offset[i], cs, per_cpu, reset,
 			  !rows[i].delta_valid || first, ps);
+		cache_group_row(c, &rows[i]);
+		if (first || ps->all || joined || ev != FOLD_STEADY)
+			rows[i].disc_time = ps->now;
 		if (first)
 			continue;
-		if (joined || returned || (ev != FOLD_STEADY && ev != FOLD_RESET))
+		bool whole = joined || returned ||
+			     (ev != FOLD_STEADY && ev != FOLD_RESET);
+		if (whole)
 			ps->whole = true;
+		if (whole || ev == FOLD_RESET)
+			cache_group_event(c, g, whole);
 		if (!joined)
 			disc = note_event(c, disc, cs->cpu, ev, reset);
 	}
@@ -287,6 +255,7 @@ static void fold_totals(struct cache *c, const struct sample *s,
 
 void cache_timestamps_reset(struct cache *c)
 {
+	cache_restamp(c, c->discontinuity_time, 0);
 	c->last_poll_time = 0;
 	c->discontinuity_time = 0;
 }
@@ -345,16 +314,22 @@ int cache_update(struct cache *c, const struct sample *s, uint32_t now)
 	}
 	struct pass ps = {.first = first,
 			  .prev_ns = first ? 0 : c->sample_time_ns,
-			  .quiet = c->spans_quiet};
+			  .quiet = c->spans_quiet,
+			  .now = now};
 	if (!first &&
 	    (s->counted != c->counted || s->system_wide != c->system_wide)) {
 		NOTE("the set of counted events changed");
-		ps.whole = true;
+		ps.whole = ps.all = true;
 	}
+	if (c->groups_changed && !first)
+		NOTE("the CPU groups changed");
+	cache_groups_begin(c);
 	disc = fold_rows(c, s, rows, offset, sum, &ps, disc);
 	c->spans_quiet = !ps.busy;
+	struct group_end ge = {s, rows, sum, first, ps.all, ps.prev_ns, now};
+	cache_groups_end(c, &ge);
 	counter_mask sw_reset;
-	if (fold_system_wide(c, s, sum, &sw_reset) && !first) {
+	if (cache_fold_system_wide(c, s, sum, &sw_reset) && !first) {
 		NOTE("the system-wide counts restarted");
 		ps.whole = true;
 	}
@@ -362,7 +337,7 @@ int cache_update(struct cache *c, const struct sample *s, uint32_t now)
 		NOTE("the system-wide counts went backwards (reset)");
 
 	fold_totals(c, s, sum, &ps, sw_reset, first);
-	c->total_live = live_counters(s, rows);
+	c->total_live = cache_live_counters(s, rows);
 	adopt(c, s, rows, offset, now, disc);
 	return disc;
 }

@@ -37,6 +37,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cache/cache_group.h"
 #include "cache/cache_span.h"
 #include "cache/sample.h"
 
@@ -59,6 +60,8 @@ struct cpu_row {
 	uint64_t time_enabled, time_running; /* served, accumulated */
 	uint64_t raw_enabled, raw_running;
 	unsigned duty_cycle; /* percent, last interval */
+	long group;	     /* its CPU group's position, -1: none */
+	uint32_t disc_time;  /* TimeTicks of its last discontinuity */
 };
 
 /* A CPU that left the table, as it was: its row and offset come back
@@ -114,7 +117,19 @@ struct cache {
 	/* The next poll reads another clock (a new backend): its interval
 	 * is unknown. */
 	bool clock_restarted;
+	/* The CPU groups (cache_group.h): as the last poll folded them,
+	 * their sums (groups.n), and the pass's scratch. */
+	struct cpu_groups groups;
+	struct group_sum *gsum;
+	struct group_pass *gpass;
+	bool groups_changed; /* since the last pass: every group restarts */
 };
+
+/* Where a value is read: a CPU (>= 0), the sum, or a group's sum. */
+#define CACHE_SUM	    (-1L)
+#define CACHE_GROUP(g)	    (-2L - (long)(g))
+#define CACHE_IS_GROUP(w)   ((w) <= -2L)
+#define CACHE_GROUP_OF(w)   ((size_t)(-2L - (w)))
 
 /* The backend changed (a reload): the next poll's clock is another
  * one, so its interval is unknown (no rate, no counting time). */
@@ -131,7 +146,8 @@ enum sample_status {
 };
 
 /*
- * The rate per second of counter, for the sum (cpu < 0) or one CPU: over
+ * The rate per second of counter, for the sum (cpu CACHE_SUM), a group
+ * (CACHE_GROUP(g)) or one CPU: over
  * the last poll interval, or, after polls without a reading, over the
  * time since the last reading.
  */
@@ -166,6 +182,13 @@ int cache_update(struct cache *c, const struct sample *s, uint32_t now);
  * re-initialization" (RFC 2579), until the next event.
  */
 void cache_timestamps_reset(struct cache *c);
+/*
+ * The module's discontinuity time moved from old_disc to new_disc (put
+ * on another master's sysUpTime, agent/stamps.c): every CPU's and
+ * group's moves with it, keeping its distance before it (0 when that
+ * falls before the new master's re-initialization, or was 0).
+ */
+void cache_restamp(struct cache *c, uint32_t old_disc, uint32_t new_disc);
 
 /* Row of a CPU, by binary search; NULL if absent. */
 const struct cpu_row *cache_row(const struct cache *c, unsigned cpu);

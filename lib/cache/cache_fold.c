@@ -138,3 +138,49 @@ enum fold_event cache_fold_cpu(struct cpu_row *r, uint64_t *offset,
 	r->status = CPU_COUNTING;
 	return ev;
 }
+
+/* The deltas of the system-wide counters into sum; true when their
+ * reading restarted (new epoch) after one before; *reset: the counters
+ * whose reading went backwards or that the backend says were reset. */
+bool cache_fold_system_wide(struct cache *c, const struct sample *s,
+			     uint64_t *sum, counter_mask *reset)
+{
+	*reset = 0;
+	if (s->ended && c->have_total_raw)
+		return false; /* held: nothing counted, nothing lost */
+	if (!s->system_wide || s->system_wide_stopped) {
+		c->have_total_raw = false;
+		return false;
+	}
+	bool restarted = !c->have_total_raw || c->total_epoch != s->total_epoch;
+	for (int i = 0; i < COUNTER_COUNT; i++) {
+		if (!(s->system_wide & COUNTER_BIT(i)))
+			continue;
+		if (!restarted && s->total[i] < c->total_raw[i])
+			*reset |= COUNTER_BIT(i);
+		sum[i] = cache_advance(&c->total_raw[i], s->total[i], restarted);
+	}
+	if (!restarted)
+		*reset |= s->total_reset & s->system_wide;
+	bool had = c->have_total_raw;
+	c->total_epoch = s->total_epoch;
+	c->have_total_raw = true;
+	return had && restarted;
+}
+
+/* The counters whose sum had a live source in this poll. */
+counter_mask cache_live_counters(const struct sample *s,
+				  const struct cpu_row *rows)
+{
+	counter_mask live = 0;
+	counter_mask per_cpu = s->counted & ~s->system_wide;
+
+	for (size_t i = 0; i < s->ncpus; i++)
+		if (rows[i].status == CPU_COUNTING) {
+			live |= per_cpu;
+			break;
+		}
+	if (!s->ended && !s->system_wide_stopped)
+		live |= s->system_wide & s->counted;
+	return live;
+}

@@ -27,4 +27,13 @@ enum fold_event cache_fold_cpu(struct cpu_row *r, uint64_t *offset,
 				counter_mask skip, uint64_t *sum, bool ended,
 				counter_mask *reset);
 
+/* The deltas of the system-wide counters into sum; true when their
+ * reading restarted (new epoch) after one before; *reset: the counters
+ * whose reading went backwards or that the backend says were reset. */
+bool cache_fold_system_wide(struct cache *c, const struct sample *s,
+			    uint64_t *sum, counter_mask *reset);
+/* The counters whose sum had a live source in this poll. */
+counter_mask cache_live_counters(const struct sample *s,
+				 const struct cpu_row *rows);
+
 #endif

@@ -34,6 +34,10 @@ const struct cpu_row *cache_row(const struct cache *c, unsigned cpu)
 
 const struct span_set *cache_span(const struct cache *c, long cpu)
 {
+	if (CACHE_IS_GROUP(cpu))
+		return CACHE_GROUP_OF(cpu) < c->groups.n
+			   ? &c->gsum[CACHE_GROUP_OF(cpu)].span
+			   : NULL;
 	if (cpu < 0)
 		return &c->total_span;
 	const struct cpu_row *r = cache_row(c, (unsigned)cpu);
@@ -49,7 +53,26 @@ static enum sample_status cell_status(const struct span_set *sp, int k)
 	return sp->reset & bit ? SAMPLE_DISCONTINUITY : SAMPLE_UNREAD;
 }
 
-/* delta (and its validity) of the sum or of one CPU's row */
+/* delta (and its validity) of a group's sum */
+static enum sample_status group_delta(const struct cache *c, int counter,
+				      size_t g, uint64_t *delta,
+				      uint64_t *value,
+				      const struct span_set **span)
+{
+	if (g >= c->groups.n || !cache_counted_per_cpu(c, counter))
+		return SAMPLE_NONE;
+	const struct group_sum *gs = &c->gsum[g];
+	if (!(gs->live & COUNTER_BIT(counter)))
+		return SAMPLE_NONE; /* no CPU of it counting: unknown */
+	*delta = gs->delta[counter];
+	*value = gs->total[counter];
+	*span = &gs->span;
+	if (!gs->delta_valid)
+		return SAMPLE_DISCONTINUITY;
+	return cell_status(*span, counter);
+}
+
+/* delta (and its validity) of the sum, a group or one CPU's row */
 static enum sample_status last_delta(const struct cache *c, int counter,
 				     long cpu, uint64_t *delta, uint64_t *value,
 				     const struct span_set **span)
@@ -57,6 +80,9 @@ static enum sample_status last_delta(const struct cache *c, int counter,
 	if (counter < 0 || counter >= COUNTER_COUNT ||
 	    !cache_counted(c, counter) || c->polls < 2)
 		return SAMPLE_NONE;
+	if (CACHE_IS_GROUP(cpu))
+		return group_delta(c, counter, CACHE_GROUP_OF(cpu), delta,
+				   value, span);
 	if (cpu < 0) {
 		if (!(c->total_live & COUNTER_BIT(counter)))
 			return SAMPLE_NONE; /* nothing counted it: unknown */

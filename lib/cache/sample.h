@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "meta/metrics.h"
+#include "util/cpugroups.h"
 
 #define CPUREV_MAX 32
 
@@ -64,6 +65,10 @@ struct sample {
 	bool ended;
 	int32_t state; /* hw.r10kevctr.state */
 	char cpurev[CPUREV_MAX + 1];
+	/* The backend's CPU groups (NUMA nodes; NULL: none), owned by the
+	 * backend and valid while it is open; the config's cpuGroup lines
+	 * replace them (the agent chooses, cache_groups_use takes them). */
+	const struct cpu_groups *groups;
 	unsigned errors;  /* records skipped / reads failed */
 	uint64_t time_ns; /* when read, in the backend's clock */
 };

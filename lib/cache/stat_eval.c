@@ -50,8 +50,9 @@ static enum sample_status input(const struct cache *c, size_t stat,
  */
 static uint64_t summed_difference(const struct cache *c,
 				  const struct stat_inputs *in,
-				  uint64_t sums_num)
+				  uint64_t sums_num, long where)
 {
+	long group = CACHE_IS_GROUP(where) ? (long)CACHE_GROUP_OF(where) : -1;
 	if (!cache_counted_per_cpu(c, in->num) ||
 	    (in->minus >= 0 && !cache_counted_per_cpu(c, in->minus)))
 		return sums_num;
@@ -59,7 +60,8 @@ static uint64_t summed_difference(const struct cache *c,
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct cpu_row *r = &c->rows[i];
 		uint64_t n, m = 0;
-		if (r->status != CPU_COUNTING ||
+		if ((group >= 0 && r->group != group) ||
+		    r->status != CPU_COUNTING ||
 		    cache_delta(c, in->num, r->cpu, &n) != SAMPLE_OK ||
 		    (in->minus >= 0 &&
 		     cache_delta(c, in->minus, r->cpu, &m) != SAMPLE_OK))
@@ -101,7 +103,7 @@ enum sample_status stat_value(const struct cache *c, size_t stat, long cpu,
 		/* a count in the last poll interval: not over a longer one */
 		if (mode == SPAN_GROUP_ANCHOR)
 			return SAMPLE_UNREAD;
-		*value = cpu < 0 ? summed_difference(c, &in, num) : num;
+		*value = cpu < 0 ? summed_difference(c, &in, num, cpu) : num;
 		return SAMPLE_OK;
 	}
 	uint64_t den = d[2] + d[3];

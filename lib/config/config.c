@@ -214,6 +214,31 @@ static int parse_agentx_socket(void *settings, const char *token, char **w,
 	return 0;
 }
 
+/* cpuGroup NAME CPULIST: groups never overlap, names are unique. */
+static int parse_cpu_group(void *settings, const char *token, char **w, int n,
+			   char *err, size_t len)
+{
+	struct config *c = settings;
+	char why[300];
+	if (n != 2)
+		return parse_fail(err, len,
+				  "%s: expected NAME CPULIST (as 0-3,8)", token);
+	if (cpu_groups_add(&c->groups, w[0], w[1], why, sizeof(why)) != 0)
+		return parse_fail(err, len, "%s: %s", token, why);
+	return 0;
+}
+
+static bool same_cpu_groups(const void *a, const void *b)
+{
+	return cpu_groups_same(&((const struct config *)a)->groups,
+			       &((const struct config *)b)->groups);
+}
+
+static void release_cpu_groups(void *settings)
+{
+	cpu_groups_free(&((struct config *)settings)->groups);
+}
+
 /* The generic tokens over struct config (what a change does is the
  * agent's business: poll.c and main.c apply each). */
 const struct config_token config_tokens[] = {
@@ -243,6 +268,11 @@ const struct config_token config_tokens[] = {
 	       "SECONDS (0..86400, default 300; 0: never): a row created "
 	       "over SNMP and left notReady is removed after it",
 	       struct config, alarm_set_not_ready, 0, 86400, false),
+    TOKEN_CUSTOM("cpuGroup",
+		 "NAME CPULIST (repeatable; replaces the backend's groups, "
+		 "NUMA nodes): a group of CPUs summed in hwR10kEvCtrGroupTable",
+		 struct config, groups, false, parse_cpu_group, same_cpu_groups,
+		 release_cpu_groups),
     TOKEN_END,
 };
 

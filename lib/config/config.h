@@ -20,6 +20,7 @@
 
 #include "alarm/alarm.h"
 #include "config/config_token.h"
+#include "util/cpugroups.h"
 #include "util/parse.h"
 
 #define CONFIG_BACKEND_MAX    16
@@ -76,6 +77,9 @@ struct config {
 	bool alarm_set;		     /* alarmSet: sets are accepted */
 	unsigned alarm_set_max_rows; /* alarmSetMaxRows */
 	unsigned alarm_set_not_ready; /* alarmSetNotReadyTimeout, s */
+	/* cpuGroup lines, in order (index + 1 = the MIB's index); when
+	 * there is one they replace the backend's groups (NUMA nodes) */
+	struct cpu_groups groups;
 };
 
 /* The defaults, with the sections whose tokens c takes besides the

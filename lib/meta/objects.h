@@ -46,6 +46,7 @@ enum obj_table {
 	TBL_SCALAR, /* one instance, .0 */
 	TBL_CPU,    /* one instance per cache CPU row, index = CPU number */
 	TBL_ALARM,  /* one instance per configured alarm, index from 1 */
+	TBL_GROUP,  /* one instance per CPU group, index from 1 */
 };
 
 /*

@@ -11,7 +11,7 @@ enum mibview_result mibview_value(const struct mib_view *v,
 {
 	const struct cache *c = v->cache;
 	const struct alarm_set *alarms = v->served->alarms;
-	struct value_at at = {.v = v, .o = o};
+	struct value_at at = {.v = v, .o = o, .group = -1};
 
 	if (o->table == TBL_SCALAR) {
 		if (instance != 0)
@@ -20,6 +20,10 @@ enum mibview_result mibview_value(const struct mib_view *v,
 		if (instance > UINT32_MAX ||
 		    !(at.alarm = alarm_set_find(alarms, (uint32_t)instance)))
 			return MV_NO_SUCH_INSTANCE;
+	} else if (o->table == TBL_GROUP) {
+		if (instance == 0 || instance > c->groups.n)
+			return MV_NO_SUCH_INSTANCE;
+		at.group = (long)instance - 1;
 	} else {
 		if (instance > UINT32_MAX ||
 		    !(at.row = cache_row(c, (unsigned)instance)))
@@ -109,6 +113,27 @@ enum mibview_result mibview_get(const struct mib_view *v,
 	return mibview_value(v, o, rel[o->len], val);
 }
 
+/* The first group of at->o after index after (0: every one). */
+static enum mibview_result next_group(struct value_at *at,
+				      unsigned long after,
+				      unsigned long *instance,
+				      struct mib_value *val)
+{
+	size_t n = at->v->cache->groups.n;
+	/* [x] and [x, ...] are both followed by index x+1, position x */
+	for (size_t g = after < n ? after : n; g < n; g++) {
+		at->group = (long)g;
+		if (value_read(at, val) == MV_OK) {
+			*instance = g + 1;
+			return MV_OK;
+		}
+		if (at->o->counter >= 0 &&
+		    !cache_counted_per_cpu(at->v->cache, at->o->counter))
+			break; /* uncounted per CPU: no instance at all */
+	}
+	return MV_END_OF_VIEW;
+}
+
 /*
  * The first instance of o after the instance part `inst` (ilen arcs; ilen 0
  * means "before every instance"); returns MV_OK with *instance set.
@@ -121,7 +146,7 @@ static enum mibview_result next_instance(const struct mib_view *v,
 {
 	const struct cache *c = v->cache;
 	const struct alarm_set *alarms = v->served->alarms;
-	struct value_at at = {.v = v, .o = o};
+	struct value_at at = {.v = v, .o = o, .group = -1};
 	if (o->table == TBL_SCALAR) {
 		if (ilen > 0) /* .0 or anything after it */
 			return MV_END_OF_VIEW;
@@ -142,6 +167,8 @@ static enum mibview_result next_instance(const struct mib_view *v,
 		}
 		return MV_END_OF_VIEW;
 	}
+	if (o->table == TBL_GROUP)
+		return next_group(&at, ilen ? inst[0] : 0, instance, val);
 	size_t r = 0;
 	/* [x] and [x, ...] are both followed by CPU x+1 on; x may be any
 	 * unsigned long the master sends (cache_row_after guards x + 1; the

@@ -53,17 +53,25 @@ static bool total(const struct value_at *at, struct raw *r)
 	return true;
 }
 
+/* Where the value is read: the row's CPU, the group, or the sum. */
+static long where(const struct value_at *at)
+{
+	if (at->row)
+		return (long)at->row->cpu;
+	return at->group >= 0 ? CACHE_GROUP(at->group) : CACHE_SUM;
+}
+
 static bool rate(const struct value_at *at, struct raw *r)
 {
-	long cpu = at->row ? (long)at->row->cpu : -1;
-	return cache_rate(at->v->cache, at->o->counter, cpu, &r->num) ==
+	return cache_rate(at->v->cache, at->o->counter, where(at), &r->num) ==
 	       SAMPLE_OK;
 }
 
-/* A derived statistic (stats.def), summed or on the row's CPU. */
+/* A derived statistic (stats.def), summed, on a group or on the row's
+ * CPU. */
 static bool stat(const struct value_at *at, struct raw *r)
 {
-	long cpu = at->row ? (long)at->row->cpu : -1;
+	long cpu = where(at);
 	return stat_value(at->v->cache, (size_t)at->o->stat, cpu, &r->num) ==
 	       SAMPLE_OK;
 }
@@ -80,6 +88,24 @@ NUM(cpu_time_enabled, at->row->time_enabled)
 NUM(cpu_time_running, at->row->time_running)
 NUM(cpu_duty_cycle, at->row->duty_cycle)
 NUM(cpu_status, at->row->status)
+NUM(cpu_discontinuity_time, at->row->disc_time)
+
+/* The group table and its augmentations. */
+#define GROUP_OF(at) (&(at)->v->cache->groups.g[(at)->group])
+#define GSUM_OF(at)  (&(at)->v->cache->gsum[(at)->group])
+STR(group_name, GROUP_OF(at)->name)
+STR(group_cpus, GROUP_OF(at)->text)
+NUM(group_num_cpus, GROUP_OF(at)->cpus.n)
+NUM(group_counting_cpus, GSUM_OF(at)->counting)
+NUM(group_discontinuity_time, GSUM_OF(at)->disc_time)
+
+static bool group_counter(const struct value_at *at, struct raw *r)
+{
+	if (!cache_counted_per_cpu(at->v->cache, at->o->counter))
+		return false;
+	r->num = GSUM_OF(at)->total[at->o->counter];
+	return true;
+}
 
 /* The alarm table. */
 STR(alarm_name, at->alarm->cfg.name)
@@ -155,6 +181,15 @@ static value_fn *const value_of[TAG_COUNT] = {
     [TAG_CPU_TIME_ENABLED] = cpu_time_enabled,
     [TAG_CPU_TIME_RUNNING] = cpu_time_running,
     [TAG_CPU_DUTY_CYCLE] = cpu_duty_cycle,
+    [TAG_CPU_DISCONTINUITY_TIME] = cpu_discontinuity_time,
+    [TAG_GROUP_NAME] = group_name,
+    [TAG_GROUP_CPUS] = group_cpus,
+    [TAG_GROUP_NUM_CPUS] = group_num_cpus,
+    [TAG_GROUP_COUNTING_CPUS] = group_counting_cpus,
+    [TAG_GROUP_DISCONTINUITY_TIME] = group_discontinuity_time,
+    [TAG_GROUP_COUNTER] = group_counter,
+    [TAG_GROUP_RATE] = rate,
+    [TAG_GROUP_STAT] = stat,
     [TAG_POLL_INTERVAL] = poll_interval,
     [TAG_LAST_POLL_TIME] = last_poll_time,
     [TAG_BACKEND] = backend,

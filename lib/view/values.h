@@ -48,6 +48,7 @@ struct value_at {
 	const struct mib_object *o;
 	const struct cpu_row *row; /* TBL_CPU */
 	const struct alarm *alarm; /* TBL_ALARM */
+	long group;		   /* TBL_GROUP: its position (index - 1) */
 };
 
 /* The value at `at`; MV_NO_SUCH_INSTANCE when there is none now. */

@@ -424,8 +424,8 @@ def session(m):
     m.conn.close()
     m.accept(timeout=30)
     took = time.time() - t0
-    check(took < 2.5, "a new session soon after a Close", took)
-    ok("a Close from the master: a new session %.1f s later" % took)
+    check(took < 1.5, "a new session within 1 s of a Close (doc/architecture.md; 1.00 s at the next tick, 1.02 with CPU hogs; 2.00 when it waits for the ping)", took)
+    ok("a Close from the master: a new session %.2f s later" % took)
 
 
 def main():

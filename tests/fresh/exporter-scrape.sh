@@ -5,10 +5,11 @@
 # 127.0.0.1 with the shipped conf/prometheus/snmp-0.23.yml (the auths:
 # format), and scrapes /snmp once per module from the private snmpd and
 # the agent on the sim (tests/integration/lib.sh, as tools/demo.sh):
-# hw_r10kevctr over SNMPv2c (the default auth public_v2) and
-# hw_r10kevctr_v3 over SNMPv3 authPriv (auth=hw_r10kevctr_v3, the user of
-# conf/snmpd.conf.example).  The scraped cycles counters must equal an
-# snmpget of the same poll.
+# hw_r10kevctr and hw_r10kevctr_cpu over SNMPv2c (the default auth
+# public_v2), hw_r10kevctr_v3 and hw_r10kevctr_cpu_v3 over SNMPv3
+# authPriv (auth=hw_r10kevctr_v3, the user of conf/snmpd.conf.example).
+# The scraped cycles counters (the sum; per CPU, CPUs 0 and 1) must
+# equal an snmpget of the same poll.
 set -eu
 export DEBIAN_FRONTEND=noninteractive
 t=$(date +%s)
@@ -55,20 +56,29 @@ scrape() {
 sample() { sed -n "s/^$1 \([0-9.e+]*\)$/\1/p" "$2" | awk '{ printf "%.0f\n", $1 }'; }
 label_sample() { sed -n "s/^$1{hwR10kEvCtrCpuIndex=\"$2\"} \([0-9.e+]*\)$/\1/p" "$3" | awk '{ printf "%.0f\n", $1 }'; }
 check_module() { # check_module MODULE [AUTH]
+    case $1 in
+    *_cpu*) objs="hwR10kEvCtrCpuCycles.0 hwR10kEvCtrCpuCycles.1" what="CPU 0, CPU 1" counter=hwR10kEvCtrCpuCycles ;;
+    *) objs=hwR10kEvCtrCycles.0 what=sum counter=hwR10kEvCtrCycles ;;
+    esac
     for try in 1 2 3; do
         before=$(snmpq snmpget hwR10kEvCtrPolls.0)
         scrape "$@" >"$TMP/scrape.txt" || fail "the scrape of module $1 failed ($(tail -n 3 "$TMP/exporter.log"))"
-        walked=$(snmpq snmpget hwR10kEvCtrCycles.0 hwR10kEvCtrCpuCycles.0 hwR10kEvCtrCpuCycles.1 | tr '\n' ' ' | sed 's/ $//')
+        walked=$(snmpq snmpget $objs | tr '\n' ' ' | sed 's/ $//')
         after=$(snmpq snmpget hwR10kEvCtrPolls.0)
         [ "$before" = "$after" ] && break # the same poll
     done
     [ "$before" = "$after" ] || fail "the agent polled during every try"
-    scraped="$(sample hwR10kEvCtrCycles "$TMP/scrape.txt") $(label_sample hwR10kEvCtrCpuCycles 0 "$TMP/scrape.txt") $(label_sample hwR10kEvCtrCpuCycles 1 "$TMP/scrape.txt")"
-    case $walked in 0\ * | '') fail "module $1: no cycles counted ($walked)" ;; esac
+    case $1 in
+    *_cpu*) scraped="$(label_sample hwR10kEvCtrCpuCycles 0 "$TMP/scrape.txt") $(label_sample hwR10kEvCtrCpuCycles 1 "$TMP/scrape.txt")" ;;
+    *) scraped=$(sample hwR10kEvCtrCycles "$TMP/scrape.txt") ;;
+    esac
+    case $walked in 0\ * | 0 | '') fail "module $1: no cycles counted ($walked)" ;; esac
     [ "$scraped" = "$walked" ] || fail "module $1: cycles scraped '$scraped', snmpget '$walked'"
-    grep -q '^# TYPE hwR10kEvCtrCpuCycles counter' "$TMP/scrape.txt" || fail "module $1: per-CPU cycles not a counter"
+    grep -q "^# TYPE $counter counter" "$TMP/scrape.txt" || fail "module $1: $counter not a counter"
     grep -q '^# TYPE hwR10kEvCtrCountingTime counter' "$TMP/scrape.txt" || fail "module $1: the counting time not a counter"
-    ok "snmp_exporter $version, module $1${2:+ auth $2}: $(grep -c '^hwR' "$TMP/scrape.txt") samples, cycles (sum, CPU 0, CPU 1) $walked as snmpget reads them"
+    ok "snmp_exporter $version, module $1${2:+ auth $2}: $(grep -c '^hwR' "$TMP/scrape.txt") samples, cycles ($what) $walked as snmpget reads them"
 }
 check_module hw_r10kevctr
 check_module hw_r10kevctr_v3 hw_r10kevctr_v3
+check_module hw_r10kevctr_cpu
+check_module hw_r10kevctr_cpu_v3 hw_r10kevctr_v3

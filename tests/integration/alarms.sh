@@ -63,7 +63,7 @@ ok "between the thresholds: no notification, alarms armed at 3600000/s"
 # sample is dropped; the next one raises the sum alarm and both CPUs'.
 conf 3000000; kill -HUP "$AGENT_PID"
 await hwR10kEvCtrRisingAlarm 3
-sleep 2.5
+more_polls 2
 [ "$(count hwR10kEvCtrRisingAlarm)" = 3 ] || fail "more rising alarms while above (hysteresis)"
 [ "$(count hwR10kEvCtrFallingAlarm)" = 0 ] || fail "falling alarm while rising"
 line=$(grep hwR10kEvCtrRisingAlarm "$TMP/trapd.log" | grep "hwR10kEvCtrAlarmName.$I1 ")
@@ -91,7 +91,7 @@ ok "above: exactly 3 rising notifications (sum, CPU 0, CPU 1), values as GET sho
 # Down: 100k and 200k per CPU, 300k summed.
 conf 100000; kill -HUP "$AGENT_PID"
 await hwR10kEvCtrFallingAlarm 3
-sleep 2.5
+more_polls 2
 [ "$(count hwR10kEvCtrFallingAlarm)" = 3 ] || fail "more falling alarms"
 [ "$(count hwR10kEvCtrRisingAlarm)" = 3 ] || fail "rising alarm while falling"
 grep hwR10kEvCtrFallingAlarm "$TMP/trapd.log" | grep "AlarmName.$I1 " |

@@ -10,7 +10,7 @@ conf() { printf 'backend sim\npollInterval 1\nsimCpus 3\nsimRate hw.r10kevctr.cy
 start_master
 start_agent "$(conf 100)"
 wait_until 20 agent_serving || fail "the subagent never answered"
-sleep 2.5
+wait_until 60 polls_past 2 || fail "no two polls" # two polls: the rates exist
 # The example's command line, its macros filled in (arc 3 = cycles).
 cmdline=$(sed -n 's/^ *command_line *//p' "$HWR_SRCDIR/conf/check_snmp.cfg.example" | head -n 1)
 run_check() { # run_check WARN CRIT: prints the output, returns the exit code

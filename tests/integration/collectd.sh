@@ -12,7 +12,7 @@ pollInterval 1
 simCpus 3
 simRate hw.r10kevctr.cycles 1000000"
 wait_until 20 agent_serving || fail "the subagent never answered"
-sleep 2.5
+wait_until 60 polls_past 2 || fail "no two polls" # two polls: the rates exist
 mkdir -p "$TMP/collectd"
 {
     # A host name of its own: no lookup of the machine's (a machine whose

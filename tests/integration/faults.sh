@@ -16,7 +16,7 @@ simCpus 4"
 start_master
 start_agent "$CONF"
 wait_until 20 agent_serving || fail "the subagent never answered"
-sleep 1.2
+more_polls 1
 walk_count() { snmp snmpbulkwalk -m "" -On -Cr25 "$ROOT" | grep -c "^$ROOT\."; }
 full=$(walk_count)
 [ "$full" -gt 100 ] || fail "walk: $full objects"
@@ -60,7 +60,7 @@ snmp snmpget -On .1.3.6.1.2.1.1.3.0 | grep -q Timeticks || fail "the master died
 start_agent "$CONF"
 wait_until 20 agent_serving || fail "a new agent did not come back"
 kill "$walker" 2>/dev/null; wait "$walker" 2>/dev/null
-sleep 1.2
+more_polls 1
 n=$(walk_count)
 [ "$n" = "$full" ] || fail "after the agent restart the walk has $n objects, not $full"
 ok "the agent killed mid-walk: the master survives, the module goes and comes back"

@@ -58,6 +58,34 @@ grep -q "^Umask:[[:space:]]*0077$" "/proc/$DPID/status" || fail "the agent did n
 stop_pid "$DPID"; AGENT_PID=
 ok "umask 077: the agent keeps it; the pid directory 0755, the log 0640"
 
+# A stale pid file (no lock: its agent died) longer than our pid is
+# replaced whole: the file holds our pid and its newline, nothing after.
+printf '1234567890\n67890\n' >"$TMP/stale.pid"
+$HWR_VALGRIND "$AGENT" -C -c "$TMP/agent.conf" -x "unix:$SOCK" \
+    -Lf "$TMP/stale.log" -p "$TMP/stale.pid" || fail "the daemon did not start over a stale pid file"
+DPID=$(head -n 1 "$TMP/stale.pid"); AGENT_PID=$DPID
+kill -0 "$DPID" || fail "the stale pid file was not rewritten: $(od -c "$TMP/stale.pid")"
+[ "$(wc -c <"$TMP/stale.pid")" -eq $((${#DPID} + 1)) ] ||
+    fail "the stale pid file kept bytes after the pid: $(od -c "$TMP/stale.pid")"
+stop_pid "$DPID"; AGENT_PID=
+ok "a longer stale pid file: replaced by exactly the pid and a newline"
+
+# Started with stderr closed (its /dev/null lands on fd 2): after it
+# detaches, 0, 1 and 2 are /dev/null, never closed for a later file or
+# socket to take.
+"$AGENT" -C -c "$TMP/agent.conf" -x "unix:$SOCK" -Lf "$TMP/closed2.log" \
+    -p "$TMP/closed2.pid" 2>&- || fail "the daemon did not start with stderr closed"
+DPID=$(cat "$TMP/closed2.pid"); AGENT_PID=$DPID
+wait_until 20 agent_serving || fail "the daemon started with stderr closed does not serve"
+for n in 0 1 2; do
+    [ "$(readlink "/proc/$DPID/fd/$n")" = /dev/null ] ||
+        fail "fd $n is '$(readlink "/proc/$DPID/fd/$n")', not /dev/null, when started with stderr closed"
+done
+kill -HUP "$DPID"
+wait_until 10 grep -q "reload" "$TMP/closed2.log" || fail "started with stderr closed, the log lost what came after ready: $(cat "$TMP/closed2.log")"
+stop_pid "$DPID"; AGENT_PID=
+ok "started with stderr closed: fds 0, 1 and 2 are /dev/null"
+
 # The daemon's exit status tells the truth about the pid file.
 if "$AGENT" -C -c "$TMP/agent.conf" -x "unix:$SOCK" -Lf "$TMP/nopid.log" \
     -p "$TMP/no/such/dir/agent.pid"; then

@@ -1,15 +1,17 @@
 #!/bin/sh
-# The whole module after exactly two polls of a seeded 3-CPU sim with two
-# alarms, walked through a real master, equals tests/data/sim.golden
-# (OIDs, types, values; the TimeStamps, which depend on when the test
-# ran, are masked).  It pins every object the agent serves, so that a
-# change of how objects are declared or served cannot change a byte.
+# The whole module after exactly two polls of a seeded 3-CPU sim in two
+# CPU groups (simNodes) with two alarms, walked through a real master,
+# equals tests/data/sim.golden (OIDs, types, values; the TimeStamps, which
+# depend on when the test ran, are masked).  It pins every object the
+# agent serves, so that a change of how objects are declared or served
+# cannot change a byte.
 . "$(dirname "$0")/lib.sh"
 
 CONF="backend sim
 simCpus 3
 simSeed 7
 simCpurev 2.6
+simNodes 2
 alarm busy hw.r10kevctr.tlb sum rate 400000 100000
 alarm cpu1 hw.r10kevctr.cycles each absolute 1000000000 10"
 start_master

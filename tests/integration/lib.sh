@@ -290,6 +290,25 @@ more_polls() { # more_polls K: wait until K more polls are served
     mp=$(polls) || fail "hwR10kEvCtrPolls not served"
     wait_until $((20 * $1)) polls_past $((mp + $1)) || fail "no $1 polls after poll $mp"
 }
+# wait_polls N CMD...: retry CMD every 0.2 s until it succeeds, while the
+# agent serves at most N more polls: a loaded machine polls late, not
+# less, so a recording's end is N polls away however slow.  Gives up as
+# well when no poll is served in 300 tries (a minute or more).
+wait_polls() {
+    wp_n=$1; shift
+    wp_start=$(polls) || return 1
+    wp_last=$wp_start wp_idle=0
+    while ! "$@" >/dev/null 2>&1; do
+        wp_now=$(polls) || wp_now=$wp_last
+        [ $((wp_now - wp_start)) -le "$wp_n" ] || return 1
+        if [ "$wp_now" = "$wp_last" ]; then
+            wp_idle=$((wp_idle + 1)); [ "$wp_idle" -le 300 ] || return 1
+        else
+            wp_idle=0 wp_last=$wp_now
+        fi
+        sleep 0.2
+    done
+}
 # The objects the truth tests (truth-gaps.sh, truth-span.sh) GET at each
 # poll, in one PDU: counts, rates and IPC of cycles and grad.instrg,
 # summed and on CPUs 0 and 1.

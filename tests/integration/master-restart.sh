@@ -28,7 +28,7 @@ set -- $(snmpq snmpget hwR10kEvCtrCycles.0 hwR10kEvCtrPolls.0)
 ok "serving again ${took}s after the master restart, counters kept ($cycles -> $1)"
 
 # TimeStamps follow the new master's sysUpTime (RFC 2579): never ahead of it.
-sleep 1.2 # at least one poll on the new master's clock
+more_polls 1 # at least one poll on the new master's clock
 set -- $(snmpq snmpget .1.3.6.1.2.1.1.3.0 hwR10kEvCtrLastPollTime.0 hwR10kEvCtrDiscontinuityTime.0)
 [ "$2" -le "$1" ] && [ "$3" -le "$1" ] ||
     fail "TimeStamps ahead of the new sysUpTime $1: last poll $2, discontinuity $3"

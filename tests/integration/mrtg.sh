@@ -11,7 +11,7 @@ pollInterval 1
 simCpus 3
 simRate hw.r10kevctr.cycles 1000000"
 wait_until 20 agent_serving || fail "the subagent never answered"
-sleep 2.5 # two polls: the rates exist
+wait_until 60 polls_past 2 || fail "no two polls" # two polls: the rates exist
 mkdir -p "$TMP/mrtg"
 sed -e "s|^WorkDir: .*|WorkDir: $TMP/mrtg|" \
     -e "s|public@localhost:161|public@127.0.0.1:$PORT|" \

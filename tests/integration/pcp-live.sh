@@ -38,7 +38,7 @@ pcpMetric hw.r10kevctr.grad.instrg kernel.percpu.sirq
 pcpMetric hw.r10kevctr.tlb kernel.all.intr"
 start_agent "$CONF"
 wait_until 20 agent_serving || fail "the subagent never answered"
-sleep 2.5
+wait_until 60 polls_past 2 || fail "no two polls" # two polls: the rates exist
 [ "$(snmpq snmpget hwR10kEvCtrState.0)" = 3 ] || fail "state is not 3 (counters mapped)"
 [ "$(snmpq snmpget hwR10kEvCtrNumCpus.0)" = "$ncpu" ] || fail "not $ncpu CPUs"
 oids="hwR10kEvCtrCycles.0 hwR10kEvCtrTlb.0"

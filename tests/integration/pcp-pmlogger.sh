@@ -53,7 +53,7 @@ pcpMetric hw.r10kevctr.cycles kernel.percpu.intr
 pcpMetric hw.r10kevctr.tlb kernel.all.intr"
 wait_until 20 agent_serving || fail "the subagent never answered"
 ended() { grep -q "end reached after" "$TMP/agent.log"; }
-wait_until 30 ended || fail "the archive did not reach its end"
+wait_polls 40 ended || fail "the archive did not reach its end within 40 polls"
 more_polls 1 # one more poll served: the ending reading is folded in (publish.c holds a reading while requests come)
 served=$(sed -n 's/.*end reached after \([0-9]*\) records.*/\1/p' "$TMP/agent.log")
 [ "$served" -ge 3 ] || fail "only $served records served"

@@ -48,7 +48,7 @@ printf '%s\nperfGroupSize 2\n' "$SW" >"$TMP/agent.conf"
 kill -HUP "$AGENT_PID"
 wait_until 10 grep -q "reload: reopened backend perf" "$TMP/agent.log" ||
     fail "a perf reload after the switch failed"
-sleep 1.5
+more_polls 1
 [ "$(snmpq snmpget hwR10kEvCtrState.0)" = 1 ] || fail "not counting after the reload"
 grep -q "not permitted" "$TMP/agent.log" && fail "events were refused after the switch"
 ok "a reload reopens the perf events with CAP_PERFMON"
@@ -64,7 +64,7 @@ printf '%s\n' "$SW" >"$TMP/agent.conf"
 kill -HUP "$AGENT_PID"
 wait_until 10 grep -q "reload: backend perf needs CAP_PERFMON" "$TMP/agent.log" ||
     fail "switching to perf without the capability was not refused"
-sleep 1.2
+more_polls 1
 [ "$(snmpq snmpget hwR10kEvCtrBackend.0)" = '"sim"' ] ||
     [ "$(snmpq snmpget hwR10kEvCtrBackend.0)" = sim ] || fail "the running config was not kept"
 ok "sim as nobody keeps no capability; a reload to perf is refused, sim goes on"

@@ -3,17 +3,19 @@
 # (snmp.yml, or snmp-0.23.yml for snmp_exporter 0.23 and later, the
 # scrape job and its relabelling, the rules), as a matrix:
 # three hosts (a private snmpd master and the agent replaying a
-# recording of 2 CPUs whose rates change at every set: cycles 1 to
-# 5 M/s, every ratio varying on its own) polling every 1, 5 and 10 s,
-# each scraped by a job every 15 s and one every 60 s; one host also
-# over SNMPv3 (authPriv, the user of conf/snmpd.conf.example, module
-# hw_r10kevctr_v3); a host whose recording ends (replay: rows ended,
-# duty cycle 0) and a port where no SNMP agent answers.  For about
-# three minutes, every value the recording rules made (every rule
-# evaluation, per CPU and summed, rates and ratios) is within 0.1 % of
-# the truth computed from the recording for the scrapes it covers
-# (tests/nms/prometheus-truth.py; what 0.1.x's avg_over_time rules and
-# rate() make of the same scrapes is shown beside it); the alerts that
+# recording of 4 CPUs in 2 groups whose rates change at every set:
+# cycles 1 to 5 M/s, every ratio varying on its own) polling every 1, 5
+# and 10 s, each scraped with both modules (hw_r10kevctr: totals and
+# groups; hw_r10kevctr_cpu: per CPU) by a job every 15 s and one every
+# 60 s; one host also over SNMPv3 (authPriv, the user of
+# conf/snmpd.conf.example, modules hw_r10kevctr_v3 and
+# hw_r10kevctr_cpu_v3); a host whose recording ends (replay: rows
+# ended, duty cycle 0) and a port where no SNMP agent answers.  For
+# about three minutes, every value the recording rules made (every rule
+# evaluation, per CPU, per group and summed, rates and ratios) is
+# within 0.1 % of the truth computed from the recording for the scrapes
+# it covers (tests/nms/prometheus-truth.py; what rate() makes of the
+# same scrapes is shown beside it); the alerts that
 # go pending are the ones that mean it (unreachable, not counting) and
 # no other; the exporter's types reach Prometheus's metadata.  Then,
 # with an agent stopped, its host's series go away (no zeros).
@@ -29,9 +31,10 @@ P=$HWR_SRCDIR/conf/prometheus
 RUN=${PROMETHEUS_MATRIX_SECONDS:-170}
 
 # A recording per pollInterval, a set every interval for 25 minutes
-# (the run ends long before the recording does).
+# (the run ends long before the recording does): 4 CPUs, groups node0
+# (CPUs 0, 1) and node1 (2, 3).
 for iv in 1 5 10; do
-    python3 "$HWR_SRCDIR/tests/nms/varying-replay.py" "$TMP/rec$iv" "$iv" 1500 "$iv" ||
+    python3 "$HWR_SRCDIR/tests/nms/varying-replay.py" "$TMP/rec$iv" "$iv" 1500 "$iv" 4 2 ||
         fail "could not write the recording"
 done
 start_matrix "backend replay
@@ -59,43 +62,61 @@ EPORT=$(free_port)
 EXTRA_PIDS="$EXTRA_PIDS $!"
 wait_until 20 curl -sf "http://127.0.0.1:$EPORT/metrics" || fail "snmp_exporter did not start"
 
-# The types the exporter serves: counters as counters, rates and
-# statistics as gauges; the same over SNMPv3.
+# What each module walks and the types the exporter serves: the
+# default the totals and the groups (labelled by name), the per-CPU one
+# the CPUs; counters as counters; neither the per-poll rates nor the
+# statistics (the rules compute their own); the same over SNMPv3.
 scrape() { # scrape MODULE TARGET
     auth=; case $1 in *_v3) auth=$V3AUTH ;; esac
     curl -sf "http://127.0.0.1:$EPORT/snmp?module=$1&target=$2${auth:+&auth=$auth}"
 }
 scrape hw_r10kevctr "$M1" >"$TMP/scrape.txt" || fail "the exporter's scrape failed"
-grep -q '^# TYPE hwR10kEvCtrCpuCycles counter' "$TMP/scrape.txt" || fail "per-CPU cycles not a counter"
-grep -q '^# TYPE hwR10kEvCtrCpuRateCycles gauge' "$TMP/scrape.txt" || fail "per-CPU cycle rate not a gauge"
-grep -q '^# TYPE hwR10kEvCtrRateCycles gauge' "$TMP/scrape.txt" || fail "summed cycle rate not a gauge"
-grep -q '^# TYPE hwR10kEvCtrStatIpc gauge' "$TMP/scrape.txt" || fail "IPC not a gauge"
+grep -q '^# TYPE hwR10kEvCtrCycles counter' "$TMP/scrape.txt" || fail "summed cycles not a counter"
+grep -q '^# TYPE hwR10kEvCtrGroupCycles counter' "$TMP/scrape.txt" || fail "group cycles not a counter"
 grep -q '^# TYPE hwR10kEvCtrCountingTime counter' "$TMP/scrape.txt" || fail "the counting time not a counter"
-grep -q '^hwR10kEvCtrCpuStatus{hwR10kEvCtrCpuIndex="1",hwR10kEvCtrCpuStatus="counting"} 1' "$TMP/scrape.txt" ||
-    fail "CPU 1's status state set"
+grep -q '^hwR10kEvCtrGroupCycles{hwR10kEvCtrGroupName="node1"} [0-9]' "$TMP/scrape.txt" ||
+    fail "group node1's cycles not labelled by its name"
+grep -q '^hwR10kEvCtrGroupCpus{hwR10kEvCtrGroupCpus="2-3",hwR10kEvCtrGroupName="node1"} 1' "$TMP/scrape.txt" ||
+    fail "group node1's CPU list"
+if grep '^hwR10kEvCtr\(Cpu[A-Z]\|Rate[A-Z]\|Stat[A-Z]\|GroupRate\|GroupStat\)' "$TMP/scrape.txt" | head -3 | grep .; then
+    fail "the default module walks per-CPU objects, per-poll rates or statistics"
+fi
+scrape hw_r10kevctr_cpu "$M1" >"$TMP/scrape-cpu.txt" || fail "the exporter's per-CPU scrape failed"
+grep -q '^# TYPE hwR10kEvCtrCpuCycles counter' "$TMP/scrape-cpu.txt" || fail "per-CPU cycles not a counter"
+grep -q '^hwR10kEvCtrCpuStatus{hwR10kEvCtrCpuIndex="3",hwR10kEvCtrCpuStatus="counting"} 1' "$TMP/scrape-cpu.txt" ||
+    fail "CPU 3's status state set"
+grep -q '^hwR10kEvCtrCpuDiscontinuityTime{hwR10kEvCtrCpuIndex="3"} [0-9]' "$TMP/scrape-cpu.txt" ||
+    fail "CPU 3's discontinuity time"
+if grep '^hwR10kEvCtr\(CpuRate\|CpuStat[A-Z]\|Rate[A-Z]\|Stat[A-Z]\|Group\|CpuTime\)' "$TMP/scrape-cpu.txt" | head -3 | grep .; then
+    fail "the per-CPU module walks per-poll rates, statistics, groups or the enabled/running times"
+fi
 n_counter=$(grep -c '^# TYPE hwR10kEvCtr.* counter' "$TMP/scrape.txt")
-if grep '^# TYPE hwR10kEvCtr.*Rate.* counter' "$TMP/scrape.txt"; then fail "a rate typed counter"; fi
-scrape hw_r10kevctr_v3 "$M5" >"$TMP/scrape-v3.txt" || fail "the exporter's SNMPv3 scrape failed"
-scrape hw_r10kevctr "$M5" >"$TMP/scrape-v2.txt" || fail "the exporter's scrape failed"
-[ "$(grep -c '^hwR' "$TMP/scrape-v3.txt")" = "$(grep -c '^hwR' "$TMP/scrape-v2.txt")" ] ||
-    fail "SNMPv3 scrape: $(grep -c '^hwR' "$TMP/scrape-v3.txt") samples, v2c $(grep -c '^hwR' "$TMP/scrape-v2.txt")"
-ok "exporter: $(grep -c '^hwR' "$TMP/scrape.txt") samples ($n_counter counters, rates gauges), the same over SNMPv3 authPriv"
+n_cpu=$(grep -c '^# TYPE hwR10kEvCtr.* counter' "$TMP/scrape-cpu.txt")
+for m in hw_r10kevctr hw_r10kevctr_cpu; do
+    scrape ${m}_v3 "$M5" >"$TMP/scrape-v3.txt" || fail "the exporter's SNMPv3 scrape of ${m}_v3 failed"
+    scrape $m "$M5" >"$TMP/scrape-v2.txt" || fail "the exporter's scrape failed"
+    [ "$(grep -c '^hwR' "$TMP/scrape-v3.txt")" = "$(grep -c '^hwR' "$TMP/scrape-v2.txt")" ] ||
+        fail "SNMPv3 scrape of ${m}_v3: $(grep -c '^hwR' "$TMP/scrape-v3.txt") samples, v2c $(grep -c '^hwR' "$TMP/scrape-v2.txt")"
+done
+ok "exporter: hw_r10kevctr $(grep -c '^hwR' "$TMP/scrape.txt") samples ($n_counter counters), hw_r10kevctr_cpu $(grep -c '^hwR' "$TMP/scrape-cpu.txt") ($n_cpu), the same over SNMPv3 authPriv"
 # The walk's PDUs, counted by the master (snmpInPkts, minus our two gets).
 pkts() { snmpq snmpget 1.3.6.1.2.1.11.1.0; }
 b=$(pkts); scrape hw_r10kevctr "$M1" >/dev/null; a=$(pkts)
-ok "one scrape of a 2-CPU host: $((a - b - 1)) request PDUs"
+b2=$(pkts); scrape hw_r10kevctr_cpu "$M1" >/dev/null; a2=$(pkts)
+ok "one scrape of a 4-CPU host: $((a - b - 1)) request PDUs (hw_r10kevctr), $((a2 - b2 - 1)) (hw_r10kevctr_cpu)"
 
-# The shipped job, once per scrape interval and module.  Its relabelling
-# and rules unchanged; targets, the exporter's address and the interval
-# set here.
+# The shipped default job (its relabelling is the per-CPU job's too),
+# once per scrape interval and module.  Its relabelling and rules
+# unchanged; targets, the exporter's address and the interval set here.
 DEAD=127.0.0.1:$(free_port)
 PPORT=$(free_port)
 job() { # job NAME INTERVAL MODULE TARGET...
     name=$1 iv=$2 mod=$3; shift 3
     auth=; case $mod in *_v3) auth=$V3AUTH ;; esac
     targets=$(printf "'%s', " "$@"); targets=${targets%, }
-    sed -n '/^  - job_name:/,$p' "$P/prometheus.yml" | sed \
+    sed -n '/^  - job_name: hw_r10kevctr$/,/^$/p' "$P/prometheus.yml" | sed \
         -e "s|job_name: hw_r10kevctr|job_name: $name|" \
+        -e 's| &hw_r10kevctr_[a-z]*$||' \
         -e "s|scrape_interval: 15s|scrape_interval: $iv\n    scrape_timeout: 10s|" \
         -e "s|module: \[hw_r10kevctr\]|module: [$mod]${auth:+\\n      auth: [$auth]}|" \
         -e "s|targets: \[snmp-host.example:161\]|targets: [$targets]|" \
@@ -107,6 +128,9 @@ job() { # job NAME INTERVAL MODULE TARGET...
     job s15 15s hw_r10kevctr "$M1" "$M5" "$M10" "$ME" "$DEAD"
     job s60 60s hw_r10kevctr "$M1" "$M5" "$M10"
     job v3 15s hw_r10kevctr_v3 "$M5"
+    job c15 15s hw_r10kevctr_cpu "$M1" "$M5" "$M10" "$ME"
+    job c60 60s hw_r10kevctr_cpu "$M1" "$M5" "$M10"
+    job cv3 15s hw_r10kevctr_cpu_v3 "$M5"
 } >"$TMP/prometheus.yml"
 "$PROMETHEUS" --config.file="$TMP/prometheus.yml" --storage.tsdb.path="$TMP/tsdb" \
     --web.listen-address="127.0.0.1:$PPORT" >"$TMP/prometheus.log" 2>&1 &
@@ -125,7 +149,7 @@ alerts() { q 'ALERTS' | sed 's/,severity=[a-z]*//' | sort; }
 pending_ok() {
     alerts >"$TMP/alerts.txt"
     grep -q "alertname=HwR10kEvCtrUnreachable,alertstate=pending,instance=$DEAD,job=s15,module=hw_r10kevctr" "$TMP/alerts.txt" &&
-        grep -q "alertname=HwR10kEvCtrCpuNotCounting,alertstate=pending,cpu=0,instance=$ME,job=s15" "$TMP/alerts.txt"
+        grep -q "alertname=HwR10kEvCtrCpuNotCounting,alertstate=pending,cpu=0,instance=$ME,job=c15" "$TMP/alerts.txt"
 }
 wait_until 90 pending_ok || { cat "$TMP/alerts.txt"; fail "the unreachable host's and the ended CPU's alerts are not pending"; }
 ok "pending: HwR10kEvCtrUnreachable for $DEAD, HwR10kEvCtrCpuNotCounting for the ended recording's CPU"
@@ -143,23 +167,23 @@ python3 "$HWR_SRCDIR/tests/nms/prometheus-truth.py" "$API" $(($(date +%s) - STAR
 rc=$?
 cat "$TMP/truth.txt"
 [ "$rc" = 0 ] || fail "recorded values more than 0.1 % from the recording (or too few)"
-[ "$(grep -c '^ok: pollInterval' "$TMP/truth.txt")" = 7 ] || fail "not every cell of the matrix judged"
-ok "matrix: pollInterval 1, 5, 10 s x scrape 15, 60 s (and SNMPv3): every recorded rate and ratio within 0.1 % of the recording"
+[ "$(grep -c '^ok: pollInterval' "$TMP/truth.txt")" = 14 ] || fail "not every cell of the matrix judged"
+ok "matrix: pollInterval 1, 5, 10 s x scrape 15, 60 s (and SNMPv3) x module: every recorded rate and ratio (per CPU, per group, summed) within 0.1 % of the recording"
 
 # Metadata: the exporter's names carry TYPE and HELP; the renamed series
 # carry none (prometheus.yml says so; doc/nms.md lists their types).
-meta=$(curl -sfG "$API/targets/metadata" --data-urlencode 'metric=hwR10kEvCtrCpuRateCycles' --data-urlencode 'match_target={job="s15"}' |
+meta=$(curl -sfG "$API/targets/metadata" --data-urlencode 'metric=hwR10kEvCtrGroupCycles' --data-urlencode 'match_target={job="s15"}' |
     jq -r '.data[0].type')
-[ "$meta" = gauge ] || fail "metadata of hwR10kEvCtrCpuRateCycles: $meta"
-meta=$(curl -sfG "$API/targets/metadata" --data-urlencode 'metric=hw_r10kevctr_cpu_events_per_second' | jq -r '.data | length')
+[ "$meta" = counter ] || fail "metadata of hwR10kEvCtrGroupCycles: $meta"
+meta=$(curl -sfG "$API/targets/metadata" --data-urlencode 'metric=hw_r10kevctr_group_events_total' | jq -r '.data | length')
 [ "$meta" = 0 ] || fail "the renamed series have metadata now ($meta): update prometheus.yml's comment and doc/nms.md"
-ok "metadata: hwR10kEvCtrCpuRateCycles is a gauge with the MIB's HELP; renamed series have none (as documented)"
+ok "metadata: hwR10kEvCtrGroupCycles is a counter with the MIB's HELP; renamed series have none (as documented)"
 
 # The agent stops: its host's series go stale, never zero; the absent
 # rule names the host.
 stop_pid "$AGENT_PID"; AGENT_PID=
-gone() { [ -z "$(q "hw_r10kevctr_events_per_second{instance=\"$M1\",job=\"s15\"}")" ]; }
-wait_until 40 gone || fail "series still served with the agent stopped: $(q "hw_r10kevctr_events_per_second{instance=\"$M1\"}" | head -3)"
+gone() { [ -z "$(q "hw_r10kevctr_events_total{instance=\"$M1\",job=\"s15\"}")" ]; }
+wait_until 40 gone || fail "series still served with the agent stopped: $(q "hw_r10kevctr_events_total{instance=\"$M1\"}" | head -3)"
 [ -z "$(q "hw_r10kevctr_state{instance=\"$M1\",job=\"s15\"}")" ] || fail "state still served with the agent stopped"
 [ "$(q 'up{module=~"hw_r10kevctr.*"} == 1 unless on(job, instance) hw_r10kevctr_state' | grep -c "instance=$M1,job=s15")" -ge 1 ] ||
     fail "HwR10kEvCtrAbsent's expression does not name the host"

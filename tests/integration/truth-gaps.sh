@@ -20,17 +20,18 @@ PY=/usr/bin/python3 # Debian's: python3-pcp installs pcp.pmi for it
 OBJS=$(truth_objs)
 
 # sample NAME RECORDS: one GET of every object (one PDU sees one poll)
-# until the recording has ended, each GET's lines closed by '--'
+# until the recording has ended, each GET's lines closed by '--'; at most
+# RECORDS + 10 polls (counted, not timed: under load polls come late)
+sample_once() { # NAME RECORDS
+    # shellcheck disable=SC2086
+    snmp snmpget -OQsUt $OBJS >>"$TMP/$1.samples"
+    echo -- >>"$TMP/$1.samples"
+    grep -q "end reached after $2 " "$TMP/agent.log"
+}
 sample() {
     : >"$TMP/$1.samples"
-    for _ in $(seq 400); do
-        # shellcheck disable=SC2086
-        snmp snmpget -OQsUt $OBJS >>"$TMP/$1.samples"
-        echo -- >>"$TMP/$1.samples"
-        grep -q "end reached after $2 " "$TMP/agent.log" && return 0
-        sleep 0.1
-    done
-    fail "$1: the recording did not end"
+    wait_polls $(($2 + 10)) sample_once "$1" "$2" ||
+        fail "$1: the recording did not end within $(($2 + 10)) polls"
 }
 run() { # run NAME CONFIG-LINES [TRUTH RECORDS]: 8 records of $TMP/truth
     : >"$TMP/agent.log"
@@ -76,7 +77,7 @@ backend pcp
 pcpArchive $TMP/renamed"
 wait_until 20 agent_serving || fail "renamed: the subagent never answered"
 renamed_end() { grep -q "end reached after" "$TMP/agent.log"; }
-wait_until 30 renamed_end || fail "renamed: the archive did not end"
+wait_polls 30 renamed_end || fail "renamed: the archive did not end within 30 polls"
 more_polls 1 # one more poll served: the ending reading is folded in (publish.c holds a reading while requests come)
 while read -r cpu want; do
     got=$(snmpq snmpget "hwR10kEvCtrCpuCycles.$cpu")

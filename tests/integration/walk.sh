@@ -80,12 +80,14 @@ check_type 'hwR10kEvCtr(Cycles|Tlb|FailBrmp|Fucomp|ScacheUpshare)\.0' Counter64 
 sg=$(grep -cE '::hwR10kEvCtr(Cpu)?Stat[A-Za-z]*\.[0-2] = (Gauge32|Counter64): ' "$TMP/walk")
 [ "$sg" = $((STATS * 4)) ] || fail "$sg statistics lines, not $((STATS * 4))"
 cstat=$(grep -cE '::hwR10kEvCtrCpuStat[A-Za-z]*\.[0-2] = Counter64: ' "$TMP/walk")
-check_type 'hwR10kEvCtrCpu[A-Z][A-Za-z]*\.[0-2]' Counter64 $(((K + (STATUS - 2) + K) * 3 + cstat))
+# status columns not Counter64: status, duty cycle, discontinuity time
+check_type 'hwR10kEvCtrCpu[A-Z][A-Za-z]*\.[0-2]' Counter64 $(((K + (STATUS - 3) + K) * 3 + cstat))
 check_type 'hwR10kEvCtrRate[A-Z][A-Za-z]*\.0' Counter64 "$K"
 check_type 'hwR10kEvCtrState\.0' INTEGER 1
 check_type 'hwR10kEvCtrCpurev\.0' STRING 1
 check_type 'hwR10kEvCtrCpuStatus\.[0-2]' INTEGER 3
 check_type 'hwR10kEvCtrCpuDutyCycle\.[0-2]' Gauge32 3
+check_type 'hwR10kEvCtrCpuDiscontinuityTime\.[0-2]' Timeticks 3
 check_type 'hwR10kEvCtr(PollInterval|NumCpus)\.0' Gauge32 2
 check_type 'hwR10kEvCtr(LastPollTime|DiscontinuityTime)\.0' Timeticks 2
 check_type 'hwR10kEvCtr(Polls|PollErrors)\.0' Counter32 2

@@ -12,7 +12,12 @@ value to, and every point of the evaluation where it lands, the value
 must be discarded by the item's In range step or be the exact rate (or
 ratio) of the readings before the sync or after it: never a mix.  Also:
 a discontinuity, a counter that went back, a stale counting time, and a
-counter with fewer readings than the counting time give no value.
+counter with fewer readings than the counting time give no value.  And
+no formula may call a function that fails for want of values (change(),
+nodata(), last(#2) ...: 6.0 makes the item unsupported, and checks it
+again only 10 minutes later): with no reading of an input, or one (a
+new host, a CPU back from a gap), every formula evaluates, to a value
+its In range step discards.
 
 usage: zabbix-formulas.py TEMPLATE.yaml    (exit 1 on a failure)
 """
@@ -23,7 +28,15 @@ import sys
 
 TIME = "hwr10k.counting.time"
 DISC = "hwr10k.discontinuity.time"
-FUNC = re.compile(r"(change|count|nodata)\(//([^,()\[]+(?:\[[^\]]*\])?)(?:,\{\$HWR10K\.NODATA\})?\)")
+KEY = r"[^,()\[]+(?:\[[^\]]*\])?"
+FUNC = re.compile(r"(change|count|nodata|sum)\(//(" + KEY + r")(?:,(\{\$HWR10K\.NODATA\}|#\d+))?\)")
+# A change as the template writes it: 2*sum(#1)-sum(#2)
+# (or, before, change(//KEY): the model judges either)
+CHG = r"(?:\(2\*sum\(//" + KEY + r",#1\)-sum\(//" + KEY + r",#2\)\)|change\(//" + KEY + r"\))"
+
+
+class Unsupported(Exception):
+    """A function Zabbix 6.0 fails: the item turns unsupported."""
 
 fails = 0
 
@@ -66,7 +79,7 @@ def template_items(path):
 
 def to_python(formula):
     """The formula as a Python expression calling H(function, key)."""
-    py = FUNC.sub(lambda m: 'H("%s","%s")' % (m.group(1), m.group(2)), formula)
+    py = FUNC.sub(lambda m: 'H("%s","%s","%s")' % (m.group(1), m.group(2), m.group(3) or ""), formula)
     py = py.replace("<>", "!=")
     py = re.sub(r"(?<![<>!=])=(?!=)", "==", py)
     py = re.sub(r"\bpower\(", "pw(", py)
@@ -83,18 +96,24 @@ class Cache:
         self.before, self.after, self.moved = before, after, moved
         self.switch, self.stale, self.reads = switch, stale, []
 
-    def H(self, fn, key):
+    def H(self, fn, key, arg):
         i = len(self.reads)
         v = self.after[key] if (i >= self.switch and key in self.moved) else self.before[key]
         self.reads.append(key)
-        if fn == "count":
-            return float(len(v))
-        if fn == "nodata":
+        if arg.startswith("#"):  # the last N values, whenever they came
+            last = v[-int(arg[1:]):] if v else []
+            if fn == "count":
+                return float(len(last))
+            if fn == "sum":
+                return float(sum(last))
+        elif fn == "count":  # over {$HWR10K.NODATA}: none when stale
+            return 0.0 if self.stale else float(len(v))
+        if fn == "nodata" and (self.stale or v):  # none: a new item fails
             return 1.0 if self.stale else 0.0
-        if len(v) < 2:
-            raise LookupError("change() of one value: the item gets no value")
-        a, b = v[-1], v[-2]
-        return float(a - b) if a >= b else -float(b - a)
+        if fn == "change" and len(v) >= 2:
+            a, b = v[-1], v[-2]
+            return float(a - b) if a >= b else -float(b - a)
+        raise Unsupported("%s(//%s%s) of %d values fails" % (fn, key, "," + arg if arg else "", len(v)))
 
 
 def evaluate(code, cache):
@@ -106,7 +125,7 @@ def evaluate(code, cache):
 
     try:
         v = eval(code, {"H": cache.H, "pw": pw, "md": md, "abs": abs})
-    except (LookupError, ZeroDivisionError):
+    except ZeroDivisionError:
         return None
     return float(v)
 
@@ -120,10 +139,10 @@ def truth(formula, readings):
     arithmetic computes it (change * 1e9 / counting time, or the quotient
     of changes)."""
     ch = {k: float(v[-1] - v[-2]) for k, v in readings.items()}
-    num = re.search(r"\*\((change\(//[^)]*\)(?:-change\(//[^)]*\))?)(\)\*\(1000000000|\*1000000000)?\)/\(abs\((.*?)\)\+1-", formula)
+    num = re.search(r"\*\((" + CHG + r"(?:-" + CHG + r")?)(\)\*\(1000000000|\*1000000000)?\)/\(abs\((.*?)\)\+1-", formula)
     if not num:
         raise SystemExit("cannot find the quotient in: " + formula[:200])
-    names = lambda s: [m.group(2) for m in FUNC.finditer(s)]
+    names = lambda s: list(dict.fromkeys(m.group(2) for m in FUNC.finditer(s)))
     n = names(num.group(1))
     value = ch[n[0]] - (ch[n[1]] if len(n) > 1 else 0.0)
     if num.group(2):
@@ -198,6 +217,17 @@ def check_item(name, formula, rng):
         v = evaluate(code, Cache(after, after, set(), 0, stale=True))
         if not discarded(v, rng):
             fail(f"{name}: stale counting time: {v!r} stored")
+    # A new host or a CPU back from a gap: inputs with no reading or one
+    # (the others with two); no error, and nothing stored.
+    full = readings_for(keys, 2, 7)[0]
+    for few in (0, 1):
+        for size in range(1, nin + 1):
+            for short in itertools.combinations(allkeys, size):
+                cases += 1
+                state = dict(full, **{k: full[k][-few:] if few else [] for k in short})
+                v = evaluate(code, Cache(state, state, set(), 0))
+                if not discarded(v, rng):
+                    fail(f"{name}: {few} reading(s) of {list(short)}: {v!r} stored")
     return cases
 
 
@@ -207,7 +237,10 @@ def main():
         raise SystemExit("FAIL: no calculated item in " + sys.argv[1])
     total = 0
     for name, formula, rng in items:
-        total += check_item(name, formula, rng)
+        try:
+            total += check_item(name, formula, rng)
+        except Unsupported as e:
+            fail(f"{name}: unsupported: {e}")
     print(f"{len(items)} calculated formulas, {total} interleavings of a history sync: {fails} failures")
     sys.exit(1 if fails else 0)
 

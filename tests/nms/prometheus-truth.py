@@ -4,16 +4,16 @@
 Judges every value the recording rules of conf/prometheus recorded in the
 last SECONDS seconds for the INSTANCEs, each an agent replaying RECORDING
 (tests/nms/varying-replay.py) every INTERVAL seconds, against the truth
-computed from the recording.  A rule value at time T covers the scrapes
+computed from the recording: per CPU, per group (the recording's `group`
+lines: the sum of its CPUs) and summed over all CPUs.  A rule value at time T covers the scrapes
 in its 5m window [T-5m, T] (Prometheus 2.x's ranges hold both ends): the
 raw samples of hw_r10kevctr_counting_nanoseconds_total there say which
 sets of the recording its first and last scrape saw (the clock is the
 set's TIME minus the first set's), and the truth is the recording's
 events between those sets over the time between them.  Prints, per job
 and instance, the values judged and the worst and mean deviation, and the
-same for what 0.1.x's rules (avg_over_time of the agent's per-poll rates)
-and rate() of the counters make of the same scrapes, over 2m windows that
-start after the first scrape (the run is shorter than 5m).
+same for what rate() of the counters makes of the same scrapes, over 2m
+windows that start after the first scrape (the run is shorter than 5m).
 Exit 1 when a value is more than MAXPCT % from the truth, a clock value is
 not a set of the recording, or a cell has fewer than 40 values."""
 import json
@@ -26,17 +26,20 @@ EVENTS = {"Cycles": "cycles", "GradInstrg": "grad.instrg",
           "GradLoadg": "grad.loadg", "GradStoreg": "grad.storeg",
           "PcacheDmiss": "pcache.dmiss", "ScacheDmiss": "scache.dmiss",
           "IssueBrd": "issue.brd", "FailBrmp": "fail.brmp"}
-# rule -> (kind, per CPU)
+# rule -> (kind, per CPU or group); the series' cpu or group label says
+# which CPUs the truth sums
 RULES = {
     "instance_cpu_event:hw_r10kevctr_events:rate5m": ("events", True),
+    "instance_group_event:hw_r10kevctr_events:rate5m": ("events", True),
     "instance_event:hw_r10kevctr_events:rate5m": ("events", False),
-    "instance_cpu:hw_r10kevctr_ipc:ratio_rate5m": ("ipc", True),
     "instance:hw_r10kevctr_ipc:ratio_rate5m": ("ipc", False),
-    "instance_cpu:hw_r10kevctr_pcache_dmiss:ratio_rate5m": ("pcache", True),
-    "instance_cpu:hw_r10kevctr_scache_dmiss:ratio_rate5m": ("scache", True),
-    "instance_cpu:hw_r10kevctr_branch_mispredict:ratio_rate5m":
-        ("branch", True),
 }
+for _scope in ("cpu", "group"):
+    for _kind, _name in (("ipc", "ipc"), ("pcache", "pcache_dmiss"),
+                         ("scache", "scache_dmiss"),
+                         ("branch", "branch_mispredict")):
+        RULES["instance_%s:hw_r10kevctr_%s:ratio_rate5m" % (_scope, _name)] \
+            = (_kind, True)
 RATIOS = {"ipc": (["GradInstrg"], ["Cycles"]),
           "pcache": (["PcacheDmiss"], ["GradLoadg", "GradStoreg"]),
           "scache": (["ScacheDmiss"], ["PcacheDmiss"]),
@@ -44,13 +47,11 @@ RATIOS = {"ipc": (["GradInstrg"], ["Cycles"]),
 
 
 def old_exprs(sel, window):
-    """The rules as PromQL over the per-poll rates (0.1.x's rule file)
-    and over rate() of the counters, over WINDOW: {(kind, per_cpu):
-    expr}."""
+    """The rules as PromQL over rate() of the counters, over WINDOW:
+    {(kind, per_cpu): expr}.  (0.1.x's rules, avg_over_time of the
+    agent's per-poll rates, are not judged any more: the shipped modules
+    no longer walk those rates.)"""
     forms = {
-        "avg_over_time": lambda cpu, e: "avg_over_time(hw_r10kevctr_%s"
-        "events_per_second{%s%s}[%s])" % ("cpu_" if cpu else "", sel, e,
-                                          window),
         "rate()": lambda cpu, e: "rate(hw_r10kevctr_%sevents_total{%s%s}"
         "[%s])" % ("cpu_" if cpu else "", sel, e, window),
     }
@@ -73,9 +74,13 @@ class Recording:
     """A replay file's sets: TIME (ns from the first set) and readings."""
 
     def __init__(self, path):
-        self.times, self.values = [], []
+        self.times, self.values, self.groups = [], [], {}
         for line in open(path, encoding="ascii"):
             f = line.split()
+            if f and f[0] == "group":
+                lo, hi = (f[2].split("-") + [f[2]])[:2]
+                self.groups[f[1]] = list(range(int(lo), int(hi) + 1))
+                continue
             if not f or f[0].startswith("#") or f[1] == "-":
                 continue
             s, ns = (f[0].split(".") + ["0"])[:2]
@@ -85,11 +90,14 @@ class Recording:
                 self.values.append({})
             self.values[-1][int(f[1]), f[2][len("hw.r10kevctr."):]] = \
                 int(f[3])
+        self.cpus = sorted({c for c, _ in self.values[0]})
         base = self.times[0]
         self.set_at = {t - base: k for k, t in enumerate(self.times)}
 
-    def events(self, a, b, cpu, event):
-        cpus = [cpu] if cpu is not None else [0, 1]
+    def events(self, a, b, cpus, event):
+        """CPUS' EVENTs between sets A and B (CPUS: a list, or None for
+        all)."""
+        cpus = self.cpus if cpus is None else cpus
         m = EVENTS[event]
         return sum(self.values[b][c, m] - self.values[a][c, m] for c in cpus)
 
@@ -148,7 +156,8 @@ class Judge:
     def deviations(self, kind, m, vals, window_ms=300000, full=False):
         """[(job, inst, deviation in %)] of a series' values."""
         job, inst = m["job"], m["instance"]
-        cpu = int(m["cpu"]) if "cpu" in m else None
+        cpu = [int(m["cpu"])] if "cpu" in m else \
+            self.hosts[inst][1].groups[m["group"]] if "group" in m else None
         out = []
         for ms, v in vals:
             ab = self.span(job, inst, ms, window_ms, full)

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
-"""varying-replay.py FILE INTERVAL SECONDS SEED: write a replay recording
-(doc/replay-format.md) of two R10000 CPUs (rev 3.4) whose rates change at
-every set: cycles 1 to 5 M/s, and instructions per cycle, loads and stores
+"""varying-replay.py FILE INTERVAL SECONDS SEED [CPUS [GROUPS]]: write a
+replay recording (doc/replay-format.md) of CPUS R10000 CPUs (rev 3.4,
+default 2) in GROUPS groups (`group nodeN` lines, CPUs split evenly in
+order; default none) whose rates change at every set: cycles 1 to 5 M/s, and instructions per cycle, loads and stores
 per instruction, primary misses per access, secondary misses per primary
 miss, branches per instruction and mispredictions per branch each drawn on
 its own, per set and CPU, so that every rate and every ratio varies.  Sets
@@ -30,25 +31,31 @@ def set_counts(rng, seconds):
 
 
 def main():
-    if len(sys.argv) != 5:
-        sys.exit("usage: varying-replay.py FILE INTERVAL SECONDS SEED")
+    if not 5 <= len(sys.argv) <= 7:
+        sys.exit("usage: varying-replay.py FILE INTERVAL SECONDS SEED "
+                 "[CPUS [GROUPS]]")
     path, interval, seconds = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     rng = random.Random(int(sys.argv[4]))
+    cpus = range(int(sys.argv[5]) if len(sys.argv) > 5 else 2)
+    groups = int(sys.argv[6]) if len(sys.argv) > 6 else 0
     value = {(cpu, m): rng.randrange(10**6, 10**9)
-             for cpu in (0, 1) for m in METRICS}
+             for cpu in cpus for m in METRICS}
     t_ns = 0
     with open(path, "w", encoding="ascii") as out:
-        out.write("# varying rates, 2 CPUs, a set every %d s "
-                  "(tests/nms/varying-replay.py)\n" % interval)
+        out.write("# varying rates, %d CPUs, a set every %d s "
+                  "(tests/nms/varying-replay.py)\n" % (len(cpus), interval))
         out.write("0 - hw.r10kevctr.cpurev 3.4\n")
+        per = len(cpus) // groups if groups else 0
+        for g in range(groups):
+            out.write("group node%d %d-%d\n" % (g, g * per, g * per + per - 1))
         for k in range(seconds // interval + 1):
             if k:
                 step = interval * 10**9 + rng.randrange(-2 * 10**7, 2 * 10**7)
                 t_ns += step
-                for cpu in (0, 1):
+                for cpu in cpus:
                     for m, n in set_counts(rng, step / 1e9).items():
                         value[cpu, m] += round(n)
-            for cpu in (0, 1):
+            for cpu in cpus:
                 for m in METRICS:
                     out.write("%d.%09d %d hw.r10kevctr.%s %d\n" % (
                         t_ns // 10**9, t_ns % 10**9, cpu, m, value[cpu, m]))

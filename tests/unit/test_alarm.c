@@ -59,6 +59,15 @@ static void startup_modes(void **state)
 	RUN(STARTUP_FALLING, L(150, 160, 40, 150), L(NONE, NONE, F, R));
 	/* rising-only startup below falling: the next rise fires */
 	RUN(STARTUP_RISING, L(10, 5, 120), L(NONE, NONE, R));
+	/* first sample exactly at a threshold: it fired, so it is not
+	 * armed again until the other threshold is reached */
+	RUN(STARTUP_BOTH, L(100, 100, 120, 51), L(R, NONE, NONE, NONE));
+	RUN(STARTUP_BOTH, L(50, 50, 40, 99), L(F, NONE, NONE, NONE));
+	RUN(STARTUP_FALLING, L(100, 100, 50, 100), L(NONE, NONE, F, R));
+	RUN(STARTUP_RISING, L(50, 50, 100, 50), L(NONE, NONE, R, F));
+	/* one below rising, one above falling: armed for both */
+	RUN(STARTUP_BOTH, L(99, 100), L(NONE, R));
+	RUN(STARTUP_BOTH, L(51, 50), L(NONE, F));
 }
 
 static void hysteresis(void **state)
@@ -160,8 +169,9 @@ static void emit(void *ctx, const struct alarm *a, size_t index,
 		emitted_falling++;
 }
 
-/* One poll, 1 s after the last: CPU c's cycles grow by rate[c]. */
-static void poll(const uint64_t *rate, size_t ncpus, uint32_t epoch)
+/* One poll, 1 s after the last: CPU c's cycles grow by rate[c]; the
+ * alarms it fired. */
+static unsigned poll(const uint64_t *rate, size_t ncpus, uint32_t epoch)
 {
 	static uint64_t value[4];
 	assert_int_equal(sample_reserve(&smp, ncpus), 0);
@@ -178,7 +188,7 @@ static void poll(const uint64_t *rate, size_t ncpus, uint32_t epoch)
 		smp.cpus[c].value[0] = value[c];
 	}
 	assert_true(cache_update(&cache, &smp, 1) >= 0);
-	alarms_evaluate(&cache, evaluated, emit, NULL);
+	return alarms_evaluate(&cache, evaluated, emit, NULL);
 }
 
 static void over_the_cache(void **state)
@@ -200,11 +210,14 @@ static void over_the_cache(void **state)
 	evaluated = &set;
 	log_capture_start();
 
-	poll((uint64_t[]){10, 10}, 2, 1); /* first poll: no delta yet */
+	/* first poll: no delta yet */
+	assert_int_equal(poll((uint64_t[]){10, 10}, 2, 1), 0);
 	assert_int_equal(alarm_status_of(&set.alarm[0]), ALARM_WAITING);
-	poll((uint64_t[]){10, 10}, 2, 1);     /* sum 20/s: falling at startup */
+	/* sum 20/s: falling at startup */
+	assert_int_equal(poll((uint64_t[]){10, 10}, 2, 1), 3);
 	assert_int_equal(emitted_falling, 3); /* sum, CPU 0, CPU 1 */
-	poll((uint64_t[]){70, 40}, 2, 1);     /* sum 110 rising; CPU 0 rising */
+	/* sum 110 rising; CPU 0 rising */
+	assert_int_equal(poll((uint64_t[]){70, 40}, 2, 1), 2);
 	assert_int_equal(emitted_rising, 2);
 	assert_int_equal(set.alarm[0].event_value, 110);
 	assert_int_equal(set.alarm[0].event_threshold, 100);
@@ -215,7 +228,7 @@ static void over_the_cache(void **state)
 	assert_int_equal(v, 70);
 
 	/* a restart (new epoch) makes a huge-looking delta: dropped */
-	poll((uint64_t[]){5000, 5000}, 2, 2);
+	assert_int_equal(poll((uint64_t[]){5000, 5000}, 2, 2), 0);
 	assert_int_equal(emitted_rising, 2);
 	assert_int_equal(set.alarm[0].dropped, 1);
 	assert_int_equal(set.alarm[1].dropped, 2);

@@ -98,6 +98,8 @@ static void bad_lines(void **state)
 	bad("pollInterval", "5s", "whole number");
 	bad("pollInterval", "-5", "whole number");
 	bad("pollInterval", "", "whole number");
+	bad("pollInterval", "5 10", "expected one whole number from 1 to 3600");
+	bad("pollInterval", "5 5", "expected one whole number");
 	bad("simCpus", "0", "from 1 to 4096");
 	bad("simCpus", "99999999999999999999999", "from 1 to 4096");
 	bad("simRate", "hw.r10kevctr.cycles", "expected METRIC PER_SECOND");

@@ -89,6 +89,48 @@ static void bad_lines_named(void **state)
 	config_free(&cfg);
 }
 
+/* cpuGroup: a bad list, a name used twice, a CPU in two groups, each a
+ * bad line named with its file and line; the good lines' groups kept in
+ * order; simNodes' range. */
+static void cpu_groups_checked(void **state)
+{
+	struct config cfg;
+	const char *path;
+	char want[256];
+	static const char *const bad[][2] = {
+	    {"line 3", "cpuGroup: group 'b': bad CPU list '4-2'"},
+	    {"line 4", "cpuGroup: group 'a' named twice"},
+	    {"line 5", "cpuGroup: CPU 3 of group 'c' is in group 'a' already"},
+	    {"line 6", "cpuGroup: expected NAME CPULIST"},
+	    {"line 7", "cpuGroup: group name 'd/e'"},
+	    {"line 8", "simNodes"},
+	};
+	assert_int_equal(load("backend sim\ncpuGroup a 0-3\ncpuGroup b 4-2\n"
+			      "cpuGroup a 8\ncpuGroup c 3,9\ncpuGroup x\n"
+			      "cpuGroup d/e 9\nsimNodes 1025\n"
+			      "cpuGroup z 8-9,11\n",
+			      &cfg, &path),
+			 6);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(want, sizeof(want), "%s: %s: Error: %s", path,
+			 bad[i][0], bad[i][1]);
+		if (!strstr(logbuf, want))
+			fail_msg("expected '%s' in '%s'", want, logbuf);
+	}
+	config_free(&cfg);
+	assert_int_equal(load("backend sim\ncpuGroup a 0-3\n"
+			      "cpuGroup z 8-9,11\nsimNodes 2\n",
+			      &cfg, &path),
+			 0);
+	assert_int_equal(cfg.groups.n, 2);
+	assert_string_equal(cfg.groups.g[1].name, "z");
+	assert_string_equal(cfg.groups.g[1].text, "8-9,11");
+	const struct sim_settings *sim =
+	    config_settings(&cfg, backend_find("sim")->section);
+	assert_int_equal(sim->nodes, 2);
+	config_free(&cfg);
+}
+
 static void unknown_token_fails(void **state)
 {
 	struct config cfg;
@@ -144,6 +186,7 @@ int main(void)
 	    cmocka_unit_test(good_file),
 	    cmocka_unit_test(bad_lines_named),
 	    cmocka_unit_test(unknown_token_fails),
+	    cmocka_unit_test(cpu_groups_checked),
 	    cmocka_unit_test(one_problem_one_count),
 	};
 	int rc = cmocka_run_group_tests(tests, setup, NULL);

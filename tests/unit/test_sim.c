@@ -206,12 +206,44 @@ static void keep_on_reload(void **state)
 	config_free(&run);
 }
 
+/* simNodes: groups node0..nodeN-1 over the CPUs split evenly, in every
+ * reading; none without it. */
+static void nodes_split_evenly(void **state)
+{
+	struct config cfg;
+	struct backend b = {.clock_ns = test_clock};
+	struct sample s = {0};
+	char err[256];
+
+	conf_init(&cfg, NULL);
+	CONF(&cfg, "simCpus", "10");
+	CONF(&cfg, "simNodes", "3");
+	assert_int_equal(backend_open(&b, &cfg, err, sizeof(err)), 0);
+	read_once(&b, &s);
+	assert_non_null(s.groups);
+	assert_int_equal(s.groups->n, 3);
+	assert_string_equal(s.groups->g[0].name, "node0");
+	assert_string_equal(s.groups->g[0].text, "0-3");
+	assert_string_equal(s.groups->g[1].text, "4-6");
+	assert_string_equal(s.groups->g[2].text, "7-9");
+	backend_close(&b);
+	config_free(&cfg);
+	conf_init(&cfg, NULL);
+	assert_int_equal(backend_open(&b, &cfg, err, sizeof(err)), 0);
+	read_once(&b, &s);
+	assert_true(!s.groups || s.groups->n == 0);
+	backend_close(&b);
+	config_free(&cfg);
+	sample_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(keep_on_reload),
 	    cmocka_unit_test(counts_by_elapsed_time),
 	    cmocka_unit_test(predictable_values),
+	    cmocka_unit_test(nodes_split_evenly),
 	    cmocka_unit_test(revision_and_off),
 	    cmocka_unit_test(seed_offsets),
 	};

@@ -299,6 +299,71 @@ static void alarms_on_statistics(void **state)
 	config_free(&cfg);
 }
 
+/* Poll t of two CPUs: ScondOk's inputs (grad.scondg, fail.scondf) count
+ * (cpu + 1) * {300, 100} a second; fail.scondf of CPU 0 has no reading
+ * when gap (its value held). */
+static void scond_poll(struct cache *c, struct sample *s, uint64_t t,
+		       bool gap)
+{
+	const int ok = C("grad.scondg"), fail = C("fail.scondf");
+	assert_int_equal(sample_reserve(s, 2), 0);
+	s->ncpus = 2;
+	s->counted = (counter_mask)((UINT64_C(1) << COUNTER_COUNT) - 1);
+	s->state = COUNTER_COUNT;
+	s->time_ns = t * 1000000000u;
+	snprintf(s->cpurev, sizeof(s->cpurev), "3.4");
+	for (unsigned i = 0; i < 2; i++) {
+		struct cpu_sample *cs = &s->cpus[i];
+		memset(cs, 0, sizeof(*cs));
+		cs->cpu = i;
+		cs->counting = true;
+		cs->epoch = 1;
+		cs->value[ok] = (i + 1) * 300 * t;
+		cs->value[fail] = (i + 1) * 100 * t;
+	}
+	if (gap) {
+		s->cpus[0].value[fail] = 100 * (t - 1);
+		s->cpus[0].unread = COUNTER_BIT(fail);
+	}
+	assert_int_equal(cache_update(c, s, t * 100), 0);
+}
+
+/* A difference (a count per poll interval, ScondOk) is never served over
+ * a longer span: after an input's missing reading it waits for a whole
+ * interval with both inputs read, on the CPU and in the sum. */
+static void difference_across_a_gap(void **state)
+{
+	const size_t k = stat_index_by_name("stat.scond.ok");
+	struct sample s = {0};
+	struct cache c;
+	uint64_t v = 0;
+
+	cache_init(&c);
+	scond_poll(&c, &s, 1, false);
+	scond_poll(&c, &s, 2, false);
+	assert_int_equal(stat_value(&c, k, 0, &v), SAMPLE_OK);
+	assert_int_equal(v, 200);
+	scond_poll(&c, &s, 3, true);
+	assert_int_equal(stat_value(&c, k, 0, &v), SAMPLE_UNREAD);
+	assert_int_equal(stat_value(&c, k, -1, &v), SAMPLE_UNREAD);
+	assert_int_equal(stat_value(&c, k, 1, &v), SAMPLE_OK);
+	assert_int_equal(v, 400);
+	/* t 4: read again, but CPU 0's span reaches back to t 2 */
+	scond_poll(&c, &s, 4, false);
+	assert_int_equal(stat_value(&c, k, 0, &v), SAMPLE_UNREAD);
+	assert_int_equal(stat_value(&c, k, -1, &v), SAMPLE_UNREAD);
+	assert_int_equal(stat_value(&c, k, 1, &v), SAMPLE_OK);
+	assert_int_equal(v, 400);
+	/* t 5: one whole interval again */
+	scond_poll(&c, &s, 5, false);
+	assert_int_equal(stat_value(&c, k, 0, &v), SAMPLE_OK);
+	assert_int_equal(v, 200);
+	assert_int_equal(stat_value(&c, k, -1, &v), SAMPLE_OK);
+	assert_int_equal(v, 600);
+	cache_free(&c);
+	sample_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -308,6 +373,7 @@ int main(void)
 	    cmocka_unit_test(difference_sums_its_rows),
 	    cmocka_unit_test(pcache_ratio_needs_rev3),
 	    cmocka_unit_test(quotations_are_hw_help),
+	    cmocka_unit_test(difference_across_a_gap),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

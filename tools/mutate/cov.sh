@@ -1,0 +1,54 @@
+# tools/mutate/cov.sh: per-test line coverage of the commit, once.
+# A build with --coverage of the scratch copy (unmutated); each test runs
+# once with its own GCOV_PREFIX, so its .gcda files, and the lines they
+# say it executed, are its own.  In MUT_COV:
+#   tests.tsv   CLASS SECONDS RC TEST, one line per test
+#   lines/ID    FILE:LINE, every line the test executed
+#   gcda/ID/    its .gcda files; merged/ all of them (for gcovr)
+
+cov_prepare() {
+    [ -f "$MUT_COV/done" ] && return 0
+    say "per-test coverage of $MUT_COMMIT ($MUT_CLASSES) in $MUT_COV: each test once"
+    rm -rf "$MUT_COV"; mkdir -p "$MUT_COV/build" "$MUT_COV/lines" "$MUT_COV/logs"
+    (cd "$MUT_COV/build" && "$MUT_SRC/configure" -q CFLAGS='-O0 -g --coverage' \
+        LDFLAGS=--coverage) >"$MUT_COV/configure.out" 2>&1 || return 1
+    nice -n "${MUT_NICE:-0}" make -s -C "$MUT_COV/build" -j2 all >"$MUT_COV/make.out" 2>&1 &&
+        nice -n "${MUT_NICE:-0}" make -s -C "$MUT_COV/build" -j2 check TESTS= >>"$MUT_COV/make.out" 2>&1 ||
+        { tail -n 30 "$MUT_COV/make.out"; return 1; }
+    mut_tests "$MUT_COV/build" >"$MUT_COV/tests.list"
+    # two at a time, as CI's make -j2: the integration tests mostly wait
+    xargs -P "${MUT_JOBS:-2}" -L 1 sh "$MUT_TOP/tools/mutate/covone.sh" "$MUT_COV" \
+        <"$MUT_COV/tests.list"
+    sort -n -k1,1 -k2,2 "$MUT_COV"/lines/*.tsv >"$MUT_COV/tests.tsv"
+    cov_merge
+    awk '$3 != 0 { print "mutate: unmutated, " $4 " fails (rc " $3 "): it is never run" }' \
+        "$MUT_COV/tests.tsv"
+    touch "$MUT_COV/done"
+}
+
+# Every test's .gcda summed into the coverage build's tree (gcov-tool
+# merge), for gcovr's per-folder line and branch coverage.
+cov_merge() {
+    merged=$MUT_COV/merged
+    rm -rf "$merged"
+    for d in "$MUT_COV"/gcda/*/; do
+        inner=$d${MUT_COV#/}/build
+        [ -d "$inner" ] || continue
+        if [ ! -d "$merged" ]; then
+            cp -r "$inner" "$merged"
+        else
+            gcov-tool merge -o "$merged" "$merged" "$inner" 2>/dev/null
+        fi
+    done
+    find "$MUT_COV/build" -name "*.gcda" -delete
+    [ -d "$merged" ] || return 0
+    (cd "$merged" && find . -name '*.gcda' -exec cp --parents {} "$MUT_COV/build/" \;)
+}
+
+# The tests that executed a line of FILE:LINE list LINES, fastest class
+# first, then fastest: "SECONDS TEST" lines (only those that pass unmutated).
+cov_tests_for() { # LINES-FILE
+    ids=$( (cd "$MUT_COV/lines" && grep -lFx -f "$1" -- * 2>/dev/null) | grep -v '\.tsv$')
+    for id in $ids; do cat "$MUT_COV/lines/$id.tsv"; done |
+        awk '$3 == 0' | sort -n -k1,1 -k2,2 | awk '{ print $2, $4 }'
+}
