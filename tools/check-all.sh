@@ -97,8 +97,9 @@ else
 fi
 # The Debian package: built from the tree and checked by lintian
 # (tools/deb.sh), then installed, run as production runs it, upgraded and
-# purged in a throwaway Debian 12 root (tests/deb/install-root.sh), and
-# installed, removed and purged by piuparts (tests/deb/piuparts.sh).
+# purged in a throwaway root of the host's release, Debian 12 or 13
+# (tests/deb/install-root.sh), and installed, removed and purged by
+# piuparts in one of its own (tests/deb/piuparts.sh).
 echo "==== Debian package: tools/deb.sh, tests/deb/install-root.sh, tests/deb/piuparts.sh"
 debdir="$top/build-deb"
 if tools/deb.sh "$debdir" >"$top/deb.out" 2>&1; then

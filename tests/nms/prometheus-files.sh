@@ -62,12 +62,19 @@ elif grep -q 'field version not found' "$TMP/generator.log"; then
     inauth && /^      / { auth[mod] = auth[mod] substr($0, 3) "\n"; next }
     { inauth = 0; modules = modules $0 "\n" }
     END {
-        printf "auths:\n"
+        # one auth per distinct one (as tools/snmp-yml-auths.sh): public_v2,
+        # or the shortest name of the modules that have it
         for (i = 1; i <= n; i++) {
-            m = order[i]
-            name = (ver[m] == 2 && auth[m] == "    community: public\n") ? "public_v2" : m
-            printf "  %s:\n%s    version: %s\n", name, auth[m], ver[m]
+            m = order[i]; k = auth[m] "    version: " ver[m] "\n"
+            if (!(k in name)) {
+                keys[++nk] = k
+                name[k] = (ver[m] == 2 && auth[m] == "    community: public\n") ? "public_v2" : m
+            } else if (name[k] != "public_v2" && length(m) < length(name[k]))
+                name[k] = m
         }
+        printf "auths:\n"
+        for (i = 1; i <= nk; i++)
+            printf "  %s:\n%s", name[keys[i]], keys[i]
         printf "modules:\n%s", modules
     }' "$P/generator.yml" >"$TMP/generator.yml"
     generate || { cat "$TMP/generator.log"; fail "the generator (0.23+) failed on generator.yml's modules with auths"; }
