@@ -30,9 +30,16 @@ patch_files() { # PATCH
     sed -n 's|^+++ b/||p' "$1" | sed 's/[[:space:]].*//'
 }
 
-# Apply PATCH to the scratch copy; 1 when it does not apply.
+# Apply PATCH to the scratch copy; 1 when it does not apply.  The copy
+# may lie inside another work tree (CI's cache is build-mutate/ in the
+# clone): there git apply takes the paths as the enclosing repository's,
+# skips those outside the current directory and still exits 0.  The
+# ceiling keeps git from finding that repository (git apply then works as
+# patch(1) does), and a skipped file fails all the same.
 scratch_apply() { # PATCH
-    (cd "$MUT_SRC" && git apply "$1") 2>"$MUT_CACHE/apply.out" ||
+    (cd "$MUT_SRC" && GIT_CEILING_DIRECTORIES=$(dirname "$MUT_SRC") \
+        git apply --verbose "$1") >"$MUT_CACHE/apply.out" 2>&1 &&
+        ! grep -q '^Skipped patch' "$MUT_CACHE/apply.out" ||
         { cat "$MUT_CACHE/apply.out"; return 1; }
 }
 
