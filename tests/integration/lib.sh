@@ -151,6 +151,24 @@ start_agent() {
     AGENT_PID=$!
 }
 
+# start_watched_agent: the subagent on $TMP/agent.conf as systemd starts
+# it with a watchdog: WATCHDOG_USEC 1 s, WATCHDOG_PID its own pid (exec
+# keeps the shell's), and systemd's side of NOTIFY_SOCKET (as
+# sdnotify.sh), a listener writing every datagram to $TMP/notify.log.
+# Sets AGENT_PID and LISTEN_PID (which joins EXTRA_PIDS).
+start_watched_agent() {
+    NOTIFY=$TMP/notify.sock
+    python3 "$HWR_SRCDIR/tests/sdnotify/listen.py" "$NOTIFY" "$TMP/notify.log" &
+    LISTEN_PID=$!
+    EXTRA_PIDS="$EXTRA_PIDS $LISTEN_PID"
+    wait_until 10 test -S "$NOTIFY" || fail "the listener did not start"
+    # shellcheck disable=SC2086
+    NOTIFY_SOCKET=$NOTIFY WATCHDOG_USEC=1000000 sh -c \
+        'WATCHDOG_PID=$$ exec $0 "$@"' $HWR_VALGRIND "$AGENT" -f -C -c "$TMP/agent.conf" \
+        -x "unix:$SOCK" -Lf "$TMP/agent.log" &
+    AGENT_PID=$!
+}
+
 # start_second_master NAME: one more snmpd with the master's config on
 # its own socket ($TMP/NAME.sock) and port (sets PORT_NAME; its pid joins
 # EXTRA_PIDS, stopped at exit).

@@ -18,21 +18,12 @@ start_pmcd
 start_master
 PMCD_REQUEST_TIMEOUT=4 PMCD_CONNECT_TIMEOUT=4
 export PMCD_REQUEST_TIMEOUT PMCD_CONNECT_TIMEOUT
-NOTIFY=$TMP/notify.sock
-python3 "$HWR_SRCDIR/tests/sdnotify/listen.py" "$NOTIFY" "$TMP/notify.log" &
-LISTEN_PID=$!
-EXTRA_PIDS=$LISTEN_PID
-wait_until 10 test -S "$NOTIFY" || fail "the listener did not start"
 conf() { # conf HOST
     printf 'backend pcp\npollInterval 1\npcpHost %s:%s\npcpMetric hw.r10kevctr.cycles kernel.percpu.intr\n' \
         "$1" "$PMCD_PORT" >"$TMP/agent.conf"
 }
 conf localhost
-# shellcheck disable=SC2086
-NOTIFY_SOCKET=$NOTIFY WATCHDOG_USEC=1000000 sh -c \
-    'WATCHDOG_PID=$$ exec $0 "$@"' $HWR_VALGRIND "$AGENT" -f -C -c "$TMP/agent.conf" \
-    -x "unix:$SOCK" -Lf "$TMP/agent.log" &
-AGENT_PID=$!
+start_watched_agent # the watchdog in $TMP/notify.log
 wait_until 20 agent_serving || fail "the subagent never answered"
 p0=$(get_count hwR10kEvCtrPolls)
 wait_until 10 get_at_least hwR10kEvCtrPolls $((p0 + 2)) || fail "the polls do not come"

@@ -28,20 +28,9 @@ start_pmcd
 start_master
 PMCD_REQUEST_TIMEOUT=60
 export PMCD_REQUEST_TIMEOUT
-# systemd's side of NOTIFY_SOCKET (as sdnotify.sh): the watchdog and STATUS
-NOTIFY=$TMP/notify.sock
-python3 "$HWR_SRCDIR/tests/sdnotify/listen.py" "$NOTIFY" "$TMP/notify.log" &
-LISTEN_PID=$!
-EXTRA_PIDS=$LISTEN_PID
-wait_until 10 test -S "$NOTIFY" || fail "the listener did not start"
 printf 'backend pcp\npollInterval 1\npcpHost localhost:%s\npcpMetric hw.r10kevctr.cycles kernel.percpu.intr\n' \
     "$PMCD_PORT" >"$TMP/agent.conf"
-# WATCHDOG_PID: the agent's own pid (exec keeps the shell's)
-# shellcheck disable=SC2086
-NOTIFY_SOCKET=$NOTIFY WATCHDOG_USEC=1000000 sh -c \
-    'WATCHDOG_PID=$$ exec $0 "$@"' $HWR_VALGRIND "$AGENT" -f -C -c "$TMP/agent.conf" \
-    -x "unix:$SOCK" -Lf "$TMP/agent.log" &
-AGENT_PID=$!
+start_watched_agent # the watchdog and STATUS in $TMP/notify.log
 watchdogs() { grep -c "WATCHDOG=1" "$TMP/notify.log"; }
 wait_until 20 agent_serving || fail "the subagent never answered"
 p0=$(get_count hwR10kEvCtrPolls)
