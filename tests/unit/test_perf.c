@@ -22,6 +22,7 @@
 
 #include "backend/backend.h"
 #include "backend/perf_cpu.h"
+#include "backend/perf_hint.h"
 #include "testconf.h"
 #include "logcapture.h"
 
@@ -217,6 +218,28 @@ static void no_pmu_advice(void **state)
 	char cmd[128];
 	snprintf(cmd, sizeof(cmd), "rm -rf %s/bus", sysfs);
 	assert_int_equal(system(cmd), 0);
+}
+
+/* Leave non-zero bytes where the next call's locals will be. */
+static __attribute__((noinline)) void dirty_stack(void)
+{
+	volatile char junk[PERF_HINT_MAX * 64 + 1024];
+	for (size_t i = 0; i < sizeof(junk); i++)
+		junk[i] = 'x';
+}
+
+/* Not even a software event counts (a seccomp'd container): the message
+ * says so, and the list of what counts is empty, not stack bytes. */
+static void no_event_counts(void **state)
+{
+	(void)state;
+	struct perf_hint h;
+	memset(&h, 0, sizeof(h));
+	log_capture_start();
+	dirty_stack();
+	perf_hint_log(&h);
+	assert_logged("containers); no event counts here; or \"backend pcp\"");
+	assert_null(strstr(logbuf, "xx"));
 }
 
 static void hotplug(void **state)
@@ -513,6 +536,7 @@ int main(void)
 	    cmocka_unit_test(counts_software_events),
 	    cmocka_unit_test(no_pmu_state_minus_one),
 	    cmocka_unit_test(no_pmu_advice),
+	    cmocka_unit_test(no_event_counts),
 	    cmocka_unit_test(never_ran),
 	    cmocka_unit_test(hotplug),
 	    cmocka_unit_test(pfm_mapped),
