@@ -105,10 +105,12 @@ void service_ready(struct agent *a)
 				     (suseconds_t)(half % 1000000u)};
 		watchdog_alarm =
 		    snmp_alarm_register_hr(tv, SA_REPEAT, on_watchdog, a);
+		/* the interval as registered, as a check of the split */
 		snmp_log(LOG_INFO,
 			 "systemd watchdog: fed every %llu ms while the main "
 			 "loop runs\n",
-			 (unsigned long long)(half / 1000u));
+			 (unsigned long long)tv.tv_sec * 1000u +
+			     (unsigned long long)tv.tv_usec / 1000u);
 	}
 }
 

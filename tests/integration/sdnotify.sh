@@ -7,6 +7,7 @@
 # comes every half WATCHDOG_USEC and stops while the agent's loop is
 # stopped; a SIGHUP is RELOADING=1 then READY=1, a refused one too, its
 # STATUS saying refused until a reload succeeds; SIGTERM is STOPPING=1.
+# A WatchdogSec of whole seconds (WATCHDOG_USEC 4 s): fed every 2000 ms.
 . "$(dirname "$0")/lib.sh"
 
 NOTIFY=$TMP/notify.sock
@@ -109,3 +110,18 @@ for bad in relative vsock:2:1234; do
     AGENT_PID=
 done
 ok "a NOTIFY_SOCKET that is no socket path is ignored (the agent serves; -D says so)"
+
+# WatchdogSec=4 (systemd's WATCHDOG_USEC 4000000): half of it, 2 s, is
+# split into seconds and microseconds for the alarm; the log line says
+# the interval registered.
+NOTIFY_SOCKET=$NOTIFY WATCHDOG_USEC=4000000 sh -c \
+    'WATCHDOG_PID=$$ exec $0 "$@"' $HWR_VALGRIND "$AGENT" -f -C -c "$TMP/agent.conf" \
+    -x "unix:$SOCK" -Lf "$TMP/wd4.log" &
+AGENT_PID=$!
+wait_until 20 grep -q "systemd watchdog: fed every" "$TMP/wd4.log" || fail "WATCHDOG_USEC 4 s: no watchdog line: $(cat "$TMP/wd4.log")"
+grep -q "systemd watchdog: fed every 2000 ms while the main loop runs" "$TMP/wd4.log" ||
+    fail "WATCHDOG_USEC 4 s: $(grep 'systemd watchdog' "$TMP/wd4.log")"
+kill -TERM "$AGENT_PID"
+wait "$AGENT_PID" || fail "WATCHDOG_USEC 4 s: the agent exited badly"
+AGENT_PID=
+ok "WATCHDOG_USEC 4000000: fed every 2000 ms"
