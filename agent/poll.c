@@ -62,9 +62,8 @@ void poll_process(struct agent *a, int rc)
 		return;
 	}
 	bool first = c->polls == 0;
-	/* the config's cpuGroup lines, else the backend's (NUMA nodes) */
-	if (cache_groups_use(c, a->cfg.groups.n ? &a->cfg.groups
-						: a->sample.groups) != 0)
+	if (cache_groups_use(c, cache_groups_chosen(&a->cfg.groups,
+						    &a->sample)) != 0)
 		snmp_log(LOG_ERR, "poll: out of memory; the CPU groups are "
 				  "the last poll's\n");
 	int disc = cache_update(c, &a->sample, now);

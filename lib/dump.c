@@ -7,23 +7,37 @@
 #include "backend/backend.h"
 #include "cache/cache.h"
 
+/* The value of a cell whose delta is not valid: it stands all the same. */
+static bool held_value(const struct cache *c, int k, long cpu, uint64_t *value)
+{
+	if (CACHE_IS_GROUP(cpu)) {
+		*value = c->gsum[CACHE_GROUP_OF(cpu)].total[k];
+		return true;
+	}
+	const struct cpu_row *row =
+	    cpu < 0 ? NULL : cache_row(c, (unsigned)cpu);
+	if (cpu >= 0 && !row)
+		return false;
+	*value = row ? cpu_row_value(c, row, k) : c->total[k];
+	return true;
+}
+
+/* METRIC sum|group:NAME|CPU VALUE RATE ("-": no rate at this poll) */
 static void print_cell(FILE *out, const struct cache *c, int k, long cpu)
 {
 	uint64_t value, rate;
 	enum sample_status vs = cache_value(c, k, cpu, &value);
 	enum sample_status rs = cache_rate(c, k, cpu, &rate);
-	char where[16];
+	char where[8 + CPU_GROUP_NAME_MAX];
 
 	if (vs == SAMPLE_NONE)
 		return;
-	if (vs != SAMPLE_OK) { /* a discontinuity: the value itself stands */
-		const struct cpu_row *row =
-		    cpu < 0 ? NULL : cache_row(c, (unsigned)cpu);
-		if (cpu >= 0 && !row)
-			return;
-		value = row ? cpu_row_value(c, row, k) : c->total[k];
-	}
-	if (cpu < 0)
+	if (vs != SAMPLE_OK && !held_value(c, k, cpu, &value))
+		return;
+	if (CACHE_IS_GROUP(cpu))
+		snprintf(where, sizeof(where), "group:%s",
+			 c->groups.g[CACHE_GROUP_OF(cpu)].name);
+	else if (cpu < 0)
 		snprintf(where, sizeof(where), "sum");
 	else
 		snprintf(where, sizeof(where), "%ld", cpu);
@@ -44,9 +58,10 @@ static void wait_interval(unsigned seconds, const volatile sig_atomic_t *cancel)
 }
 
 static int read_into(struct backend *b, struct sample *s, struct cache *c,
-		     uint32_t now, FILE *err)
+		     const struct config *cfg, uint32_t now, FILE *err)
 {
 	if (backend_read(b, s) != 0 || sample_sort(s) != 0 ||
+	    cache_groups_use(c, cache_groups_chosen(&cfg->groups, s)) != 0 ||
 	    cache_update(c, s, now) < 0) {
 		fprintf(err, "dump: backend %s: read failed\n", b->ops->section->name);
 		return -1;
@@ -69,17 +84,22 @@ int dump_run(const struct config *cfg, const volatile sig_atomic_t *cancel,
 		cache_free(&c);
 		return 1;
 	}
-	if (read_into(&b, &s, &c, 1, err) != 0)
+	if (read_into(&b, &s, &c, cfg, 1, err) != 0)
 		goto out;
 	wait_interval(cfg->poll_interval, cancel);
-	if ((cancel && *cancel) || read_into(&b, &s, &c, 2, err) != 0)
+	if ((cancel && *cancel) || read_into(&b, &s, &c, cfg, 2, err) != 0)
 		goto out;
 	fprintf(out, "backend %s\ninterval %u\nstate %d\ncpurev %s\ncpus %zu\n",
 		cfg->backend, cfg->poll_interval, c.state, c.cpurev, c.nrows);
+	for (size_t g = 0; g < c.groups.n; g++)
+		fprintf(out, "group %s %s\n", c.groups.g[g].name,
+			c.groups.g[g].text);
 	for (int k = 0; k < COUNTER_COUNT; k++) {
 		if (!cache_counted(&c, k))
 			continue;
-		print_cell(out, &c, k, -1);
+		print_cell(out, &c, k, CACHE_SUM);
+		for (size_t g = 0; g < c.groups.n; g++)
+			print_cell(out, &c, k, CACHE_GROUP(g));
 		for (size_t r = 0; cache_counted_per_cpu(&c, k) && r < c.nrows;
 		     r++)
 			print_cell(out, &c, k, (long)c.rows[r].cpu);

@@ -42,6 +42,14 @@ struct group_pass {
 	counter_mask unread, reset, no_base;
 };
 
+/* The groups a poll folds: the config's cpuGroup lines when it has any,
+ * else the backend's (NUMA nodes); NULL: none. */
+static inline const struct cpu_groups *
+cache_groups_chosen(const struct cpu_groups *configured, const struct sample *s)
+{
+	return configured->n ? configured : s->groups;
+}
+
 /* Take the groups g (NULL: none) for the next pass: nothing when they
  * are the cache's already; else each group starts from the values of its
  * CPUs.  -1 when out of memory (the cache keeps its groups). */

@@ -41,6 +41,46 @@ static void sim_dump(void **state)
 	config_free(&cfg);
 }
 
+/* Groups: the config's cpuGroup lines over the sim's nodes, each group a
+ * line, and a group:NAME cell per counted metric between the sum and the
+ * CPUs: the sum of its CPUs' values and rates. */
+static void sim_dump_groups(void **state)
+{
+	struct config cfg;
+	char *out = NULL, *err = NULL;
+	size_t outlen = 0, errlen = 0;
+	FILE *o = open_memstream(&out, &outlen);
+	FILE *e = open_memstream(&err, &errlen);
+
+	conf_init(&cfg, NULL);
+	CONF(&cfg, "simCpus", "3");
+	CONF(&cfg, "simNodes", "3");
+	CONF(&cfg, "cpuGroup", "a 0");
+	CONF(&cfg, "cpuGroup", "b 1-2");
+	cfg.poll_interval = 1;
+	assert_int_equal(dump_run(&cfg, NULL, o, e), 0);
+	fclose(o);
+	fclose(e);
+	assert_string_equal(err, "");
+	assert_non_null(strstr(out, "cpus 3\ngroup a 0\ngroup b 1-2\n"
+				    "hw.r10kevctr.cycles sum 1170000000 "
+				    "1170000000\n"
+				    "hw.r10kevctr.cycles group:a 195000000 "
+				    "195000000\n"
+				    "hw.r10kevctr.cycles group:b 975000000 "
+				    "975000000\n"
+				    "hw.r10kevctr.cycles 0 195000000 "
+				    "195000000\n"));
+	assert_null(strstr(out, "node"));
+	size_t lines = 0;
+	for (const char *p = out; *p; p++)
+		lines += *p == '\n';
+	assert_int_equal(lines, 5 + 2 + 30 * (1 + 2 + 3));
+	free(out);
+	free(err);
+	config_free(&cfg);
+}
+
 static void nothing_counted(void **state)
 {
 	struct config cfg;
@@ -66,6 +106,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(sim_dump),
+	    cmocka_unit_test(sim_dump_groups),
 	    cmocka_unit_test(nothing_counted),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
