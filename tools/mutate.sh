@@ -21,6 +21,10 @@
 #       three); coverage is collected for those only.
 #   --tests "TEST...": these tests as well (CI: the unit tests and the
 #       two integration tests that kill tests/mutants/).
+#   --jobs N: tests side by side (default 3; the integration tests mostly
+#       wait): the coverage runs, and each mutant's tests in batches of N
+#       (a test that fails beside others is run again alone before it
+#       counts as a kill).
 #   --nice: run builds and tests under nice -n 19.
 #   --reverse: the sample's mutants from the last: a second run (its own
 #       HWR_MUTATE_CACHE) shares a long sample with a first.
@@ -42,6 +46,7 @@ while [ $# -gt 0 ]; do
     --seed) seed=$2; shift 2 ;;
     --classes) MUT_CLASSES=$2; shift 2 ;;
     --tests) MUT_ALSO=$2; shift 2 ;;
+    --jobs) MUT_JOBS=$2; export MUT_JOBS; shift 2 ;;
     --nice) MUT_NICE=19; export MUT_NICE; shift ;;
     --reverse) MUT_REVERSE=1; shift ;;
     -h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;

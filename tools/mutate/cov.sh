@@ -16,8 +16,8 @@ cov_prepare() {
         nice -n "${MUT_NICE:-0}" make -s -C "$MUT_COV/build" -j2 check TESTS= >>"$MUT_COV/make.out" 2>&1 ||
         { tail -n 30 "$MUT_COV/make.out"; return 1; }
     mut_tests "$MUT_COV/build" >"$MUT_COV/tests.list"
-    # two at a time, as CI's make -j2: the integration tests mostly wait
-    xargs -P "${MUT_JOBS:-2}" -L 1 sh "$MUT_TOP/tools/mutate/covone.sh" "$MUT_COV" \
+    # side by side (--jobs): the integration tests mostly wait
+    xargs -P "${MUT_JOBS:-3}" -L 1 sh "$MUT_TOP/tools/mutate/covone.sh" "$MUT_COV" \
         <"$MUT_COV/tests.list"
     sort -n -k1,1 -k2,2 "$MUT_COV"/lines/*.tsv >"$MUT_COV/tests.tsv"
     cov_merge

@@ -38,24 +38,73 @@ run_patch() { # PATCH
     return $rc
 }
 
-# Run the tests listed ("SECONDS TEST") until one fails.
+# Run the tests listed ("SECONDS TEST", fastest first) until one fails,
+# MUT_JOBS (default 3) at a time: the integration tests mostly wait, and
+# a survivor runs every test that executes its line (11 minutes of them
+# one at a time).  A test that fails beside others is run again alone
+# before it counts: a failure that the load made, and not the mutant, is
+# not a kill.
 run_tests() { # LIST
     RUN_VERDICT=survived
+    jobs=${MUT_JOBS:-3}
+    : >"$MUT_CACHE/batch"
     while read -r secs t; do
-        to=$(awk -v s="$secs" 'BEGIN { t = int(3 * s + 1); print (t < 60 ? 60 : t) }')
-        log=$MUT_CACHE/test.log
-        t0=$(date +%s)
-        mut_run_test "$MUT_BUILD" "$t" "$to" "$log" </dev/null
-        rc=$? took=$(($(date +%s) - t0))
-        case $rc in
-        0) say "  $t: passed (${took} s)" ;;
-        124|137) say "  $t: timed out after ${to} s (3 x its ${secs} s): killed by timeout"
-            RUN_VERDICT=timeout; return 0 ;;
-        *) say "  $t: FAILED (${took} s): killed"
-            grep -m 3 -E '^(FAIL|not ok|\[  ERROR|\[   LINE)' "$MUT_BUILD/${t%.sh}.log" 2>/dev/null |
-                sed 's/^/mutate:     /'
-            RUN_VERDICT=killed; return 0 ;;
-        esac
+        echo "$secs $t" >>"$MUT_CACHE/batch"
+        [ "$(wc -l <"$MUT_CACHE/batch")" -lt "$jobs" ] && continue
+        run_batch "$MUT_CACHE/batch" && return 0
+        : >"$MUT_CACHE/batch"
+    done <"$1"
+    [ -s "$MUT_CACHE/batch" ] && run_batch "$MUT_CACHE/batch" && return 0
+    return 1
+}
+
+# A test's timeout: 3 x its unmutated time, at least 60 s.
+test_timeout() { # SECONDS
+    awk -v s="$1" 'BEGIN { t = int(3 * s + 1); print (t < 60 ? 60 : t) }'
+}
+
+# The tests of BATCH side by side; 0 when one of them kills the mutant
+# (RUN_VERDICT killed or timeout).
+run_batch() { # BATCH
+    n=0
+    while read -r secs t; do
+        n=$((n + 1))
+        (
+            t0=$(date +%s)
+            mut_run_test "$MUT_BUILD" "$t" "$(test_timeout "$secs")" \
+                "$MUT_CACHE/test.$n.log" </dev/null
+            echo "$? $(($(date +%s) - t0))" >"$MUT_CACHE/test.$n.rc"
+        ) &
+    done <"$1"
+    wait
+    n=0
+    while read -r secs t; do
+        n=$((n + 1))
+        read -r rc took <"$MUT_CACHE/test.$n.rc"
+        if [ "$rc" = 0 ]; then
+            say "  $t: passed (${took} s)"
+            continue
+        fi
+        if [ "$(wc -l <"$1")" -gt 1 ]; then
+            say "  $t: failed beside others (rc $rc, ${took} s): again alone"
+            t0=$(date +%s)
+            mut_run_test "$MUT_BUILD" "$t" "$(test_timeout "$secs")" "$MUT_CACHE/test.log" </dev/null
+            rc=$? took=$(($(date +%s) - t0))
+            [ "$rc" = 0 ] && { say "  $t: passed alone (${took} s): not a kill"; continue; }
+        fi
+        verdict "$t" "$rc" "$took" "$(test_timeout "$secs")" "$secs"
+        return 0
     done <"$1"
     return 1
+}
+
+verdict() { # TEST RC TOOK TIMEOUT SECONDS
+    case $2 in
+    124|137) say "  $1: timed out after $4 s (3 x its $5 s): killed by timeout"
+        RUN_VERDICT=timeout ;;
+    *) say "  $1: FAILED ($3 s): killed"
+        grep -m 3 -E '^(FAIL|not ok|\[  ERROR|\[   LINE)' "$MUT_BUILD/${1%.sh}.log" 2>/dev/null |
+            sed 's/^/mutate:     /'
+        RUN_VERDICT=killed ;;
+    esac
 }
