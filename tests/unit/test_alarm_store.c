@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "write/alarm_store.h"
+#include "write/alarm_write.h"
 #include "logcapture.h"
 
 static char dir[64], path[128];
@@ -290,9 +291,61 @@ static void one_rule_and_names(void **state)
 	alarm_store_free(&st);
 }
 
+/* The words of the store and the log: every StorageType and RowStatus
+ * by its SMI name (RFC 2579), NULL for a number that is none; an owner
+ * as one word and back, the characters that cannot stand in a word as
+ * %XX, a lone "-" (the empty owner's word) too. */
+static void words(void **state)
+{
+	(void)state;
+	static const char *const storage[] = {NULL, "other", "volatile",
+					       "nonVolatile", "permanent",
+					       "readOnly", NULL};
+	for (int s = 0; s <= 6; s++) {
+		const char *got = alarm_storage_name((enum alarm_storage)s);
+		if (storage[s])
+			assert_string_equal(got, storage[s]);
+		else
+			assert_null(got);
+	}
+	assert_null(alarm_row_name((enum alarm_row)0));
+	assert_string_equal(alarm_row_name(ROW_ACTIVE), "active");
+	assert_string_equal(alarm_row_name(ROW_NOT_IN_SERVICE), "notInService");
+	assert_string_equal(alarm_row_name(ROW_NOT_READY), "notReady");
+	assert_null(alarm_row_name((enum alarm_row)4));
+
+	static const struct {
+		const char *owner, *word;
+	} owners[] = {
+	    {"", "-"},		{"-", "%2D"},	      {"-x", "-x"},
+	    {"x-", "x-"},	{"a b", "a%20b"},     {"50%", "50%25"},
+	    {"~!", "~!"},	{"tab\there", "tab%09here"}, {"\x7f", "%7F"},
+	};
+	char word[3 * ALARM_OWNER_MAX + 4], back[ALARM_OWNER_MAX + 1];
+	for (size_t i = 0; i < sizeof(owners) / sizeof(*owners); i++) {
+		alarm_owner_encode(owners[i].owner, word, sizeof(word));
+		assert_string_equal(word, owners[i].word);
+		int rc = alarm_owner_decode(word, back, sizeof(back));
+		/* a control character is no DisplayString: not read back */
+		if (strpbrk(owners[i].owner, "\t\x7f")) {
+			assert_int_equal(rc, -1);
+			continue;
+		}
+		assert_int_equal(rc, 0);
+		assert_string_equal(back, owners[i].owner);
+	}
+	assert_int_equal(alarm_owner_decode("50%", back, sizeof(back)), -1);
+	assert_int_equal(alarm_owner_decode("%2", back, sizeof(back)), -1);
+	assert_int_equal(alarm_owner_decode("%zz", back, sizeof(back)), -1);
+	assert_int_equal(alarm_owner_decode("abc", back, 3), -1); /* no room */
+	assert_int_equal(alarm_owner_decode("ab", back, 3), 0);
+	assert_string_equal(back, "ab");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(words),
 	    cmocka_unit_test_setup_teardown(rows_and_bad_lines, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(missing_and_unreadable, setup,
