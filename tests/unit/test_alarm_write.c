@@ -318,6 +318,26 @@ static void read_only(void **state)
 	w.env.enabled = true;
 }
 
+/* Two rows of one set whose indexes take the same slot of the set's
+ * row hash (three varbinds: 8 slots; 1025 and 1033 are equal mod 8, and
+ * the multiplier is odd): the second row's later varbind finds the row
+ * its RowStatus made. */
+static void rows_in_one_slot(void **state)
+{
+	uint16_t idx;
+	const struct alarm *a;
+	(void)state;
+	assert_int_equal(SET(2, I(AC_ROW_STATUS, 1025, AW_RS_CREATE_AND_WAIT),
+			     I(AC_ROW_STATUS, 1033, AW_RS_CREATE_AND_WAIT),
+			     S(AC_NAME, 1033, "second")),
+			 AX_ERR_NOERROR);
+	assert_non_null(a = alarm_set_find(&set, 1025));
+	assert_string_equal(a->cfg.name, "alarm1025");
+	assert_non_null(a = alarm_set_find(&set, 1033));
+	assert_string_equal(a->cfg.name, "second");
+	assert_int_equal(a->row, ROW_NOT_READY);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -327,6 +347,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(all_or_nothing, setup, teardown),
 	    cmocka_unit_test_setup_teardown(two_managers, setup, teardown),
 	    cmocka_unit_test_setup_teardown(read_only, setup, teardown),
+	    cmocka_unit_test_setup_teardown(rows_in_one_slot, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

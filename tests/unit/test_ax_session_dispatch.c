@@ -177,6 +177,24 @@ static void getbulk(void **state)
 	assert_int_equal(a.n, 11); /* 1 + 1 repeater x 10 */
 	for (size_t i = 2; i < a.n; i++)
 		assert_true(later(&a, i, i - 1) || a.type[i] == AX_END_OF_MIB_VIEW);
+
+	/* a repeater's range ends where the master says (RFC 2741 7.2.3.3,
+	 * as 7.2.3.2): from CPU 0's cycles, bounded before CPU 5's, it
+	 * gets CPU 2's, then endOfMibView, where the answer stops (every
+	 * repeater ended) although 3 repetitions were asked */
+	unsigned cpu0[32], cpu5[32];
+	size_t l0 = below(cpu0, (unsigned[]){1, 2, 1, 3, 0}, 5);
+	size_t l5 = below(cpu5, (unsigned[]){1, 2, 1, 3, 5}, 5);
+	header(&p, AX_PDU_GETBULK, 0, true);
+	put16(&p, 0);
+	put16(&p, 3);
+	oid(&p, cpu0, l0, false);
+	oid(&p, cpu5, l5, false);
+	assert_true(ask(&p, &a));
+	assert_int_equal(a.n, 2);
+	assert_int_equal(a.type[0], AX_COUNTER64);
+	assert_int_equal(a.name[0][l0 - 1], 2);
+	assert_int_equal(a.type[1], AX_END_OF_MIB_VIEW);
 }
 
 /* The varbinds of p's Response. */

@@ -302,6 +302,26 @@ static void bad_groups(void **state)
 	cpu_groups_free(&gs);
 }
 
+/* A group name: 1 to 32 of A-Z a-z 0-9 . _ -, each character class at
+ * its edges (the name goes into the MIB, a Prometheus label, a Zabbix
+ * macro: nothing else passes). */
+static void group_names(void **state)
+{
+	(void)state;
+	static const char *const good[] = {
+	    "a", "z", "A", "Z", "0", "9", ".", "_", "-", "node.0_a-Z",
+	    "abcdefghijklmnopqrstuvwxyz012345"}; /* 32 */
+	static const char *const bad[] = {
+	    "", "abcdefghijklmnopqrstuvwxyz0123456", /* 33 */
+	    "a b", "a/b", "a:b", "`", "{", "@", "[", "/", ":", "\xc3\xa9"};
+	for (size_t i = 0; i < sizeof(good) / sizeof(*good); i++)
+		if (!cpu_group_name_ok(good[i]))
+			fail_msg("'%s' refused", good[i]);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++)
+		if (cpu_group_name_ok(bad[i]))
+			fail_msg("'%s' taken", bad[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -311,6 +331,7 @@ int main(void)
 	    cmocka_unit_test(restamp_moves_groups),
 	    cmocka_unit_test(view_serves_groups),
 	    cmocka_unit_test(bad_groups),
+	    cmocka_unit_test(group_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
