@@ -119,7 +119,7 @@ ok "a discontinuity while the master hung: sent once when it answered, Discontin
 
 # Started before its master: no discontinuity since that master's
 # re-initialization.
-stop_pid "$AGENT_PID"; AGENT_PID=
+stop_agent
 stop_pid "$SNMPD_PID"; SNMPD_PID=
 rm -f "$SOCK"
 : >"$TMP/agent.log"

@@ -25,7 +25,7 @@ ok "AgentX over tcp: a full walk ($(wc -l <"$TMP/walk") varbinds) and GETs answe
 # A host name (localhost): looked up off the main loop (getaddrinfo_a),
 # each of its addresses tried in turn (the master listens on 127.0.0.1
 # only, localhost may be ::1 first).
-stop_pid "$AGENT_PID" || fail "the agent exited badly"; AGENT_PID=
+stop_agent
 : >"$TMP/agent.log"
 # shellcheck disable=SC2086
 $HWR_VALGRIND "$AGENT" -f -C -c "$TMP/agent.conf" -x "tcp:localhost:$XPORT" \

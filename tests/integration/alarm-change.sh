@@ -191,7 +191,7 @@ reopened=$(grep -n "reload: reopened backend replay" "$TMP/agent.log" | cut -d: 
 ok "a set answered while a reload opened a slow backend is in the table after it"
 
 # --- a restart: what the store kept ---------------------------------------------
-stop_pid "$AGENT_PID" || fail "the agent did not stop cleanly"; AGENT_PID=
+stop_agent
 printf '%s\n' "$CONF" >"$TMP/agent.conf"
 start_agent "$(cat "$TMP/agent.conf")"
 wait_until 30 v3_serving || fail "the restarted subagent never answered"

@@ -157,7 +157,7 @@ wait_until 10 grep -q "alarm row(s) created over SNMP loaded" "$TMP/agent.log" |
 grep -q "$STORE: line $bad: alarm: not a counter metric or a statistic" "$TMP/agent.log" ||
     fail "the bad store line is not named: $(grep alarms.conf "$TMP/agent.log")"
 grep -q "1 alarm row(s) created over SNMP loaded, 1 line(s) not loaded" "$TMP/agent.log" || fail "the load is not counted"
-stop_pid "$AGENT_PID"; AGENT_PID=
+stop_agent
 start_agent "$CONF"
 wait_until 30 v3_serving || fail "the restarted subagent never answered"
 set -- $(v3get hwR10kEvCtrAlarmRowStatus.1025 hwR10kEvCtrAlarmStorageType.1025 hwR10kEvCtrAlarmName.1025 \
@@ -178,7 +178,7 @@ grep -q "alarm table: row 1025 destroyed over SNMP" "$TMP/agent.log" || fail "de
 grep -q "^# not loaded (line $bad: alarm: not a counter metric.*alarmRow 1040" "$STORE" ||
     fail "the bad line was not kept in the store: $(cat "$STORE")"
 echo "the store after the destroy:"; cat "$STORE"
-stop_pid "$AGENT_PID"; AGENT_PID=
+stop_agent
 start_agent "$CONF"
 wait_until 30 v3_serving || fail "the restarted subagent never answered"
 v3get hwR10kEvCtrAlarmRowStatus.1025 | grep -q "No Such Instance" || fail "row 1025 back after a restart"

@@ -109,11 +109,11 @@ start_agent_log() { # start_agent_log ARGS...: foreground agent, our log options
 }
 start_agent_log -Lf "$TMP/append.log" -A
 wait_until 20 agent_serving || fail "the -A agent does not serve"
-stop_pid "$AGENT_PID" || fail "the -A agent exited badly"; AGENT_PID=
+stop_agent "the -A agent"
 grep -q "old line" "$TMP/append.log" || fail "-A truncated the log"
 start_agent_log -Lf "$TMP/append.log"
 wait_until 20 agent_serving || fail "the agent does not serve"
-stop_pid "$AGENT_PID" || fail "the agent exited badly"; AGENT_PID=
+stop_agent
 grep -q "old line" "$TMP/append.log" && fail "without -A the log was not truncated (as snmpd does)"
 ok "-Lf refuses a symlink; -A appends"
 
@@ -126,14 +126,14 @@ polls=$(snmpq snmpget hwR10kEvCtrPolls.0)
 kill -HUP "$AGENT_PID"
 polled_since() { [ "$(snmpq snmpget hwR10kEvCtrPolls.0)" -ge $((polls + 2)) ]; }
 wait_until 20 polled_since || fail "the agent with -Lf /dev/null does not poll after SIGHUP"
-stop_pid "$AGENT_PID" || fail "the -Lf /dev/null agent exited badly"; AGENT_PID=
+stop_agent "the -Lf /dev/null agent"
 [ -c /dev/null ] || fail "/dev/null is no longer a character device"
 if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1 && getent group nogroup >/dev/null &&
     mknod -m 666 "$TMP/null" c 1 3 2>/dev/null && echo x >"$TMP/null"; then
     chmod 755 "$TMP"
     start_agent_log -Lf "$TMP/null" -u nobody -g nogroup
     wait_until 20 agent_serving || fail "the -u agent with -Lf on a device does not serve"
-    stop_pid "$AGENT_PID" || fail "the -u agent with -Lf on a device exited badly"; AGENT_PID=
+    stop_agent "the -u agent with -Lf on a device"
     [ "$(stat -c '%U %G %a' "$TMP/null")" = "root root 666" ] ||
         fail "-u handed the device over: $(stat -c '%U %G %a' "$TMP/null")"
     ok "-Lf /dev/null accepted (served, SIGHUP); a device under -u stays root's"

@@ -26,7 +26,7 @@ pollInterval 2"
     kill -HUP "$AGENT_PID"
     wait_until 10 grep -q "reload: kept backend sim" "$TMP/agent.log" || fail "no keeping reload"
     polls_are 2 && break
-    stop_pid "$AGENT_PID"; AGENT_PID= # a third poll came first: again
+    stop_agent # a third poll came first: again
 done
 polls_are 2 || fail "could not freeze the sim at two polls"
 snmp snmpbulkwalk -Cr25 -On hwR10kEvCtrMIB |

@@ -68,6 +68,15 @@ stop_pid() { # stop_pid PID: SIGTERM, wait, then SIGKILL; returns exit status
     wait "$1" 2>/dev/null
 }
 
+# stop_agent [WHAT]: stop the agent of $AGENT_PID (SIGTERM) and fail
+# unless it exits 0: a sanitizer's or valgrind's report at exit is an exit
+# status (make check-valgrind: 99), which a bare stop_pid would drop.
+stop_agent() {
+    stop_pid "$AGENT_PID"; _arc=$?
+    AGENT_PID=
+    [ "$_arc" = 0 ] || fail "${1:-the agent} exited with $_arc when stopped (a sanitizer or valgrind report?)"
+}
+
 cleanup() {
     rc=$?
     set +e # callers may run with set -e; cleanup must run to the end

@@ -38,7 +38,7 @@ ok "TimeStamps follow the restarted master's sysUpTime ($before -> $2, sysUpTime
 # With a long poll interval the TimeStamps must not wait for the next
 # poll: a (re)connection resets them to 0 (RFC 2579, "before the last
 # re-initialization") until the next event.
-stop_pid "$AGENT_PID"; AGENT_PID=
+stop_agent
 start_agent "backend sim
 pollInterval 30
 simCpus 2"

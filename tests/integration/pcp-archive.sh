@@ -34,7 +34,7 @@ sed -e 's/STRING: replay$/STRING: pcp/' -e 's/PollErrors.0 = Counter32: 3$/PollE
     "$HWR_SRCDIR/tests/data/replay.golden" >"$TMP/expected"
 diff -u "$TMP/expected" "$TMP/walk" || fail "the archive's walk differs from the replay's"
 ok "archive walk equals tests/data/replay.golden (backend pcp, no bad lines)"
-stop_pid "$AGENT_PID"; AGENT_PID=
+stop_agent
 
 # A <mark> record after the first set: the counts restart there.
 "$R2A" -m 1 "$HWR_SRCDIR/tests/data/sample.replay" "$TMP/marked" >/dev/null 2>&1 ||
@@ -59,7 +59,7 @@ wait_until 20 loops || fail "the archive did not loop twice"
 [ "$(grep -c "end reached, starting again" "$TMP/agent.log")" = 1 ] ||
     fail "the loop was logged $(grep -c "end reached, starting again" "$TMP/agent.log") times"
 ok "a <mark> record and the loop are logged discontinuities (at $disc)"
-stop_pid "$AGENT_PID"; AGENT_PID=
+stop_agent
 
 # A missing archive: refused at start, the archive named.
 printf 'backend pcp\npcpArchive %s\n' "$TMP/no-such-archive" >"$TMP/missing.conf"
@@ -108,6 +108,6 @@ pcpLoop $loop"
         out=$(snmp snmpget hwR10kEvCtrRateCycles.0)
         echo "$out" | grep -q "No Such Instance" || fail "a rate after the corrupt end: $out"
     fi
-    stop_pid "$AGENT_PID"; AGENT_PID=
+    stop_agent
 done
 ok "a corrupt record: logged once, counted; pcpLoop yes starts again, pcpLoop no ends (ended(3), no rate)"

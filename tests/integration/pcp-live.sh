@@ -104,7 +104,7 @@ d=$(($(snmpq snmpget hwR10kEvCtrPollErrors.0) - e0))
 [ "$d" -ge 3 ] && [ $((d % 3)) = 0 ] || fail "poll errors rose by $d, not 3 for each poll without values"
 ok "the linux PMDA died and came back: poll errors +$d, 3 (one per metric) for each poll without values; each metric logged once"
 
-stop_pid "$AGENT_PID"; AGENT_PID=
+stop_agent
 # Refusals at start: pmcd not there, a metric that is not a counter.
 printf 'backend pcp\npcpHost localhost:1\n' >"$TMP/down.conf"
 if timeout 20 "$AGENT" -f -C -c "$TMP/down.conf" -x "unix:$SOCK" -Le 2>"$TMP/out"; then

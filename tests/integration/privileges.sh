@@ -52,7 +52,7 @@ more_polls 1
 [ "$(snmpq snmpget hwR10kEvCtrState.0)" = 1 ] || fail "not counting after the reload"
 grep -q "not permitted" "$TMP/agent.log" && fail "events were refused after the switch"
 ok "a reload reopens the perf events with CAP_PERFMON"
-stop_pid "$AGENT_PID" || fail "the agent exited badly"; AGENT_PID=
+stop_agent
 
 start_priv "backend sim
 pollInterval 1"
@@ -68,7 +68,7 @@ more_polls 1
 [ "$(snmpq snmpget hwR10kEvCtrBackend.0)" = '"sim"' ] ||
     [ "$(snmpq snmpget hwR10kEvCtrBackend.0)" = sim ] || fail "the running config was not kept"
 ok "sim as nobody keeps no capability; a reload to perf is refused, sim goes on"
-stop_pid "$AGENT_PID" || fail "the sim agent exited badly"; AGENT_PID=
+stop_agent "the sim agent"
 
 if "$AGENT" -f -C -c "$TMP/agent.conf" -u no-such-user-hwr 2>"$TMP/out"; then
     fail "an unknown user was accepted"
@@ -85,14 +85,14 @@ wait_until 20 agent_serving || fail "the agent (-p in a new directory) never ans
 wait_until 20 test -s "$TMP/run/agent.pid" || fail "no pid file in a new directory"
 [ "$(stat -c %U "$TMP/run")" = nobody ] || fail "the pid directory is owned by $(stat -c %U "$TMP/run")"
 [ "$(cat "$TMP/run/agent.pid")" = "$AGENT_PID" ] || fail "pid file: $(cat "$TMP/run/agent.pid")"
-stop_pid "$AGENT_PID" || fail "the agent exited badly"; AGENT_PID=
+stop_agent
 [ ! -e "$TMP/run/agent.pid" ] || fail "the pid file stayed after exit under -u"
 mkdir "$TMP/rootdir" && chmod 755 "$TMP/rootdir"
 start_priv "backend sim
 pollInterval 1" -p "$TMP/rootdir/agent.pid"
 wait_until 20 agent_serving || fail "the agent (-p in a root directory) never answered"
 wait_until 20 test -s "$TMP/rootdir/agent.pid" || fail "no pid file in root's directory"
-stop_pid "$AGENT_PID" || fail "the agent exited badly"; AGENT_PID=
+stop_agent
 [ ! -s "$TMP/rootdir/agent.pid" ] || fail "a stale pid stayed: $(cat "$TMP/rootdir/agent.pid")"
 grep -q "cannot remove the pid file (Permission denied); emptied it" "$TMP/agent.log" ||
     fail "the pid file that could not go was not logged"
@@ -116,7 +116,7 @@ install -o nobody -g nogroup -m 0640 /dev/null "$TMP/agent.log" # logrotate's 'c
 kill -HUP "$AGENT_PID"
 wait_until 10 grep -q "SIGHUP: reloading the config" "$TMP/agent.log" ||
     fail "the new file (logrotate's create) got nothing after SIGHUP"
-stop_pid "$AGENT_PID" || fail "the agent exited badly"; AGENT_PID=
+stop_agent
 ok "-Lf under -u: a reopen that cannot be made is said and logging goes on; with 'create' it moves to the new file"
 
 # The alarm rows under -u: a missing state directory is made at start
@@ -151,7 +151,7 @@ kill -HUP "$AGENT_PID"
 wait_until 10 grep -q "1 alarm row(s) created over SNMP loaded" "$TMP/agent.log" ||
     fail "the store was not read back at SIGHUP: $(grep alarm "$TMP/agent.log")"
 [ "$(name1025)" = mine ] || fail "row 1025 after the SIGHUP: $(name1025)"
-stop_pid "$AGENT_PID" || fail "the agent exited badly"; AGENT_PID=
+stop_agent
 printf 'alarmRow 1025 active nonVolatile stolen hw.r10kevctr.cycles sum rate 10 5 both\n' >"$TMP/secret"
 chmod 600 "$TMP/secret"
 rm "$STATE/hw-r10kevctr-alarms.conf"

@@ -181,7 +181,7 @@ ok "metadata: hwR10kEvCtrGroupCycles is a counter with the MIB's HELP; renamed s
 
 # The agent stops: its host's series go stale, never zero; the absent
 # rule names the host.
-stop_pid "$AGENT_PID"; AGENT_PID=
+stop_agent
 gone() { [ -z "$(q "hw_r10kevctr_events_total{instance=\"$M1\",job=\"s15\"}")" ]; }
 wait_until 40 gone || fail "series still served with the agent stopped: $(q "hw_r10kevctr_events_total{instance=\"$M1\"}" | head -3)"
 [ -z "$(q "hw_r10kevctr_state{instance=\"$M1\",job=\"s15\"}")" ] || fail "state still served with the agent stopped"

@@ -68,7 +68,7 @@ grep -q "SIGHUP: reloading" "$TMP/agent.log.1" || fail "the rotated log lost its
 ok "SIGHUP reopens the -Lf log file"
 
 # replay: the same file keeps, a changed file reopens.
-stop_pid "$AGENT_PID"; AGENT_PID=
+stop_agent
 cp "$HWR_SRCDIR/tests/data/sample.replay" "$TMP/rec.replay"
 RCONF="backend replay
 replayFile $TMP/rec.replay
@@ -107,7 +107,7 @@ ok "replay truncated while running: served on; the reload names it and keeps the
 # the same counters), faster than pollInterval: the counts follow the
 # wall time, not the number of reads (they were 5.9x rate x time), and
 # the scheduled polls go on (they were starved).
-stop_pid "$AGENT_PID"; AGENT_PID=
+stop_agent
 : >"$TMP/agent.log"
 SCONF="backend sim
 pollInterval 1

@@ -103,7 +103,7 @@ mv "$TMP/agent.conf.away" "$TMP/agent.conf"
 ok "a config file gone at reload is named; the running config stays"
 
 # A relative -c path still names the same file after daemonizing (cwd /).
-stop_pid "$AGENT_PID"; AGENT_PID=
+stop_agent
 printf 'backend sim\nsimCpus 2\npollInterval 1\n' >"$TMP/rel.conf"
 (cd "$TMP" && $HWR_VALGRIND "$AGENT" -C -c rel.conf -x "unix:$SOCK" -Lf "$TMP/daemon.log" -p "$TMP/daemon.pid")
 wait_until 10 test -s "$TMP/daemon.pid" || fail "the daemon wrote no pid file"

@@ -62,7 +62,7 @@ out=$(snmpset $V3 -r 1 -t 2 $MIBOPTS "udp:127.0.0.1:$PORT" hwR10kEvCtrAlarmRowSt
 echo "$out" | grep -q "noAccess\|notWritable" || fail "the example's monitor could write: $out"
 grep -qi "can't identify\|unknown\|error" "$TMP/snmpd.log" && { cat "$TMP/snmpd.log"; fail "snmpd complained"; }
 ok "snmpd.conf.example: v3 authPriv walks $n objects, only the module; the alarm admin alone writes the alarm table; no v2c; socket 0660 Debian-snmp"
-stop_pid "$AGENT_PID"; AGENT_PID=
+stop_agent
 stop_pid "$SNMPD_PID"; SNMPD_PID=
 
 # --- Debian's stock snmpd.conf with the drop-in ---------------------------
@@ -79,7 +79,7 @@ simCpus 2"
 sleep 3
 out=$(snmp snmpget -Oqv hwR10kEvCtrNumCpus.0)
 case "$out" in 2) fail "without the drop-in the stock view shows the module" ;; esac
-stop_pid "$AGENT_PID"; AGENT_PID=
+stop_agent
 stop_pid "$SNMPD_PID"; SNMPD_PID=
 cp "$HWR_SRCDIR/conf/snmpd.conf.d/hw-r10kevctr.conf" "$TMP/snmpd.conf.d/"
 start_with "$TMP/stock.conf"

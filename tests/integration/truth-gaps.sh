@@ -39,7 +39,7 @@ run() { # run NAME CONFIG-LINES [TRUTH RECORDS]: 8 records of $TMP/truth
 $2"
     wait_until 20 agent_serving || fail "$1: the subagent never answered"
     sample "$1" "${4:-8}"
-    stop_pid "$AGENT_PID"; AGENT_PID=
+    stop_agent
     "$PY" "$HWR_SRCDIR/tests/pcp/gaps.py" check "${3:-$TMP/truth}" "$TMP/$1.samples" \
         >"$TMP/$1.check" || { cat "$TMP/$1.check"; fail "$1: served values differ from the truth"; }
     grep -q "went backwards" "$TMP/agent.log" || fail "$1: the restart was not logged"
@@ -83,7 +83,7 @@ while read -r cpu want; do
     got=$(snmpq snmpget "hwR10kEvCtrCpuCycles.$cpu")
     [ "$got" = "$want" ] || fail "renamed: CPU $cpu served $got cycles, its instances counted $want"
 done <"$TMP/renamed.truth"
-stop_pid "$AGENT_PID"; AGENT_PID=
+stop_agent
 ok "an instance domain that changes: each CPU counts by its name at each record ($(tr '\n' ' ' <"$TMP/renamed.truth"))"
 
 # --dump: the first two records; the second has no grad.instrg

@@ -72,7 +72,7 @@ sleep 1.5
 check_walk replay
 check_ended replay
 grep -q "CPU 1 returned to the table" "$TMP/agent.log" || fail "the return of CPU 1 was not logged"
-stop_pid "$AGENT_PID"; AGENT_PID=
+stop_agent
 
 R2A="$HWR_BUILDDIR/tests/pcp/replay2archive"
 [ -x "$R2A" ] || { echo "SKIP: built without the pcp backend"; exit 77; }
