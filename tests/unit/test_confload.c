@@ -180,6 +180,42 @@ static void one_problem_one_count(void **state)
 	config_free(&cfg);
 }
 
+/* The -c list made absolute for after the daemon's chdir("/"): each
+ * file by its real path, joined by commas, a file that cannot be
+ * resolved as given (its check says why).  The heap is dirtied first,
+ * so that a list not ended by its own terminator shows. */
+static void absolute_list(void **state)
+{
+	(void)state;
+	char cwd[4096], want[8192];
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	const char *a = write_conf("backend sim\n");
+	const char *rel = strrchr(a, '/') + 1; /* from its directory */
+	char dir[64];
+	snprintf(dir, sizeof(dir), "%.*s", (int)(rel - a - 1), a);
+	assert_int_equal(chdir(dir), 0);
+	for (int i = 0; i < 64; i++) { /* freed blocks full of 'x' */
+		size_t n = 8 + (size_t)i * 8;
+		char *junk[7]; /* a size's whole free list (glibc's tcache) */
+		for (int k = 0; k < 7; k++)
+			memset(junk[k] = malloc(n), 'x', n);
+		for (int k = 0; k < 7; k++)
+			free(junk[k]);
+	}
+	char list[256];
+	snprintf(list, sizeof(list), "%s,no/such.conf", rel);
+	char *abs = confload_absolute(list);
+	assert_non_null(abs);
+	snprintf(want, sizeof(want), "%s,no/such.conf", a);
+	assert_string_equal(abs, want);
+	free(abs);
+	abs = confload_absolute("no/such.conf");
+	assert_string_equal(abs, "no/such.conf");
+	free(abs);
+	assert_int_equal(chdir(cwd), 0);
+	unlink(a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -188,6 +224,7 @@ int main(void)
 	    cmocka_unit_test(unknown_token_fails),
 	    cmocka_unit_test(cpu_groups_checked),
 	    cmocka_unit_test(one_problem_one_count),
+	    cmocka_unit_test(absolute_list),
 	};
 	int rc = cmocka_run_group_tests(tests, setup, NULL);
 	snmp_shutdown(AGENT_NAME);
