@@ -25,7 +25,13 @@
 #       wait): the coverage runs, and each mutant's tests in batches of N
 #       (a test that fails beside others is run again alone before it
 #       counts as a kill).
+#   --valgrind: each test as make check-valgrind runs it (memcheck): for
+#       a mutant only a leak checker sees (a free deleted).  The sample
+#       runs the entries of tools/mutate-equivalent.txt marked
+#       "valgrind:" this way, and counts them as any other.
 #   --nice: run builds and tests under nice -n 19.
+#   --resume: go on with the sample a stopped run (same commit, N, seed
+#       and cache) left: the mutants it finished keep their verdicts.
 #   --reverse: the sample's mutants from the last: a second run (its own
 #       HWR_MUTATE_CACHE) shares a long sample with a first.
 #
@@ -47,8 +53,10 @@ while [ $# -gt 0 ]; do
     --classes) MUT_CLASSES=$2; shift 2 ;;
     --tests) MUT_ALSO=$2; shift 2 ;;
     --jobs) MUT_JOBS=$2; export MUT_JOBS; shift 2 ;;
+    --valgrind) MUT_VALGRIND=1; export MUT_VALGRIND; shift ;;
     --nice) MUT_NICE=19; export MUT_NICE; shift ;;
     --reverse) MUT_REVERSE=1; shift ;;
+    --resume) MUT_RESUME=1; shift ;;
     -h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     --*) echo "tools/mutate.sh: unknown option $1" >&2; exit 2 ;;
     *) break ;;

@@ -58,9 +58,12 @@ run_tests() { # LIST
     return 1
 }
 
-# A test's timeout: 3 x its unmutated time, at least 60 s.
+# A test's timeout: 3 x its unmutated time, at least 60 s (under
+# valgrind 20 x, at least 300 s).
 test_timeout() { # SECONDS
-    awk -v s="$1" 'BEGIN { t = int(3 * s + 1); print (t < 60 ? 60 : t) }'
+    awk -v s="$1" -v vg="${MUT_VALGRIND:-}" 'BEGIN {
+        f = vg == "" ? 3 : 20; m = vg == "" ? 60 : 300
+        t = int(f * s + 1); print (t < m ? m : t) }'
 }
 
 # The tests of BATCH side by side; 0 when one of them kills the mutant
@@ -100,7 +103,7 @@ run_batch() { # BATCH
 
 verdict() { # TEST RC TOOK TIMEOUT SECONDS
     case $2 in
-    124|137) say "  $1: timed out after $4 s (3 x its $5 s): killed by timeout"
+    124|137) say "  $1: timed out after $4 s (its unmutated time $5 s): killed by timeout"
         RUN_VERDICT=timeout ;;
     *) say "  $1: FAILED ($3 s): killed"
         grep -m 3 -E '^(FAIL|not ok|\[  ERROR|\[   LINE)' "$MUT_BUILD/${1%.sh}.log" 2>/dev/null |

@@ -1,6 +1,8 @@
 # tools/mutate/sample.sh: --sample N --seed S [PATH...]: N mutants drawn
 # by tools/mutate/gen.py, each run as a patch; the tally per folder.
-# Equivalent mutants (tools/mutate-equivalent.txt) are not run.
+# Equivalent mutants (tools/mutate-equivalent.txt) are not run; those
+# whose entry starts "valgrind:" (a leak or an uninitialised read that
+# only memcheck sees) run under valgrind, as make check-valgrind does.
 
 EQUIV=$MUT_TOP/tools/mutate-equivalent.txt
 
@@ -8,10 +10,15 @@ sample_run() { # N SEED PATH...
     n=$1 seed=$2; shift 2
     python3 "$MUT_TOP/tools/mutate/gen.py" list "$MUT_SRC" "$n" "$seed" "$@" |
         if [ -n "${MUT_REVERSE:-}" ]; then tac; else cat; fi >"$MUT_CACHE/sample.list" || return 2
-    : >"$MUT_CACHE/sample.tally"; : >"$MUT_CACHE/sample.survivors"
+    if [ -z "${MUT_RESUME:-}" ] || [ ! -f "$MUT_CACHE/sample.tally" ]; then
+        : >"$MUT_CACHE/sample.tally"; : >"$MUT_CACHE/sample.survivors"
+    fi
     i=0 total=$(wc -l <"$MUT_CACHE/sample.list")
     while IFS="$(printf '\t')" read -r mid file line op what; do
         i=$((i + 1))
+        # --resume: a mutant the stopped run finished is not run again
+        awk -v id="$mid" '$3 == id { f = 1 } END { exit !f }' \
+            "$MUT_CACHE/sample.tally" && continue
         sample_one "$i/$total" "$mid" "$file" "$line" "$op" "$what"
     done <"$MUT_CACHE/sample.list"
     sample_report
@@ -20,13 +27,16 @@ sample_run() { # N SEED PATH...
 sample_one() { # I/N ID FILE LINE OP WHAT
     folder=$(dirname "$3")
     say "[$1] $2 ($3:$4, $5): $6"
-    if grep -q "^$2[[:space:]]" "$EQUIV" 2>/dev/null; then
-        say "  equivalent: $(grep "^$2[[:space:]]" "$EQUIV" | cut -f2-)"
-        echo "$folder equivalent $2" >>"$MUT_CACHE/sample.tally"; return
-    fi
+    why=$(grep "^$2[[:space:]]" "$EQUIV" 2>/dev/null | cut -f2-)
+    case $why in
+    "") vg= ;;
+    valgrind:*) vg=1; say "  run under valgrind: ${why#valgrind: }" ;;
+    *) say "  equivalent: $why"
+        echo "$folder equivalent $2" >>"$MUT_CACHE/sample.tally"; return ;;
+    esac
     patch=$MUT_CACHE/mutant.diff
     python3 "$MUT_TOP/tools/mutate/gen.py" patch "$MUT_SRC" "$2" >"$patch"
-    run_patch "$patch" </dev/null
+    MUT_VALGRIND=${vg:-${MUT_VALGRIND:-}} run_patch "$patch" </dev/null
     say "  => $RUN_VERDICT"
     echo "$folder $RUN_VERDICT $2" >>"$MUT_CACHE/sample.tally"
     if [ "$RUN_VERDICT" = survived ]; then

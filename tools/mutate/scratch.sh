@@ -3,6 +3,8 @@
 # and built out of tree; each mutant is an incremental rebuild.
 
 scratch_prepare() {
+    # a run stopped with a mutant applied: the commit's files back first
+    [ ! -f "$MUT_CACHE/applied.diff" ] || scratch_restore "$MUT_CACHE/applied.diff"
     if [ ! -f "$MUT_SRC/.ready" ]; then
         say "scratch copy of $MUT_COMMIT in $MUT_SRC"
         rm -rf "$MUT_SRC"; mkdir -p "$MUT_SRC"
@@ -37,6 +39,7 @@ patch_files() { # PATCH
 # ceiling keeps git from finding that repository (git apply then works as
 # patch(1) does), and a skipped file fails all the same.
 scratch_apply() { # PATCH
+    cp "$1" "$MUT_CACHE/applied.diff" || return 1
     (cd "$MUT_SRC" && GIT_CEILING_DIRECTORIES=$(dirname "$MUT_SRC") \
         git apply --verbose "$1") >"$MUT_CACHE/apply.out" 2>&1 &&
         ! grep -q '^Skipped patch' "$MUT_CACHE/apply.out" ||
@@ -48,4 +51,5 @@ scratch_restore() { # PATCH
     for f in $(patch_files "$1"); do
         git -C "$MUT_TOP" show "$MUT_COMMIT:$f" >"$MUT_SRC/$f" 2>/dev/null || rm -f "$MUT_SRC/$f"
     done
+    rm -f "$MUT_CACHE/applied.diff"
 }
