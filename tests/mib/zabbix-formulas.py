@@ -28,6 +28,9 @@ import sys
 
 TIME = "hwr10k.counting.time"
 DISC = "hwr10k.discontinuity.time"
+# A CPU group's rates and statistics are guarded by the group's own
+# discontinuity time (a CPU's gap blanks its group, not the others)
+GROUP_DISC = "hwr10k.group.discontinuity.time[{#GROUP}]"
 KEY = r"[^,()\[]+(?:\[[^\]]*\])?"
 FUNC = re.compile(r"(change|count|nodata|sum)\(//(" + KEY + r")(?:,(\{\$HWR10K\.NODATA\}|#\d+))?\)")
 # A change as the template writes it: 2*sum(#1)-sum(#2)
@@ -152,7 +155,7 @@ def truth(formula, readings):
     return value / den
 
 
-def readings_for(keys, n, seed):
+def readings_for(keys, n, seed, disc=DISC):
     """n readings of every input (one epoch), and the reading after them."""
     t, vals = [], {k: [] for k in keys}
     clock, acc = 5_000_000_000, {k: 10**12 * (i + 1) for i, k in enumerate(keys)}
@@ -162,8 +165,8 @@ def readings_for(keys, n, seed):
         for i, k in enumerate(keys):
             acc[k] += 1 + (seed * 31 + r * 1_000_003 * (i + 3)) % 4_000_000_000
             vals[k].append(acc[k])
-    before = {TIME: t[:n], DISC: [123456.78] * n}
-    after = {TIME: t, DISC: [123456.78] * (n + 1)}
+    before = {TIME: t[:n], disc: [123456.78] * n}
+    after = {TIME: t, disc: [123456.78] * (n + 1)}
     for k in keys:
         before[k], after[k] = vals[k][:n], vals[k]
     return before, after
@@ -178,17 +181,25 @@ def check_item(name, formula, rng):
         fail(f"{name}: no In range step")
         return 0
     code = to_python(formula)
-    keys = [k for k in inputs_of(formula) if k not in (TIME, DISC)]
-    allkeys = [TIME, DISC] + keys
+    group = name.startswith("Group ")
+    disc = GROUP_DISC if group else DISC
+    other = DISC if group else GROUP_DISC
+    if other in inputs_of(formula) or disc not in inputs_of(formula):
+        fail(f"{name}: not guarded by {disc} alone")
+        return 0
+    if group and any("[{#GROUP}," not in k for k in inputs_of(formula) if k not in (TIME, disc)):
+        fail(f"{name}: a group's formula reads another scope's counter")
+    keys = [k for k in inputs_of(formula) if k not in (TIME, disc)]
+    allkeys = [TIME, disc] + keys
     # The first and the last reads are the inputs' counts (the snapshot).
-    probe = Cache(*readings_for(keys, 3, 1), set(), 10**9)
+    probe = Cache(*readings_for(keys, 3, 1, disc), set(), 10**9)
     evaluate(code, probe)
     nin = len(allkeys)
     if sorted(probe.reads[:nin]) != sorted(allkeys) or sorted(probe.reads[-nin:]) != sorted(allkeys):
         fail(f"{name}: the first and the last reads are not every input's count: {probe.reads[:nin]} ... {probe.reads[-nin:]}")
     cases = 0
     for n in (2, 3, 13, 14, 15, 16, 17, 29, 30, 31, 33):
-        before, after = readings_for(keys, n, n)
+        before, after = readings_for(keys, n, n, disc)
         exact_before = truth(formula, before)
         exact_after = truth(formula, after)
         nreads = len(probe.reads)
@@ -207,7 +218,7 @@ def check_item(name, formula, rng):
                              f"not {exact_before!r} (before) or {exact_after!r} (after)")
         # No value: a discontinuity, a counter that went back, a stale
         # counting time, a counter missing a reading.
-        bad = {"discontinuity": dict(after, **{DISC: after[DISC][:-1] + [999999.0]}),
+        bad = {"discontinuity": dict(after, **{disc: after[disc][:-1] + [999999.0]}),
                "counter back": dict(after, **{keys[0]: after[keys[0]][:-1] + [after[keys[0]][-2] - 5]}),
                "counter short": dict(after, **{keys[0]: after[keys[0]][:-2] + after[keys[0]][-1:]})}
         for what, state in bad.items():
@@ -219,7 +230,7 @@ def check_item(name, formula, rng):
             fail(f"{name}: stale counting time: {v!r} stored")
     # A new host or a CPU back from a gap: inputs with no reading or one
     # (the others with two); no error, and nothing stored.
-    full = readings_for(keys, 2, 7)[0]
+    full = readings_for(keys, 2, 7, disc)[0]
     for few in (0, 1):
         for size in range(1, nin + 1):
             for short in itertools.combinations(allkeys, size):
