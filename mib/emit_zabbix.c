@@ -42,7 +42,19 @@ static void put_availability_item(FILE *out)
 	zbx_triggers(out, 8, &zbx_snmp_down, 1, false);
 }
 
-/* The per-CPU objects of the status table's rule. */
+/* The CPUs of the walk's object: a row per "s_CPU" (a CPU's status). */
+#define CPU_JS                                                             \
+	"var o = JSON.parse(value), out = [], k, m;\n"                     \
+	"for (k in o) {\n"                                                  \
+	"  m = /^s_([0-9]+)$/.exec(k);\n"                                    \
+	"  if (m) out.push({\"{#SNMPINDEX}\": m[1]});\n"                    \
+	"}\n"                                                               \
+	"return JSON.stringify(out);"
+
+/* The per-CPU objects of the status table's rule: dependent items, the
+ * columns hwr10k.poll walks ("s_CPU" the status, "d_CPU" the duty
+ * cycle): a CPU away for a poll stores no value, where an SNMP GET of
+ * its row would turn unsupported (and its triggers with it). */
 static void put_cpu_prototypes(FILE *out, const struct mibmodel *mm)
 {
 	char key[KEYLEN], name[256];
@@ -50,8 +62,14 @@ static void put_cpu_prototypes(FILE *out, const struct mibmodel *mm)
 	for (size_t i = 0; i < mm->count; i++) {
 		const struct node *n = &mm->nodes[i];
 		if (n->kind == NK_COLUMN && n->table == TBL_CPU &&
-		    zbx_item_for(n, &it, key, name, KEYLEN))
+		    zbx_item_for(n, &it, key, name, KEYLEN)) {
+			it.type = I_DEPENDENT;
+			it.master = ZBX_POLL_KEY;
+			it.path = n->tag == TAG_CPU_STATUS ? "$.s_{#SNMPINDEX}"
+							   : "$.d_{#SNMPINDEX}";
+			it.path_may_miss = true;
 			zbx_with_triggers(out, 12, &it, true);
+		}
 	}
 }
 
@@ -142,11 +160,19 @@ static void put_dashboard(FILE *out)
 	"fail[.]scondf|pcache[.]dmiss|scache[.]dmiss|issue[.]brd|fail[.]brmp)$"
 
 /* A macro; `node`: its value is that node's OID, and a %s in descr the
- * OID of hwR10kEvCtrCpuEntry. */
+ * OID of hwR10kEvCtrObjects. */
 struct macro {
 	const char *name, *value, *descr, *node;
 };
 static const struct macro macros[] = {
+    {"{$HWR10K.CPU.WALK}", NULL,
+     "Where hwr10k.poll walks the per-CPU columns (the counters, .2.1, "
+     "the status and duty cycle, .3.1.1 and .3.1.4): by default under "
+     "hwR10kEvCtrConformance, which has no instances (no per-CPU "
+     "object read: a big host's reading is the sums and the groups); "
+     "%s (hwR10kEvCtrObjects) reads them, for the per-CPU items with "
+     "{$HWR10K.LLD.CPU.MATCHES}.",
+     "hwR10kEvCtrConformance"},
     {"{$HWR10K.DUTY.MIN}", "50",
      "A counting CPU that counts its events less than this % of the time is "
      "multiplexed.", NULL},
@@ -161,13 +187,6 @@ static const struct macro macros[] = {
      "The per-CPU events to make items for, a regular expression on the "
      "event's name (those the host counts): by default the ones the "
      "statistics use.", NULL},
-    {"{$HWR10K.CPU.WALK}", NULL,
-     "The per-CPU counters' walk in hwr10k.poll: by default "
-     "hwR10kEvCtrConformance, which has no instances (no per-CPU "
-     "counters read: a big host's reading is the sums and the groups); "
-     "%s (hwR10kEvCtrCpuEntry) reads them, for per-CPU rates and "
-     "statistics with {$HWR10K.LLD.CPU.MATCHES}.",
-     "hwR10kEvCtrConformance"},
     {"{$HWR10K.LLD.CPU.MATCHES}", "^$",
      "Discover the CPUs whose number matches this regular expression: by "
      "default none (^$); .* for every CPU, with {$HWR10K.CPU.WALK}.", NULL},
@@ -283,18 +302,11 @@ void mibmodel_write_zabbix(const struct mibmodel *mm, FILE *out)
 	zbx_exact_items(out, mm);
 
 	fprintf(out, "      discovery_rules:\n");
-	char oid[256] = "discovery[{#VALUE},";
-	FILE *m = fmemopen(oid + strlen(oid), sizeof(oid) - strlen(oid) - 1,
-			   "w");
-	if (m) {
-		zbx_arcs(m, zbx_find_tag(mm, TAG_CPU_STATUS, -1));
-		fclose(m);
-	}
-	strcat(oid, "]");
 	struct zbx_rule r = {
 	    .key = "hwr10k.cpu.discovery", .name = "CPUs with event counters",
-	    .oid = oid, .cpu = "{#SNMPINDEX}",
-	    .descr = "One set of items per row of hwR10kEvCtrCpuStatusTable; "
+	    .master = ZBX_POLL_KEY, .js = CPU_JS, .cpu = "{#SNMPINDEX}",
+	    .descr = "One set of items per CPU in hwR10kEvCtrCpuStatusTable, "
+		     "read in hwr10k.poll when {$HWR10K.CPU.WALK} says so; "
 		     "{#SNMPINDEX} is the CPU number."};
 	zbx_rule(out, &r);
 	put_cpu_prototypes(out, mm);
@@ -304,16 +316,16 @@ void mibmodel_write_zabbix(const struct mibmodel *mm, FILE *out)
 	fprintf(out, "      macros:\n");
 	for (size_t i = 0; i < sizeof(macros) / sizeof(macros[0]); i++) {
 		const struct macro *mc = &macros[i];
-		char value[128], entry[128], descr[1024];
+		char value[ZBX_LEN] = "", entry[128], descr[ZBX_LEN] = "";
 		const char *at = strstr(mc->descr, "%s");
-		snprintf(value, sizeof(value), "%s",
-			 mc->value ? mc->value : "");
-		snprintf(descr, sizeof(descr), "%s", mc->descr);
+		/* (zbx_add: a text that does not fit stops the build) */
+		zbx_add(value, sizeof(value), mc->value ? mc->value : "");
+		zbx_add(descr, sizeof(descr), mc->descr);
 		if (mc->node)
 			node_oid(value, sizeof(value), mm, mc->node);
 		if (at) {
 			node_oid(entry, sizeof(entry), mm,
-				 "hwR10kEvCtrCpuEntry");
+				 "hwR10kEvCtrObjects");
 			snprintf(descr, sizeof(descr), "%.*s%s%s",
 				 (int)(at - mc->descr), mc->descr, entry,
 				 at + 2);

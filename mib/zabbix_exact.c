@@ -64,9 +64,11 @@ static void oid_of(char *buf, size_t len, const struct node *n)
 	fclose(m);
 }
 
-/* The per-CPU counters' walk, a macro: by default hwR10kEvCtrConformance
- * (no instances: nothing walked, a fleet's default is the sums and the
- * groups); hwR10kEvCtrCpuEntry reads them (doc/nms.md). */
+/* Where the per-CPU columns are walked, a macro: by default
+ * hwR10kEvCtrConformance (no instances: nothing walked, a fleet's
+ * default is the sums and the groups); hwR10kEvCtrObjects reads them
+ * (doc/nms.md).  Their arcs below hwR10kEvCtrObjects follow: the counter
+ * entry, the status and duty cycle columns. */
 #define CPU_WALK "{$HWR10K.CPU.WALK}"
 
 static void poll_oid(char *oid, size_t len, const struct mibmodel *mm)
@@ -76,15 +78,23 @@ static void poll_oid(char *oid, size_t len, const struct mibmodel *mm)
 	    "hwR10kEvCtrMetrics",	    ",{#A},", "hwR10kEvCtrAgent",
 	    ",{#G},",			    "hwR10kEvCtrGroupEntry",
 	    ",{#GC},",			    "hwR10kEvCtrGroupCounterEntry",
-	    ",{#C}," CPU_WALK "]"};
+	    ",{#C}," CPU_WALK,		    "~hwR10kEvCtrCpuEntry",
+	    ",{#CS}," CPU_WALK,		    "~hwR10kEvCtrCpuStatus",
+	    ",{#CD}," CPU_WALK,		    "~hwR10kEvCtrCpuDutyCycle",
+	    "]"};
+	char objs[256];
+	oid_of(objs, sizeof(objs), find_name(mm, "hwR10kEvCtrObjects"));
 	snprintf(oid, len, "discovery[{#V},");
 	for (size_t i = 0; i < sizeof(part) / sizeof(part[0]); i++) {
-		if (part[i][0] != 'h') {
+		if (part[i][0] != 'h' && part[i][0] != '~') {
 			zbx_add(oid, len, part[i]);
 			continue;
 		}
-		oid_of(arcs, sizeof(arcs), find_name(mm, part[i]));
-		zbx_add(oid, len, arcs);
+		/* "~NAME": NAME's arcs below hwR10kEvCtrObjects */
+		oid_of(arcs, sizeof(arcs),
+		       find_name(mm, part[i] + (part[i][0] == '~')));
+		zbx_add(oid, len,
+			part[i][0] == '~' ? arcs + strlen(objs) : arcs);
 	}
 }
 
@@ -93,7 +103,8 @@ static void poll_oid(char *oid, size_t len, const struct mibmodel *mm)
  * summed group's object N (state, cpurev, the counters by arc), "aN" the
  * agent's, "hN_G" column N of group G's row (2 its name, 4 its CPUs, 5
  * those counting, 6 its discontinuity time), "gN_G" group G's counter of
- * arc N, "cN_CPU" a CPU's counter of arc N: only the events
+ * arc N, "s_CPU" and "d_CPU" a CPU's status and duty cycle, "cN_CPU" a
+ * CPU's counter of arc N: only the events
  * {$HWR10K.LLD.CPU.EVENT.MATCHES} names (the dependent items' master
  * value is this object: the walk's other per-CPU counters cost no more).
  */
@@ -110,6 +121,8 @@ static void poll_js(char *js, size_t len)
 		 "  for (k in r) {\n"
 		 "    if (k === \"{#V}\" || k === \"{#A}\")\n"
 		 "      o[(k === \"{#V}\" ? \"v\" : \"a\") + x[0]] = r[k];\n"
+		 "    else if (k === \"{#CS}\" || k === \"{#CD}\")\n"
+		 "      o[(k === \"{#CS}\" ? \"s_\" : \"d_\") + x[0]] = r[k];\n"
 		 "    else if (x.length !== 2)\n"
 		 "      continue;\n"
 		 "    else if (k === \"{#G}\")\n"

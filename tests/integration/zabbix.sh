@@ -96,7 +96,7 @@ mkhost() { # mkhost NAME PORT INTERVAL DETAILS [MACROS-JSON]: the host's id
 # Per-CPU discovery is a choice (doc/nms.md): the 15 s hosts make it
 # (the per-CPU counters walked, every CPU discovered), the 60 s hosts
 # keep the default, the sums and the groups.
-PERCPU='[{"macro": "{$HWR10K.CPU.WALK}", "value": "1.3.6.1.4.1.8072.9999.9999.59.1.2.1"},
+PERCPU='[{"macro": "{$HWR10K.CPU.WALK}", "value": "1.3.6.1.4.1.8072.9999.9999.59.1"},
     {"macro": "{$HWR10K.LLD.CPU.MATCHES}", "value": ".*"}]'
 NODATA=150s
 HOSTS= CPUHOSTS= GROUPHOSTS=

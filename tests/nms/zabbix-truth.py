@@ -144,8 +144,11 @@ for key, values in hist["items"].items():
 # that hold it, and the other groups' values stored for them.
 local = []
 steps = [(x[1], y[1]) for x, y in zip(readings, readings[1:])]
+# (from the first pair any group's value was matched to: before it the
+# new items' rates had not started)
+starts = [p[0] for key, ps in matched.items() if parse(key)[0] == "group" for p in ps]
 for g, cpus in groups.items():
-    held = [p for p in steps if gap_between(p[0], p[1], cpus)]
+    held = [p for p in steps if gap_between(p[0], p[1], cpus) and starts and p[0] >= min(starts)]
     if not held:
         continue
     others = sum(1 for key, ps in matched.items() if parse(key)[0] == "group"
