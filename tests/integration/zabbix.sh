@@ -7,22 +7,26 @@
 # /etc/zabbix/zabbix.conf.php, which the test never touches).  Through the
 # API: the shipped template is imported (configuration.import) and linked
 # to a matrix of hosts: three private masters with the agent replaying a
-# recording of 2 CPUs whose rates change at every set (cycles 1 to 5 M/s,
-# graduated instructions independently, so IPC varies; fucomp and vcc
-# too: a rev 3.4 host counts fucomp, not vcc) polling every 1, 5 and 10 s,
-# each read every 15 s and every 60 s (the template's interval macro), one
-# also over SNMPv3 authPriv (the user of conf/snmpd.conf.example, in host
-# macros), a host whose recording ends, and one where no SNMP agent
-# answers.  The hosts count 3 of the 31 events, as a perf host without a
+# recording of 4 CPUs in two groups whose rates change at every set
+# (cycles 1 to 5 M/s, graduated instructions independently, so IPC
+# varies; fucomp and vcc too: a rev 3.4 host counts fucomp, not vcc),
+# CPU 3 away now and then, polling every 1, 5 and 10 s, each read every
+# 15 s (per-CPU discovery turned on) and every 60 s (the template's
+# defaults: the sums and the groups), one also over SNMPv3 authPriv (the
+# user of conf/snmpd.conf.example, in host macros), a host whose
+# recording ends, and one where no SNMP agent answers.  The hosts count 3 of the 31 events, as a perf host without a
 # PMU counts a few: discovery makes items only for them, within a reading
 # of linking; no item of a healthy host is unsupported at any time from
 # linking on (checked at every step of the waits: the formulas call no
-# function that fails with one value); every stored rate and ratio
-# is within 0.1 % of the truth computed from the recording, for the two
-# sets its readings of the counting time name; the problems raised are
+# function that fails with one value, a CPU away stores no value); every
+# stored rate and ratio, summed, per group and per CPU, is within 0.1 %
+# of the truth computed from the recording, for the two sets its
+# readings of the counting time name, none is stored across a
+# discontinuity of what it sums (a group's: its own CPUs' gaps), and the
+# other group's are there across a group's gap; the problems raised are
 # the ones that mean it (the dead host: only "No SNMP data collection";
 # the ended recording: not counting, not multiplexed; the healthy hosts:
-# none).  With an agent stopped, its items turn unsupported: no zeros.
+# none but CPU 3's discontinuities).  With an agent stopped, its items turn unsupported: no zeros.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/zabbix-lib.sh"
 zbx_need
@@ -128,7 +132,11 @@ itemid() { # itemid HOST KEY
 discovered() {
     watch_unsupported
     for h in $HOSTS; do [ -n "$(itemid "${h%%:*}" 'hwr10k.group.events[node1,cycles]')" ] || return 1; done
-    for h in $CPUHOSTS; do [ -n "$(itemid "$h" 'hwr10k.cpu.events[1,cycles]')" ] || return 1; done
+    # (CPU 3 too: a discovery during its gap makes it a reading later)
+    for h in $CPUHOSTS; do
+        [ -n "$(itemid "$h" 'hwr10k.cpu.events[1,cycles]')" ] && [ -n "$(itemid "$h" 'hwr10k.cpu.events[3,cycles]')" ] ||
+            return 1
+    done
 }
 wait_until 150 discovered || fail "low-level discovery made no item for group node1 on every host, or for CPU 1 on every per-CPU host"
 HOST=${HOSTS%%:*}; HOST=${HOST# }
