@@ -138,7 +138,10 @@ static void put_dashboard(FILE *out)
 {
 	fprintf(out, "      dashboards:\n        -\n          uuid: ");
 	zbx_uuid(out, "dashboard/", "R10000 event counters");
+	/* three pages, not a slideshow: 6.0 cycles the pages of a dashboard
+	 * by default */
 	fprintf(out, "          name: 'R10000 event counters'\n"
+		     "          auto_start: 'NO'\n"
 		     "          pages:\n");
 	/* a classic graph below 4 dashboard rows (280 px) has no room to
 	 * plot: 2 rows of graphs in 8 */

@@ -216,7 +216,8 @@ ok "no item that cannot be supported: fucomp made, vcc not; no unsupported item 
 [ ! -s "$TMP/unsupported.log" ] || fail "items unsupported after linking: $(head -c 800 "$TMP/unsupported.log")"
 ok "never unsupported: no item of the healthy hosts in $(wc -l <"$TMP/unsupported.checks") checks from linking to $(($(date +%s) - T1)) s after"
 # The timeline of a new host: the first stored rate and ratio, after linking.
-first() { # first HOST KEY: seconds from linking to its first stored value
+first() { # first HOST KEY: seconds from linking to its first stored value ("-": no such item)
+    [ -n "$(itemid "$1" "$2")" ] || { echo -; return 0; }
     call history.get "{\"itemids\": [\"$(itemid "$1" "$2")\"], \"history\": 0, \"sortfield\": \"clock\",
         \"sortorder\": \"ASC\", \"limit\": 1}" | jq -r --argjson t "$T1" '(.[0].clock // empty | tonumber) - $t'
 }
