@@ -79,7 +79,13 @@ events=$(snmp snmpbulkwalk -Cr64 hwR10kEvCtrMetrics | grep -c Counter64)
 # counter and rate, five statistics; per CPU (--per-cpu): status, duty
 # cycle, counter and rate of ten events, five statistics.
 expect=$((9 + 2 * events + 5 + groups * (3 + 2 * events + 5) + ${percpu:+cpus * 27 +} 0))
-macros='{"macro": "{$HWR10K.INTERVAL}", "value": "'$interval'"}'
+# the rates' window: three readings (doc/nms.md)
+case $interval in
+*s) window=$((${interval%s} * 3))s ;;
+*m) window=$((${interval%m} * 3))m ;;
+*) window=$((interval * 3)) ;;
+esac
+macros='{"macro": "{$HWR10K.INTERVAL}", "value": "'$interval'"}, {"macro": "{$HWR10K.WINDOW}", "value": "'$window'"}'
 [ -z "$percpu" ] || macros="$macros"', {"macro": "{$HWR10K.CPU.WALK}", "value": "1.3.6.1.4.1.8072.9999.9999.59.1"},
     {"macro": "{$HWR10K.LLD.CPU.MATCHES}", "value": ".*"}'
 GROUP=$(call hostgroup.get '{"filter": {"name": ["Linux servers"]}, "output": ["groupid"]}' | jq -r '.[0].groupid')

@@ -206,12 +206,18 @@ static const struct macro macros[] = {
      "and statistics are discovered at every reading of the counters "
      "that changes what is counted, and at least this often.", NULL},
     {"{$HWR10K.NODATA}", "10m",
-     "No state for this long: the subagent is not serving.  The rates also "
-     "need a reading of the counting time within it: keep it well above "
-     "{$HWR10K.INTERVAL}.", NULL},
+     "No state for this long: the subagent is not serving.  (The rates "
+     "and statistics also count their inputs' readings over it, to see "
+     "one stored while they are computed.)", NULL},
     {"{$HWR10K.SNMP.TIMEOUT}", "5m",
      "No SNMP answer for this long: one problem for the host, on which "
      "the template's other triggers depend.", NULL},
+    {"{$HWR10K.WINDOW}", "3m",
+     "A rate or statistic is stored when all its inputs have the same "
+     "readings within this window, two at least: keep it about three "
+     "times {$HWR10K.INTERVAL} (never below twice: no value).  A new "
+     "item's first values come when it holds no reading from before the "
+     "item.", NULL},
 };
 
 /* The OID of the node named `name`, into buf. */

@@ -17,6 +17,8 @@
 #define KEY_TIME ZBX_KEY_TIME
 #define KEY_DISC ZBX_KEY_DISC
 #define NANO	 "1000000000"
+/* The readings a value's inputs must all have: its two (doc/nms.md) */
+#define WINDOW	 "{$HWR10K.WINDOW}"
 
 /* Appends to buf; a text longer than len is a bug here: the build stops
  * rather than ship a cut formula. */
@@ -55,7 +57,8 @@ static void chg(char *buf, size_t len, const char *key)
  * The guard of a calculated value: the two readings are of one counting
  * epoch (the counting time grew, no discontinuity between them: `disc`,
  * the agent's discontinuity time, or a group's for a group's value), fresh
- * (count(), not nodata(): see CHG), and `extra` holds.  A value failing
+ * (two readings of the counting time within {$HWR10K.WINDOW}; count(),
+ * not nodata(): see CHG), and `extra` holds.  A value failing
  * it is -1, which the In range step discards: nothing is stored, never a
  * wrong rate, and no error.
  */
@@ -68,11 +71,10 @@ static void guard(char *g, size_t len, const char *disc, const char *extra)
 			      disc,
 			      ",#2)=2 and ",
 			      c,
-			      "=0 and count(//" KEY_TIME
-			      ",{$HWR10K.NODATA})>0 and count(//",
+			      "=0 and count(//" KEY_TIME "," WINDOW
+			      ")>1 and count(//",
 			      disc,
-			      ",{$HWR10K.NODATA})=count(//" KEY_TIME
-			      ",{$HWR10K.NODATA})",
+			      "," WINDOW ")=count(//" KEY_TIME "," WINDOW ")",
 			      extra,
 			      ")"};
 	g[0] = 0;
@@ -82,10 +84,16 @@ static void guard(char *g, size_t len, const char *disc, const char *extra)
 
 /*
  * The guard's part for a counter: it went forward, and it has as many
- * readings as the counting time over {$HWR10K.NODATA}.  Both come from
- * one master value, so they are stored together; a counter that missed
- * one (no instance at a poll; or a new item's first readings) would pair
- * its change over two readings with the counting time's over one.
+ * readings as the counting time within {$HWR10K.WINDOW}.  Both come from
+ * one master value, so they are stored together: the counter's readings
+ * are some of the counting time's, and as many of them within the window,
+ * two at least (the guard's), are all of them there, the last two
+ * included.  A counter that missed one (no instance at a poll; or a new
+ * item's first readings) would pair its change over two readings with
+ * the counting time's over one.  The window only needs to hold the last
+ * two readings: a new item's rates start when it holds no reading from
+ * before the item (about three readings after its first, where
+ * {$HWR10K.NODATA} made them wait 10 minutes).
  */
 static void same_readings(char *extra, size_t len, const char *key)
 {
@@ -97,8 +105,7 @@ static void same_readings(char *extra, size_t len, const char *key)
 			      c,
 			      ">=0 and count(//",
 			      key,
-			      ",{$HWR10K.NODATA})=count(//" KEY_TIME
-			      ",{$HWR10K.NODATA})"};
+			      "," WINDOW ")=count(//" KEY_TIME "," WINDOW ")"};
 	for (size_t i = 0; i < sizeof(part) / sizeof(part[0]); i++)
 		zbx_add(extra, len, part[i]);
 }

@@ -49,6 +49,7 @@ HOST=$(call host.create "{\"host\": \"sim\",
         {\"macro\": \"{\$HWR10K.INFO.INTERVAL}\", \"value\": \"30s\"},
         {\"macro\": \"{\$HWR10K.LLD.INTERVAL}\", \"value\": \"5s\"},
         {\"macro\": \"{\$HWR10K.NODATA}\", \"value\": \"30s\"},
+        {\"macro\": \"{\$HWR10K.WINDOW}\", \"value\": \"30s\"},
         {\"macro\": \"{\$HWR10K.CPU.WALK}\", \"value\": \"1.3.6.1.4.1.8072.9999.9999.59.1\"},
         {\"macro\": \"{\$HWR10K.LLD.CPU.MATCHES}\", \"value\": \".*\"}]}" | jq -r '.hostids[0]')
 itemid() { # itemid KEY
@@ -63,7 +64,7 @@ discovered() { [ -n "$(itemid 'hwr10k.cpu.events[1,cycles]')" ] && [ -n "$(itemi
 wait_until 120 discovered || fail "low-level discovery made no item for CPU 1 or group node1"
 nitems=$(call item.get "{\"hostids\": [\"$HOST\"], \"countOutput\": true}" | tr -d '"')
 ok "LLD: CPU 1's items made $(($(date +%s) - T1)) s after linking ($nitems items)"
-# the rates start {$HWR10K.NODATA} after their items appear
+# the rates start about {$HWR10K.WINDOW} after their items appear
 rated() { v=$(lastvalue 'hwr10k.cpu.events[1,cycles]') && [ -n "$v" ] &&
     v=$(lastvalue 'hwr10k.group.events[node1,cycles]') && [ -n "$v" ]; }
 wait_until 150 rated || fail "no value of CPU 1's cycle rate"

@@ -90,13 +90,15 @@ mkhost() { # mkhost NAME PORT INTERVAL DETAILS [MACROS-JSON]: the host's id
         \"port\": \"$2\", \"details\": {$4}}],
     \"macros\": $(jq -cn --arg i "$3" --arg n "$NODATA" --argjson m "${5:-[]}" '[
         {macro: "{$HWR10K.INTERVAL}", value: $i},
+        {macro: "{$HWR10K.WINDOW}", value: (if $i == "15s" then "45s" else "3m" end)},
         {macro: "{$HWR10K.INFO.INTERVAL}", value: "30s"},
         {macro: "{$HWR10K.LLD.INTERVAL}", value: "5s"},
         {macro: "{$HWR10K.SNMP.TIMEOUT}", value: "30s"},
         {macro: "{$HWR10K.NODATA}", value: $n}] + $m')}" | jq -r '.hostids[0]'
 }
-# The healthy hosts' rates need a reading within {$HWR10K.NODATA}: more
-# than the 60 s interval; the dead host's nodata trigger is due in 60 s.
+# The healthy hosts' rates need their inputs' last two readings within
+# {$HWR10K.WINDOW}: three intervals; the dead host's nodata trigger is
+# due in {$HWR10K.NODATA}, 60 s.
 # Per-CPU discovery is a choice (doc/nms.md): the 15 s hosts make it
 # (the per-CPU counters walked, every CPU discovered), the 60 s hosts
 # keep the default, the sums and the groups.
