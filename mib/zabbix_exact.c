@@ -10,12 +10,13 @@
  * per-CPU counters, in one discovery[] walk: one poll of the agent (its
  * OID holds at most 512 characters: five subtrees).  Its JavaScript makes
  * the walk a flat object ("v3": cycles summed, "a9": the counting time,
- * "g3_1": group 1's cycles, "h2_1" its name, "c3_1": CPU 1's cycles).  Dependent items take the counters and the clocks from it;
- * calculated items divide their changes.  Discovery rules, dependent on the
- * master, make the items only for the events the host counts (an event not
- * counted has no instance, so no key in the walk) and for the statistics whose
- * inputs it counts, at the first reading after linking.  The formulas
- * themselves are zabbix_formula.c's.
+ * "g3_1": group 1's cycles, "h2_1" its name, "c3_1": CPU 1's cycles).
+ * Dependent items take the counters and the clocks from it; calculated
+ * items divide their changes.  Discovery rules, dependent on the master,
+ * make the items only for the events the host counts (an event not
+ * counted has no instance, so no key in the walk) and for the statistics
+ * whose inputs it counts, at the first reading after linking.  The
+ * formulas themselves are zabbix_formula.c's.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,14 +75,20 @@ static void oid_of(char *buf, size_t len, const struct node *n)
 static void poll_oid(char *oid, size_t len, const struct mibmodel *mm)
 {
 	char arcs[256];
-	const char *part[] = {
-	    "hwR10kEvCtrMetrics",	    ",{#A},", "hwR10kEvCtrAgent",
-	    ",{#G},",			    "hwR10kEvCtrGroupEntry",
-	    ",{#GC},",			    "hwR10kEvCtrGroupCounterEntry",
-	    ",{#C}," CPU_WALK,		    "~hwR10kEvCtrCpuEntry",
-	    ",{#CS}," CPU_WALK,		    "~hwR10kEvCtrCpuStatus",
-	    ",{#CD}," CPU_WALK,		    "~hwR10kEvCtrCpuDutyCycle",
-	    "]"};
+	const char *part[] = {"hwR10kEvCtrMetrics",
+			      ",{#A},",
+			      "hwR10kEvCtrAgent",
+			      ",{#G},",
+			      "hwR10kEvCtrGroupEntry",
+			      ",{#GC},",
+			      "hwR10kEvCtrGroupCounterEntry",
+			      ",{#C}," CPU_WALK,
+			      "~hwR10kEvCtrCpuEntry",
+			      ",{#CS}," CPU_WALK,
+			      "~hwR10kEvCtrCpuStatus",
+			      ",{#CD}," CPU_WALK,
+			      "~hwR10kEvCtrCpuDutyCycle",
+			      "]"};
 	char objs[256];
 	oid_of(objs, sizeof(objs), find_name(mm, "hwR10kEvCtrObjects"));
 	snprintf(oid, len, "discovery[{#V},");
@@ -202,14 +209,15 @@ static const struct {
 	const char *count, *path, *rate, *cname, *rname, *disc;
 } scope[] = {
     [ZS_SUM] = {"hwr10k.count[{#EVENT}]", "$.v{#COL}",
-		"hwr10k.events[{#EVENT}]", "Events counted: {#EVENT} (all CPUs)",
+		"hwr10k.events[{#EVENT}]",
+		"Events counted: {#EVENT} (all CPUs)",
 		"Events per second: {#EVENT} (all CPUs)", KEY_DISC},
     [ZS_CPU] = {"hwr10k.cpu.count[{#CPU},{#EVENT}]", "$.c{#COL}_{#CPU}",
 		"hwr10k.cpu.events[{#CPU},{#EVENT}]",
 		"CPU {#CPU}: events counted: {#EVENT}",
 		"CPU {#CPU}: events per second: {#EVENT}", KEY_DISC},
-    [ZS_GROUP] = {"hwr10k.group.count[{#GROUP},{#EVENT}]",
-		  "$.g{#COL}_{#GIDX}", "hwr10k.group.events[{#GROUP},{#EVENT}]",
+    [ZS_GROUP] = {"hwr10k.group.count[{#GROUP},{#EVENT}]", "$.g{#COL}_{#GIDX}",
+		  "hwr10k.group.events[{#GROUP},{#EVENT}]",
 		  "Group {#GROUP}: events counted: {#EVENT}",
 		  "Group {#GROUP}: events per second: {#EVENT}",
 		  ZBX_KEY_GROUP_DISC},
@@ -290,8 +298,8 @@ static void event_js(char *js, size_t len, enum zbx_scope sc)
 		 "    out.push({%s\"{#EVENT}\": n[m[1]], \"{#COL}\": m[1]});\n"
 		 "}\n"
 		 "return JSON.stringify(out);",
-		 names, re[sc], sc == ZS_GROUP ? " && (\"h2_\" + m[2]) in o" : "",
-		 row[sc]);
+		 names, re[sc],
+		 sc == ZS_GROUP ? " && (\"h2_\" + m[2]) in o" : "", row[sc]);
 }
 
 void zbx_event_rule(FILE *out, enum zbx_scope sc)
@@ -299,15 +307,17 @@ void zbx_event_rule(FILE *out, enum zbx_scope sc)
 	static const struct zbx_rule rules[] = {
 	    [ZS_SUM] = {.key = "hwr10k.events.discovery",
 			.name = "Events counted",
-			.descr = "The events the host counts (the summed counters "
-				 "the agent serves): their counters and rates."},
+			.descr =
+			    "The events the host counts (the summed counters "
+			    "the agent serves): their counters and rates."},
 	    [ZS_CPU] = {.key = "hwr10k.cpu.events.discovery",
 			.name = "Events counted per CPU",
 			.cpu = "{#CPU}",
-			.descr = "Each CPU's counted events among those "
-				 "{$HWR10K.LLD.CPU.EVENT.MATCHES} names ({#CPU} "
-				 "the CPU number), when {$HWR10K.CPU.WALK} reads "
-				 "the per-CPU counters."},
+			.descr =
+			    "Each CPU's counted events among those "
+			    "{$HWR10K.LLD.CPU.EVENT.MATCHES} names ({#CPU} "
+			    "the CPU number), when {$HWR10K.CPU.WALK} reads "
+			    "the per-CPU counters."},
 	    [ZS_GROUP] = {.key = "hwr10k.group.events.discovery",
 			  .name = "Events counted per CPU group",
 			  .group = "{#GROUP}",
@@ -325,8 +335,8 @@ void zbx_event_rule(FILE *out, enum zbx_scope sc)
 		zbx_graph_prototype(out, ZBX_GRAPH_EVENTS,
 				    "hwr10k.events[{#EVENT}]", "1A7C11");
 	else if (sc == ZS_GROUP)
-		zbx_graph_prototype(out, ZBX_GRAPH_GROUP_EVENTS,
-				    scope[sc].rate, "1A7C11");
+		zbx_graph_prototype(out, ZBX_GRAPH_GROUP_EVENTS, scope[sc].rate,
+				    "1A7C11");
 }
 
 void zbx_exact_rules(FILE *out)

@@ -32,12 +32,18 @@ static const char group_js[] =
  * the last 5 minutes had a CPU of the group not counting. */
 static const struct zbx_trigger not_counting = {
     "max(" ZBX_REF(COUNTING) ",5m)<last(" ZBX_REF(CPUS) ")",
-    "Group {#GROUP}: CPUs not counting", "WARNING",
+    "Group {#GROUP}: CPUs not counting",
+    "WARNING",
     "Fewer of the group's CPUs than it has counted their events at every "
     "reading of the last 5 minutes (stopped, ended, or left the host's "
     "table): the group's counts miss theirs.  Per-CPU discovery "
     "(doc/nms.md) tells which.",
-    "availability", "cpu", false, true, false, true};
+    "availability",
+    "cpu",
+    false,
+    true,
+    false,
+    true};
 
 static void put_group_items(FILE *out)
 {

@@ -46,8 +46,9 @@ static void stat_js(char *js, size_t len, size_t st, enum zbx_scope sc)
 	if (sc == ZS_CPU)
 		snprintf(row, sizeof(row), "{\"{#CPU}\": m[2]}");
 	else if (sc == ZS_GROUP)
-		snprintf(row, sizeof(row),
-			 "{\"{#GROUP}\": o[\"h2_\" + m[2]], \"{#GIDX}\": m[2]}");
+		snprintf(
+		    row, sizeof(row),
+		    "{\"{#GROUP}\": o[\"h2_\" + m[2]], \"{#GIDX}\": m[2]}");
 	else
 		snprintf(row, sizeof(row), "{\"%s\": \"%s\"}", macro, s->name);
 	for (int i = 0; i < 4; i++) {
@@ -82,8 +83,8 @@ void zbx_stat_rule(FILE *out, size_t st, enum zbx_scope sc)
 {
 	static const char *const kpre[] = {"", "cpu.", "group."};
 	static const char *const per[] = {"", " per CPU", " per CPU group"};
-	static const char *const who[] = {"", "CPU {#CPU}: ",
-					  "Group {#GROUP}: "};
+	static const char *const who[] = {"",
+					  "CPU {#CPU}: ", "Group {#GROUP}: "};
 	const struct stat_def *s = &stat_defs[st];
 	char js[LEN], key[128], name[256], f[LEN * 4], ikey[128], iname[256];
 	stat_js(js, sizeof(js), st, sc);
