@@ -1,10 +1,10 @@
 #!/bin/sh
-# bench/zabbix-scale.sh [--cpus N] [--minutes M] [--interval 1m]
-#                        [--cache-size 32M]
+# bench/zabbix-scale.sh [--cpus N] [--groups G] [--per-cpu] [--minutes M]
+#                        [--interval 1m] [--cache-size 32M]
 #
 # What one host of N CPUs costs Zabbix 6.0 with the shipped template
 # (conf/zabbix), measured: the agent's sim backend serving N CPUs (every
-# event counted; the template's defaults keep ten events per CPU) behind
+# event counted) in G groups (simNodes, default 16) behind
 # a private snmpd, linked as one SNMPv2 host to a private zabbix_server
 # with Zabbix's default process counts (tests/integration/zabbix-lib.sh:
 # Debian's packages, PostgreSQL and the frontend's API in a temp dir, all
@@ -12,7 +12,9 @@
 # items it made, how many are unsupported, then over M minutes of steady
 # readings: the values stored a minute, the CPU each kind of Zabbix
 # process, PostgreSQL, snmpd and the agent used (% of one core, from
-# /proc/PID/stat), and the database's growth.
+# /proc/PID/stat), and the database's growth.  The template's defaults
+# read the sums and the groups; --per-cpu sets the two macros that add
+# the per-CPU items (doc/nms.md; ten events per CPU by default).
 #
 # --cache-size sets the server's CacheSize (its configuration cache;
 # Zabbix's default 32M holds the template's items up to a few hundred
@@ -25,14 +27,16 @@ set -u
 HWR_SRCDIR=$(cd "$(dirname "$0")/.." && pwd)
 : "${HWR_BUILDDIR:=$HWR_SRCDIR/build-bench}"
 export HWR_SRCDIR HWR_BUILDDIR
-cpus=1024 minutes=5 interval=1m
+cpus=1024 groups=16 percpu= minutes=5 interval=1m
 while [ $# -gt 0 ]; do
     case $1 in
     --cpus) cpus=$2; shift ;;
+    --groups) groups=$2; shift ;;
+    --per-cpu) percpu=1 ;;
     --minutes) minutes=$2; shift ;;
     --interval) interval=$2; shift ;;
     --cache-size) ZBX_CACHESIZE=$2; shift ;;
-    *) echo "usage: $0 [--cpus N] [--minutes M] [--interval 1m] [--cache-size 32M]" >&2
+    *) echo "usage: $0 [--cpus N] [--groups G] [--per-cpu] [--minutes M] [--interval 1m] [--cache-size 32M]" >&2
        exit 2 ;;
     esac
     shift
@@ -46,6 +50,7 @@ ZBX_POLLERS=5 ZBX_PREPROCESSORS=3 ZBX_DBSYNCERS=4 ZBX_CACHEUPDATE=60
 start_master
 start_agent "backend sim
 simCpus $cpus
+simNodes $groups
 pollInterval 5"
 wait_until 30 agent_serving || fail "the agent did not register"
 zbx_start
@@ -70,13 +75,25 @@ slowly() { # slowly SECONDS CMD...
 # which the R10000 revision it reports has not).
 events=$(snmp snmpbulkwalk -Cr64 hwR10kEvCtrMetrics | grep -c Counter64)
 [ "$events" -gt 0 ] || fail "the agent serves no event counter"
-expect=$((9 + 2 * events + 5 + cpus * 27))
+# Per group: discontinuity time, CPUs, CPUs counting, each event's
+# counter and rate, five statistics; per CPU (--per-cpu): status, duty
+# cycle, counter and rate of ten events, five statistics.
+expect=$((9 + 2 * events + 5 + groups * (3 + 2 * events + 5) + ${percpu:+cpus * 27 +} 0))
+# the rates' window: three readings (doc/nms.md)
+case $interval in
+*s) window=$((${interval%s} * 3))s ;;
+*m) window=$((${interval%m} * 3))m ;;
+*) window=$((interval * 3)) ;;
+esac
+macros='{"macro": "{$HWR10K.INTERVAL}", "value": "'$interval'"}, {"macro": "{$HWR10K.WINDOW}", "value": "'$window'"}'
+[ -z "$percpu" ] || macros="$macros"', {"macro": "{$HWR10K.CPU.WALK}", "value": "1.3.6.1.4.1.8072.9999.9999.59.1"},
+    {"macro": "{$HWR10K.LLD.CPU.MATCHES}", "value": ".*"}'
 GROUP=$(call hostgroup.get '{"filter": {"name": ["Linux servers"]}, "output": ["groupid"]}' | jq -r '.[0].groupid')
 HOST=$(call host.create "{\"host\": \"sim-$cpus\",
     \"groups\": [{\"groupid\": \"$GROUP\"}], \"templates\": [{\"templateid\": \"$TPL\"}],
     \"interfaces\": [{\"type\": 2, \"main\": 1, \"useip\": 1, \"ip\": \"127.0.0.1\", \"dns\": \"\",
         \"port\": \"$PORT\", \"details\": {\"version\": 2, \"bulk\": 1, \"community\": \"public\"}}],
-    \"macros\": [{\"macro\": \"{\$HWR10K.INTERVAL}\", \"value\": \"$interval\"}]}" | jq -r '.hostids[0]')
+    \"macros\": [$macros]}" | jq -r '.hostids[0]')
 T1=$(date +%s)
 # The server's own caches, as three Zabbix internal items on the host.
 for k in 'zabbix[rcache,buffer,used]:3' 'zabbix[vcache,buffer,used]:3' 'zabbix[wcache,history,pused]:0'; do
@@ -90,16 +107,19 @@ internal() { # internal KEY: its last value
 count() { call item.get "{\"hostids\": [\"$HOST\"], \"countOutput\": true$1}" | tr -d '"'; }
 made() { [ "$(count '')" -ge $((expect + 3)) ]; }
 slowly 3600 made || fail "after an hour, $(($(count '') - 3)) items of $expect"
-ok "$cpus CPUs, $events events: $(($(count '') - 3)) items (expected $expect) $(($(date +%s) - T1)) s after linking"
-last=$((cpus - 1))
-ipc_id=$(call item.get "{\"hostids\": [\"$HOST\"], \"filter\": {\"key_\": [\"hwr10k.cpu.stat[$last,ipc]\"]},
+ok "$cpus CPUs in $groups groups${percpu:+, per CPU}, $events events: $(($(count '') - 3)) items (expected $expect) $(($(date +%s) - T1)) s after linking"
+# The last CPU's IPC (--per-cpu), else the last group's, else the sums'.
+if [ -n "$percpu" ]; then last="CPU $((cpus - 1))" key="hwr10k.cpu.stat[$((cpus - 1)),ipc]"
+elif [ "$groups" -gt 0 ]; then last="node$((groups - 1))" key="hwr10k.group.stat[node$((groups - 1)),ipc]"
+else last="the sums" key='hwr10k.stat[ipc]'; fi
+ipc_id=$(call item.get "{\"hostids\": [\"$HOST\"], \"filter\": {\"key_\": [\"$key\"]},
     \"output\": [\"itemid\"]}" | jq -r '.[0].itemid')
 ipc_values() {
     call history.get "{\"itemids\": [\"$ipc_id\"], \"history\": 0, \"countOutput\": true}" | tr -d '"'
 }
 flowing() { [ "$(ipc_values)" -ge 2 ]; }
-slowly 1800 flowing || fail "CPU $last's IPC has $(ipc_values) values after 30 minutes"
-ok "CPU $last's IPC stored $(($(date +%s) - T1)) s after linking; $(count ', "filter": {"state": 1}') items unsupported"
+slowly 1800 flowing || fail "$last's IPC has $(ipc_values) values after 30 minutes"
+ok "$last's IPC stored $(($(date +%s) - T1)) s after linking; $(count ', "filter": {"state": 1}') items unsupported"
 
 # CPU ticks of a process and its children's as they stand (utime +
 # stime), by kind: zabbix_server's processes by title, the rest by PID.

@@ -12,6 +12,7 @@
  * numeric (no MIB needed on the Zabbix server).  Deterministic: UUIDs are
  * hashes of the keys, the date the MIB's newest revision.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "zabbix.h"
@@ -41,7 +42,19 @@ static void put_availability_item(FILE *out)
 	zbx_triggers(out, 8, &zbx_snmp_down, 1, false);
 }
 
-/* The per-CPU objects of the status table's rule. */
+/* The CPUs of the walk's object: a row per "s_CPU" (a CPU's status). */
+#define CPU_JS                                                             \
+	"var o = JSON.parse(value), out = [], k, m;\n"                     \
+	"for (k in o) {\n"                                                  \
+	"  m = /^s_([0-9]+)$/.exec(k);\n"                                    \
+	"  if (m) out.push({\"{#SNMPINDEX}\": m[1]});\n"                    \
+	"}\n"                                                               \
+	"return JSON.stringify(out);"
+
+/* The per-CPU objects of the status table's rule: dependent items, the
+ * columns hwr10k.poll walks ("s_CPU" the status, "d_CPU" the duty
+ * cycle): a CPU away for a poll stores no value, where an SNMP GET of
+ * its row would turn unsupported (and its triggers with it). */
 static void put_cpu_prototypes(FILE *out, const struct mibmodel *mm)
 {
 	char key[KEYLEN], name[256];
@@ -49,8 +62,14 @@ static void put_cpu_prototypes(FILE *out, const struct mibmodel *mm)
 	for (size_t i = 0; i < mm->count; i++) {
 		const struct node *n = &mm->nodes[i];
 		if (n->kind == NK_COLUMN && n->table == TBL_CPU &&
-		    zbx_item_for(n, &it, key, name, KEYLEN))
+		    zbx_item_for(n, &it, key, name, KEYLEN)) {
+			it.type = I_DEPENDENT;
+			it.master = ZBX_POLL_KEY;
+			it.path = n->tag == TAG_CPU_STATUS ? "$.s_{#SNMPINDEX}"
+							   : "$.d_{#SNMPINDEX}";
+			it.path_may_miss = true;
 			zbx_with_triggers(out, 12, &it, true);
+		}
 	}
 }
 
@@ -99,25 +118,42 @@ static void put_widget(FILE *out, int x, int y, int w, int h,
 		fprintf(out, "                        name: '%s'\n", graph);
 }
 
+static void put_page(FILE *out, const char *name)
+{
+	fprintf(out, "            -\n");
+	if (name)
+		fprintf(out, "              name: '%s'\n", name);
+	fprintf(out, "              widgets:\n");
+}
+
 /*
  * Zabbix 6.0's template dashboards take classic graphs and graph
- * prototypes only: the summed rates (a graph per counted event, 8 a
- * page), the summed IPC, the per-CPU IPC (12 CPUs a page; the per-CPU
- * drill-down: Latest data, tag cpu), the state.
+ * prototypes only (no top-N, no SVG graph of item patterns): the first
+ * page the summed rates (a graph per counted event, 8 a page), the summed
+ * IPC, each CPU group's IPC (12 groups a page: the outlier group), the
+ * state; then each group's event rates, then each CPU's IPC (the per-CPU
+ * drill-down, when per-CPU discovery is on).
  */
 static void put_dashboard(FILE *out)
 {
 	fprintf(out, "      dashboards:\n        -\n          uuid: ");
 	zbx_uuid(out, "dashboard/", "R10000 event counters");
+	/* three pages, not a slideshow: 6.0 cycles the pages of a dashboard
+	 * by default */
 	fprintf(out, "          name: 'R10000 event counters'\n"
-		     "          pages:\n            -\n"
-		     "              widgets:\n");
+		     "          auto_start: 'NO'\n"
+		     "          pages:\n");
 	/* a classic graph below 4 dashboard rows (280 px) has no room to
 	 * plot: 2 rows of graphs in 8 */
+	put_page(out, "Totals and groups");
 	put_widget(out, 0, 0, 16, 8, ZBX_GRAPH_EVENTS, 4, 2, NULL);
 	put_widget(out, 16, 0, 8, 8, ZBX_GRAPH_IPC, 1, 1, NULL);
-	put_widget(out, 0, 8, 24, 8, ZBX_GRAPH_CPU_IPC, 6, 2, NULL);
+	put_widget(out, 0, 8, 24, 8, ZBX_GRAPH_GROUP_IPC, 6, 2, NULL);
 	put_widget(out, 0, 16, 24, 3, NULL, 0, 0, "hwr10k.state");
+	put_page(out, "Group event rates");
+	put_widget(out, 0, 0, 24, 16, ZBX_GRAPH_GROUP_EVENTS, 6, 4, NULL);
+	put_page(out, "CPUs");
+	put_widget(out, 0, 0, 24, 16, ZBX_GRAPH_CPU_IPC, 6, 4, NULL);
 }
 
 /* The statistics' inputs ([.] rather than \., which the JavaScript
@@ -126,41 +162,81 @@ static void put_dashboard(FILE *out)
 	"^(cycles|grad[.]instrg|grad[.]loadg|grad[.]storeg|grad[.]scondg|"  \
 	"fail[.]scondf|pcache[.]dmiss|scache[.]dmiss|issue[.]brd|fail[.]brmp)$"
 
+/* A macro; `node`: its value is that node's OID, and a %s in descr the
+ * OID of hwR10kEvCtrObjects. */
 struct macro {
-	const char *name, *value, *descr;
+	const char *name, *value, *descr, *node;
 };
 static const struct macro macros[] = {
+    {"{$HWR10K.CPU.WALK}", NULL,
+     "Where hwr10k.poll walks the per-CPU columns (the counters, .2.1, "
+     "the status and duty cycle, .3.1.1 and .3.1.4): by default under "
+     "hwR10kEvCtrConformance, which has no instances (no per-CPU "
+     "object read: a big host's reading is the sums and the groups); "
+     "%s (hwR10kEvCtrObjects) reads them, for the per-CPU items with "
+     "{$HWR10K.LLD.CPU.MATCHES}.",
+     "hwR10kEvCtrConformance"},
     {"{$HWR10K.DUTY.MIN}", "50",
      "A counting CPU that counts its events less than this % of the time is "
-     "multiplexed."},
+     "multiplexed.", NULL},
     {"{$HWR10K.INFO.INTERVAL}", "5m",
      "How often the CPU revision and the backend are read (stored when "
-     "they change, and once a day)."},
+     "they change, and once a day).", NULL},
     {"{$HWR10K.INTERVAL}", "1m",
      "How often the counters are read: any interval; each rate and "
      "statistic covers the agent's polls between two readings, exactly.  "
-     "Not shorter than the agent's pollInterval (no new poll: no value)."},
+     "Not shorter than the agent's pollInterval (no new poll: no value).", NULL},
     {"{$HWR10K.LLD.CPU.EVENT.MATCHES}", CPU_EVENTS,
      "The per-CPU events to make items for, a regular expression on the "
      "event's name (those the host counts): by default the ones the "
-     "statistics use."},
-    {"{$HWR10K.LLD.CPU.MATCHES}", ".*",
-     "Discover the CPUs whose number matches this regular expression."},
+     "statistics use.", NULL},
+    {"{$HWR10K.LLD.CPU.MATCHES}", "^$",
+     "Discover the CPUs whose number matches this regular expression: by "
+     "default none (^$); .* for every CPU, with {$HWR10K.CPU.WALK}.", NULL},
     {"{$HWR10K.LLD.CPU.NOT_MATCHES}", "CHANGE_IF_NEEDED",
      "Do not discover the CPUs whose number matches this regular "
-     "expression."},
+     "expression.", NULL},
+    {"{$HWR10K.LLD.GROUP.MATCHES}", ".*",
+     "Discover the CPU groups whose name matches this regular expression.", NULL},
+    {"{$HWR10K.LLD.GROUP.NOT_MATCHES}", "CHANGE_IF_NEEDED",
+     "Do not discover the CPU groups whose name matches this regular "
+     "expression.", NULL},
     {"{$HWR10K.LLD.INTERVAL}", "5m",
      "How often the CPU status table is walked for discovery; the events "
      "and statistics are discovered at every reading of the counters "
-     "that changes what is counted, and at least this often."},
+     "that changes what is counted, and at least this often.", NULL},
     {"{$HWR10K.NODATA}", "10m",
-     "No state for this long: the subagent is not serving.  The rates also "
-     "need a reading of the counting time within it: keep it well above "
-     "{$HWR10K.INTERVAL}."},
+     "No state for this long: the subagent is not serving.  (The rates "
+     "and statistics also count their inputs' readings over it, to see "
+     "one stored while they are computed.)", NULL},
     {"{$HWR10K.SNMP.TIMEOUT}", "5m",
      "No SNMP answer for this long: one problem for the host, on which "
-     "the template's other triggers depend."},
+     "the template's other triggers depend.", NULL},
+    {"{$HWR10K.WINDOW}", "3m",
+     "A rate or statistic is stored when all its inputs have the same "
+     "readings within this window, two at least: keep it about three "
+     "times {$HWR10K.INTERVAL} (never below twice: no value).  A new "
+     "item's first values come when it holds no reading from before the "
+     "item.", NULL},
 };
+
+/* The OID of the node named `name`, into buf. */
+static void node_oid(char *buf, size_t len, const struct mibmodel *mm,
+		     const char *name)
+{
+	buf[0] = 0;
+	for (size_t i = 0; i < mm->count; i++)
+		if (!strcmp(mm->nodes[i].name, name)) {
+			FILE *m = fmemopen(buf, len, "w");
+			if (m) {
+				zbx_arcs(m, &mm->nodes[i]);
+				fclose(m);
+			}
+			return;
+		}
+	fprintf(stderr, "genmib: no %s in the MIB for the template\n", name);
+	exit(1);
+}
 
 static void put_valuemaps(FILE *out, const struct mibmodel *mm)
 {
@@ -235,18 +311,11 @@ void mibmodel_write_zabbix(const struct mibmodel *mm, FILE *out)
 	zbx_exact_items(out, mm);
 
 	fprintf(out, "      discovery_rules:\n");
-	char oid[256] = "discovery[{#VALUE},";
-	FILE *m = fmemopen(oid + strlen(oid), sizeof(oid) - strlen(oid) - 1,
-			   "w");
-	if (m) {
-		zbx_arcs(m, zbx_find_tag(mm, TAG_CPU_STATUS, -1));
-		fclose(m);
-	}
-	strcat(oid, "]");
 	struct zbx_rule r = {
 	    .key = "hwr10k.cpu.discovery", .name = "CPUs with event counters",
-	    .oid = oid, .cpu = "{#SNMPINDEX}",
-	    .descr = "One set of items per row of hwR10kEvCtrCpuStatusTable; "
+	    .master = ZBX_POLL_KEY, .js = CPU_JS, .cpu = "{#SNMPINDEX}",
+	    .descr = "One set of items per CPU in hwR10kEvCtrCpuStatusTable, "
+		     "read in hwr10k.poll when {$HWR10K.CPU.WALK} says so; "
 		     "{#SNMPINDEX} is the CPU number."};
 	zbx_rule(out, &r);
 	put_cpu_prototypes(out, mm);
@@ -255,10 +324,25 @@ void mibmodel_write_zabbix(const struct mibmodel *mm, FILE *out)
 
 	fprintf(out, "      macros:\n");
 	for (size_t i = 0; i < sizeof(macros) / sizeof(macros[0]); i++) {
+		const struct macro *mc = &macros[i];
+		char value[ZBX_LEN] = "", entry[128], descr[ZBX_LEN] = "";
+		const char *at = strstr(mc->descr, "%s");
+		/* (zbx_add: a text that does not fit stops the build) */
+		zbx_add(value, sizeof(value), mc->value ? mc->value : "");
+		zbx_add(descr, sizeof(descr), mc->descr);
+		if (mc->node)
+			node_oid(value, sizeof(value), mm, mc->node);
+		if (at) {
+			node_oid(entry, sizeof(entry), mm,
+				 "hwR10kEvCtrObjects");
+			snprintf(descr, sizeof(descr), "%.*s%s%s",
+				 (int)(at - mc->descr), mc->descr, entry,
+				 at + 2);
+		}
 		fprintf(out, "        -\n          macro: '%s'\n"
 			     "          value: '%s'\n          description: ",
-			macros[i].name, macros[i].value);
-		zbx_q(out, macros[i].descr);
+			mc->name, value);
+		zbx_q(out, descr);
 		fputc('\n', out);
 	}
 	put_valuemaps(out, mm);

@@ -29,6 +29,7 @@ struct zbx_item {
 	enum zbx_prep prep;
 	char param[24];	 /* the preprocessing step's parameter */
 	const char *cpu; /* a per-CPU prototype: its CPU macro (tag cpu) */
+	const char *group; /* a per-group prototype: {#GROUP} (tag group) */
 	/* Not an SNMP GET of n: */
 	enum zbx_itype type;
 	const char *oid;     /* I_SNMP without n: the whole snmp_oid */
@@ -58,6 +59,7 @@ struct zbx_trigger {
 	bool root;	   /* "No SNMP data collection": depends on none */
 	bool on_state;	   /* also depends on the host's "not counting" */
 	bool hold;	   /* an event: no recovery, closed by hand */
+	bool group;	   /* a group's prototype: tag group, not cpu */
 };
 
 /* zabbix_items.c: the item for an object of the MIB (false: none: the
@@ -80,15 +82,35 @@ extern const struct zbx_trigger zbx_snmp_down, zbx_state_down;
 /* (a name without a macro would be taken by its own prototype) */
 #define ZBX_GRAPH_IPC	  "Ratio {#STAT.IPC} (all CPUs)"
 #define ZBX_GRAPH_CPU_IPC "CPU {#CPU}: ratio ipc"
+#define ZBX_GRAPH_GROUP_IPC "Group {#GROUP}: ratio ipc"
+#define ZBX_GRAPH_GROUP_EVENTS "Group {#GROUP}: {#EVENT} per second"
 #define ZBX_LEN	     4096
 #define ZBX_KEY_TIME "hwr10k.counting.time"
 #define ZBX_KEY_DISC "hwr10k.discontinuity.time"
+/* A group's discontinuity time: the guard of its rates and statistics,
+ * so that a CPU's gap blanks only its group (and the sums). */
+#define ZBX_KEY_GROUP_DISC "hwr10k.group.discontinuity.time[{#GROUP}]"
+/* What a rate or statistic is of: the sums, a CPU, a group of CPUs. */
+enum zbx_scope { ZS_SUM, ZS_CPU, ZS_GROUP };
 void zbx_add(char *buf, size_t len, const char *s);
-void zbx_rate_formula(char *f, size_t len, const char *count);
-void zbx_stat_formula(char *f, size_t len, size_t st, bool cpu);
+/* The rate of counter item `count`, guarded by discontinuity time `disc`. */
+void zbx_rate_formula(char *f, size_t len, const char *count,
+		      const char *disc);
+void zbx_stat_formula(char *f, size_t len, size_t st, enum zbx_scope sc);
 void zbx_stat_counters(size_t st, int k[4]);
 void zbx_exact_items(FILE *out, const struct mibmodel *mm);
 void zbx_exact_rules(FILE *out);
+/* The rule of the counted events of a scope: counters and rates. */
+void zbx_event_rule(FILE *out, enum zbx_scope sc);
+/* {"3": "cycles", ...}: the counters by arc, as a JavaScript object. */
+void zbx_names_js(char *buf, size_t len);
+/* zabbix_stats.c: the rule of statistic st for the scope, with its item
+ * (and the IPC's graph). */
+void zbx_stat_rule(FILE *out, size_t st, enum zbx_scope sc);
+/* zabbix_groups.c: the rules of the CPU groups (hwR10kEvCtrGroupTable,
+ * read in hwr10k.poll): a group's clocks and CPUs, its counters, rates
+ * and statistics. */
+void zbx_group_rules(FILE *out);
 const struct node *zbx_find_tag(const struct mibmodel *mm, enum obj_tag tag,
 				int counter);
 
@@ -108,6 +130,7 @@ void zbx_with_triggers(FILE *out, int in, const struct zbx_item *it,
 struct zbx_rule {
 	const char *key, *name, *descr;
 	const char *oid, *master, *js, *cpu;
+	const char *group; /* {#GROUP}: filtered by {$HWR10K.LLD.GROUP.*} */
 };
 void zbx_rule(FILE *out, const struct zbx_rule *r);
 /* A graph prototype of one line, small (no legend), its y axis from 0. */

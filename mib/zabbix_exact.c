@@ -5,16 +5,18 @@
  * (hwR10kEvCtrCountingTime), both read in one SNMP walk.
  *
  * One master item per host (hwr10k.poll) walks the summed counters, the
- * agent's group (the counting time, the discontinuity time) and the
+ * agent's group (the counting time, the discontinuity time), the CPU
+ * groups' table and counters and, when {$HWR10K.CPU.WALK} says so, the
  * per-CPU counters, in one discovery[] walk: one poll of the agent (its
- * OID holds at most 512 characters: three subtrees).  Its JavaScript makes the
- * walk a flat object ("v3": cycles summed, "a9": the counting time, "c3_1": CPU
- * 1's cycles).  Dependent items take the counters and the clocks from it;
- * calculated items divide their changes.  Discovery rules, dependent on the
- * master, make the items only for the events the host counts (an event not
- * counted has no instance, so no key in the walk) and for the statistics whose
- * inputs it counts, at the first reading after linking.  The formulas
- * themselves are zabbix_formula.c's.
+ * OID holds at most 512 characters: five subtrees).  Its JavaScript makes
+ * the walk a flat object ("v3": cycles summed, "a9": the counting time,
+ * "g3_1": group 1's cycles, "h2_1" its name, "c3_1": CPU 1's cycles).
+ * Dependent items take the counters and the clocks from it; calculated
+ * items divide their changes.  Discovery rules, dependent on the master,
+ * make the items only for the events the host counts (an event not
+ * counted has no instance, so no key in the walk) and for the statistics
+ * whose inputs it counts, at the first reading after linking.  The
+ * formulas themselves are zabbix_formula.c's.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,36 +65,60 @@ static void oid_of(char *buf, size_t len, const struct node *n)
 	fclose(m);
 }
 
+/* Where the per-CPU columns are walked, a macro: by default
+ * hwR10kEvCtrConformance (no instances: nothing walked, a fleet's
+ * default is the sums and the groups); hwR10kEvCtrObjects reads them
+ * (doc/nms.md).  Their arcs below hwR10kEvCtrObjects follow: the counter
+ * entry, the status and duty cycle columns. */
+#define CPU_WALK "{$HWR10K.CPU.WALK}"
+
 static void poll_oid(char *oid, size_t len, const struct mibmodel *mm)
 {
 	char arcs[256];
-	const char *part[] = {"hwR10kEvCtrMetrics",  ",{#A},",
-			      "hwR10kEvCtrAgent",    ",{#C},",
-			      "hwR10kEvCtrCpuEntry", "]"};
+	const char *part[] = {"hwR10kEvCtrMetrics",
+			      ",{#A},",
+			      "hwR10kEvCtrAgent",
+			      ",{#G},",
+			      "hwR10kEvCtrGroupEntry",
+			      ",{#GC},",
+			      "hwR10kEvCtrGroupCounterEntry",
+			      ",{#C}," CPU_WALK,
+			      "~hwR10kEvCtrCpuEntry",
+			      ",{#CS}," CPU_WALK,
+			      "~hwR10kEvCtrCpuStatus",
+			      ",{#CD}," CPU_WALK,
+			      "~hwR10kEvCtrCpuDutyCycle",
+			      "]"};
+	char objs[256];
+	oid_of(objs, sizeof(objs), find_name(mm, "hwR10kEvCtrObjects"));
 	snprintf(oid, len, "discovery[{#V},");
 	for (size_t i = 0; i < sizeof(part) / sizeof(part[0]); i++) {
-		if (part[i][0] != 'h') {
+		if (part[i][0] != 'h' && part[i][0] != '~') {
 			zbx_add(oid, len, part[i]);
 			continue;
 		}
-		oid_of(arcs, sizeof(arcs), find_name(mm, part[i]));
-		zbx_add(oid, len, arcs);
+		/* "~NAME": NAME's arcs below hwR10kEvCtrObjects */
+		oid_of(arcs, sizeof(arcs),
+		       find_name(mm, part[i] + (part[i][0] == '~')));
+		zbx_add(oid, len,
+			part[i][0] == '~' ? arcs + strlen(objs) : arcs);
 	}
 }
-
-static void names_js(char *buf, size_t len);
 
 /*
  * The walk's rows to one flat object, keys in the walk's order: "vN" the
  * summed group's object N (state, cpurev, the counters by arc), "aN" the
- * agent's, "cN_CPU" a CPU's counter of arc N: only the events
+ * agent's, "hN_G" column N of group G's row (2 its name, 4 its CPUs, 5
+ * those counting, 6 its discontinuity time), "gN_G" group G's counter of
+ * arc N, "s_CPU" and "d_CPU" a CPU's status and duty cycle, "cN_CPU" a
+ * CPU's counter of arc N: only the events
  * {$HWR10K.LLD.CPU.EVENT.MATCHES} names (the dependent items' master
  * value is this object: the walk's other per-CPU counters cost no more).
  */
 static void poll_js(char *js, size_t len)
 {
 	char names[LEN];
-	names_js(names, sizeof(names));
+	zbx_names_js(names, sizeof(names));
 	snprintf(js, len,
 		 "var rows = JSON.parse(value), o = {}, i, k, r, x, c,\n"
 		 "  n = %s,\n"
@@ -102,6 +128,14 @@ static void poll_js(char *js, size_t len)
 		 "  for (k in r) {\n"
 		 "    if (k === \"{#V}\" || k === \"{#A}\")\n"
 		 "      o[(k === \"{#V}\" ? \"v\" : \"a\") + x[0]] = r[k];\n"
+		 "    else if (k === \"{#CS}\" || k === \"{#CD}\")\n"
+		 "      o[(k === \"{#CS}\" ? \"s_\" : \"d_\") + x[0]] = r[k];\n"
+		 "    else if (x.length !== 2)\n"
+		 "      continue;\n"
+		 "    else if (k === \"{#G}\")\n"
+		 "      o[\"h\" + x[0] + \"_\" + x[1]] = r[k];\n"
+		 "    else if (k === \"{#GC}\" && n[x[0]])\n"
+		 "      o[\"g\" + x[0] + \"_\" + x[1]] = r[k];\n"
 		 "    else if (k === \"{#C}\" && (c = n[x[0]]) && re.test(c))\n"
 		 "      o[\"c\" + x[0] + \"_\" + x[1]] = r[k];\n"
 		 "  }\n"
@@ -159,59 +193,80 @@ void zbx_exact_items(FILE *out, const struct mibmodel *mm)
 	    .history = "0",
 	    .js = js,
 	    .descr = "One walk of the summed counters, the agent's group "
-		     "(counting time, discontinuity time) and the per-CPU "
-		     "counters, so that all come from one poll of the agent; "
-		     "the rates and statistics are computed from it.  Per "
-		     "CPU it keeps the events {$HWR10K.LLD.CPU.EVENT.MATCHES} "
-		     "names."};
+		     "(counting time, discontinuity time), the CPU groups' "
+		     "table and counters and, when {$HWR10K.CPU.WALK} names "
+		     "hwR10kEvCtrCpuEntry, the per-CPU counters, so that all "
+		     "come from one poll of the agent; the rates and "
+		     "statistics are computed from it.  Per CPU it keeps the "
+		     "events {$HWR10K.LLD.CPU.EVENT.MATCHES} names."};
 	zbx_item(out, 8, &m);
 	put_clock_items(out, mm);
 }
 
-static void put_rate_prototype(FILE *out, bool cpu)
+/* Per scope: the counter's key, its JSONPath in the master's object, the
+ * rate's key, the items' names. */
+static const struct {
+	const char *count, *path, *rate, *cname, *rname, *disc;
+} scope[] = {
+    [ZS_SUM] = {"hwr10k.count[{#EVENT}]", "$.v{#COL}",
+		"hwr10k.events[{#EVENT}]",
+		"Events counted: {#EVENT} (all CPUs)",
+		"Events per second: {#EVENT} (all CPUs)", KEY_DISC},
+    [ZS_CPU] = {"hwr10k.cpu.count[{#CPU},{#EVENT}]", "$.c{#COL}_{#CPU}",
+		"hwr10k.cpu.events[{#CPU},{#EVENT}]",
+		"CPU {#CPU}: events counted: {#EVENT}",
+		"CPU {#CPU}: events per second: {#EVENT}", KEY_DISC},
+    [ZS_GROUP] = {"hwr10k.group.count[{#GROUP},{#EVENT}]", "$.g{#COL}_{#GIDX}",
+		  "hwr10k.group.events[{#GROUP},{#EVENT}]",
+		  "Group {#GROUP}: events counted: {#EVENT}",
+		  "Group {#GROUP}: events per second: {#EVENT}",
+		  ZBX_KEY_GROUP_DISC},
+};
+
+static void put_rate_prototype(FILE *out, enum zbx_scope sc)
 {
-	char count[128], f[LEN * 2];
-	snprintf(count, sizeof(count), "%s",
-		 cpu ? "hwr10k.cpu.count[{#CPU},{#EVENT}]"
-		     : "hwr10k.count[{#EVENT}]");
+	char f[LEN * 2];
 	struct zbx_item c = {
-	    .key = count,
+	    .key = scope[sc].count,
 	    .vt = V_UNSIGNED,
 	    .type = I_DEPENDENT,
 	    .master = ZBX_POLL_KEY,
 	    .history = "1d",
 	    .no_trends = true,
 	    .units = "events",
-	    .cpu = cpu ? "{#CPU}" : NULL,
-	    .name = cpu ? "CPU {#CPU}: events counted: {#EVENT}"
-			: "Events counted: {#EVENT} (all CPUs)",
-	    .path = cpu ? "$.c{#COL}_{#CPU}" : "$.v{#COL}",
-	    .path_may_miss = cpu,
+	    .cpu = sc == ZS_CPU ? "{#CPU}" : NULL,
+	    .group = sc == ZS_GROUP ? "{#GROUP}" : NULL,
+	    .name = scope[sc].cname,
+	    .path = scope[sc].path,
+	    .path_may_miss = sc != ZS_SUM,
 	    .descr = "The event counter (HW-R10KEVCTR-MIB), read in the "
 		     "walk of hwr10k.poll."};
 	zbx_item(out, 12, &c);
 
-	zbx_rate_formula(f, sizeof(f), count);
+	zbx_rate_formula(f, sizeof(f), scope[sc].count, scope[sc].disc);
 	struct zbx_item r = {
-	    .key = cpu ? "hwr10k.cpu.events[{#CPU},{#EVENT}]"
-		       : "hwr10k.events[{#EVENT}]",
-	    .name = cpu ? "CPU {#CPU}: events per second: {#EVENT}"
-			: "Events per second: {#EVENT} (all CPUs)",
+	    .key = scope[sc].rate,
+	    .name = scope[sc].rname,
 	    .vt = V_FLOAT,
 	    .units = "events/s",
 	    .type = I_CALCULATED,
 	    .delay = INTERVAL,
 	    .formula = f,
 	    .says_none = true,
-	    .cpu = cpu ? "{#CPU}" : NULL,
-	    .descr = "The events counted between two readings over the time "
-		     "the agent counted between them (exact at any item "
-		     "interval); none across a discontinuity."};
+	    .cpu = c.cpu,
+	    .group = c.group,
+	    .descr = sc == ZS_GROUP
+			 ? "The group's events counted between two readings "
+			   "over the time the agent counted between them "
+			   "(exact at any item interval); none across a "
+			   "discontinuity of the group (of one of its CPUs)."
+			 : "The events counted between two readings over the "
+			   "time the agent counted between them (exact at any "
+			   "item interval); none across a discontinuity."};
 	zbx_item(out, 12, &r);
 }
 
-/* {"3":"cycles",...}: the counters by arc. */
-static void names_js(char *buf, size_t len)
+void zbx_names_js(char *buf, size_t len)
 {
 	snprintf(buf, len, "{");
 	for (int c = 0; c < COUNTER_COUNT; c++) {
@@ -224,166 +279,73 @@ static void names_js(char *buf, size_t len)
 }
 
 /* An events rule's JavaScript: a row per counter in the walk's object
- * (summed: key "vN"; per CPU: "cN_CPU") whose arc N is an event's. */
-static void event_js(char *js, size_t len, bool cpu)
+ * (summed: key "vN"; per CPU: "cN_CPU"; per group: "gN_G", named by the
+ * group's row "h2_G") whose arc N is an event's. */
+static void event_js(char *js, size_t len, enum zbx_scope sc)
 {
+	static const char *const re[] = {"v([0-9]+)", "c([0-9]+)_([0-9]+)",
+					 "g([0-9]+)_([0-9]+)"};
+	static const char *const row[] = {
+	    "", "\"{#CPU}\": m[2], ",
+	    "\"{#GROUP}\": o[\"h2_\" + m[2]], \"{#GIDX}\": m[2], "};
 	char names[LEN];
-	names_js(names, sizeof(names));
+	zbx_names_js(names, sizeof(names));
 	snprintf(js, len,
 		 "var o = JSON.parse(value), n = %s, out = [], k, m;\n"
 		 "for (k in o) {\n"
 		 "  m = /^%s$/.exec(k);\n"
-		 "  if (m && n[m[1]])\n"
+		 "  if (m && n[m[1]]%s)\n"
 		 "    out.push({%s\"{#EVENT}\": n[m[1]], \"{#COL}\": m[1]});\n"
 		 "}\n"
 		 "return JSON.stringify(out);",
-		 names, cpu ? "c([0-9]+)_([0-9]+)" : "v([0-9]+)",
-		 cpu ? "\"{#CPU}\": m[2], " : "");
+		 names, re[sc],
+		 sc == ZS_GROUP ? " && (\"h2_\" + m[2]) in o" : "", row[sc]);
 }
 
-static void put_event_rules(FILE *out)
+void zbx_event_rule(FILE *out, enum zbx_scope sc)
 {
+	static const struct zbx_rule rules[] = {
+	    [ZS_SUM] = {.key = "hwr10k.events.discovery",
+			.name = "Events counted",
+			.descr =
+			    "The events the host counts (the summed counters "
+			    "the agent serves): their counters and rates."},
+	    [ZS_CPU] = {.key = "hwr10k.cpu.events.discovery",
+			.name = "Events counted per CPU",
+			.cpu = "{#CPU}",
+			.descr =
+			    "Each CPU's counted events among those "
+			    "{$HWR10K.LLD.CPU.EVENT.MATCHES} names ({#CPU} "
+			    "the CPU number), when {$HWR10K.CPU.WALK} reads "
+			    "the per-CPU counters."},
+	    [ZS_GROUP] = {.key = "hwr10k.group.events.discovery",
+			  .name = "Events counted per CPU group",
+			  .group = "{#GROUP}",
+			  .descr = "Each CPU group's counted events ({#GROUP} "
+				   "the group's name, hwR10kEvCtrGroupName)."},
+	};
 	char js[LEN * 2];
-	event_js(js, sizeof(js), false);
-	struct zbx_rule r = {
-	    .key = "hwr10k.events.discovery",
-	    .name = "Events counted",
-	    .master = ZBX_POLL_KEY,
-	    .js = js,
-	    .descr = "The events the host counts (the summed counters the "
-		     "agent serves): their counters and rates."};
+	struct zbx_rule r = rules[sc];
+	event_js(js, sizeof(js), sc);
+	r.master = ZBX_POLL_KEY;
+	r.js = js;
 	zbx_rule(out, &r);
-	put_rate_prototype(out, false);
-	zbx_graph_prototype(out, ZBX_GRAPH_EVENTS, "hwr10k.events[{#EVENT}]",
-			    "1A7C11");
-
-	event_js(js, sizeof(js), true);
-	struct zbx_rule rc = {
-	    .key = "hwr10k.cpu.events.discovery",
-	    .name = "Events counted per CPU",
-	    .master = ZBX_POLL_KEY,
-	    .js = js,
-	    .cpu = "{#CPU}",
-	    .descr = "Each CPU's counted events among those "
-		     "{$HWR10K.LLD.CPU.EVENT.MATCHES} names ({#CPU} the CPU "
-		     "number)."};
-	zbx_rule(out, &rc);
-	put_rate_prototype(out, true);
-}
-
-/* The summed statistic's macro, {#STAT.IPC}: one of its own for each
- * rule, whose prototype's key must name a macro and differ from the other
- * rules' (a graph prototype finds its item by key). */
-static void stat_macro(char *buf, size_t len, size_t st)
-{
-	snprintf(buf, len, "{#STAT.");
-	for (const char *p = stat_defs[st].name; *p; p++) {
-		char one[2] = {(char)(*p >= 'a' && *p <= 'z' ? *p - 32 : *p),
-			       0};
-		zbx_add(buf, len, one);
-	}
-	zbx_add(buf, len, "}");
-}
-
-/* The rule's JavaScript: one row when the host counts every input of
- * the statistic (per CPU: a row per CPU that does) and, for a rev 3
- * statistic, the CPU revision is not below 3 (stat_eval.c's rule). */
-static void stat_js(char *js, size_t len, size_t st, bool cpu)
-{
-	const struct stat_def *s = &stat_defs[st];
-	int k[4];
-	char arcs[64] = "", row[128], macro[64];
-	zbx_stat_counters(st, k);
-	stat_macro(macro, sizeof(macro), st);
-	if (cpu)
-		snprintf(row, sizeof(row), "{\"{#CPU}\": m[2]}");
-	else
-		snprintf(row, sizeof(row), "{\"%s\": \"%s\"}", macro, s->name);
-	for (int i = 0; i < 4; i++) {
-		char one[16];
-		if (k[i] < 0)
-			continue;
-		snprintf(one, sizeof(one), "%s%u", arcs[0] ? ", " : "",
-			 counters[k[i]].arc);
-		zbx_add(arcs, sizeof(arcs), one);
-	}
-	snprintf(js, len,
-		 "var o = JSON.parse(value), c = [%s], out = [], k, m, i, ok;\n"
-		 "%s"
-		 "for (k in o) {\n"
-		 "  m = /^%s$/.exec(k);\n"
-		 "  if (!m || m[1] !== String(c[0])) continue;\n"
-		 "  for (ok = true, i = 1; i < c.length; i++)\n"
-		 "    ok = ok && ((\"%s\" + c[i]%s) in o);\n"
-		 "  if (ok) out.push(%s);\n"
-		 "}\n"
-		 "return JSON.stringify(out);",
-		 arcs,
-		 s->rule == STAT_REV3
-		     ? "m = /^([0-9]+)\\.[0-9]+$/.exec(o.v2 || \"\");\n"
-		       "if (m && +m[1] < 3) return \"[]\";\n"
-		     : "",
-		 cpu ? "c([0-9]+)_([0-9]+)" : "v([0-9]+)", cpu ? "c" : "v",
-		 cpu ? " + \"_\" + m[2]" : "", row);
-}
-
-static void put_stat_rule(FILE *out, size_t st, bool cpu)
-{
-	const struct stat_def *s = &stat_defs[st];
-	char js[LEN], key[128], name[256], f[LEN * 4], ikey[128], iname[256];
-	stat_js(js, sizeof(js), st, cpu);
-	snprintf(key, sizeof(key), "hwr10k.%sstat.discovery[%s]",
-		 cpu ? "cpu." : "", s->name);
-	snprintf(name, sizeof(name), "Statistic %s%s", s->name,
-		 cpu ? " per CPU" : "");
-	struct zbx_rule r = {
-	    .key = key,
-	    .name = name,
-	    .master = ZBX_POLL_KEY,
-	    .js = js,
-	    .cpu = cpu ? "{#CPU}" : NULL,
-	    .descr = "Made where the host counts every event the statistic "
-		     "is computed from (as the agent: doc/nms.md)."};
-	zbx_rule(out, &r);
-	zbx_stat_formula(f, sizeof(f), st, cpu);
-	if (cpu)
-		snprintf(ikey, sizeof(ikey), "hwr10k.cpu.stat[{#CPU},%s]",
-			 s->name);
-	else {
-		char macro[64];
-		stat_macro(macro, sizeof(macro), st);
-		snprintf(ikey, sizeof(ikey), "hwr10k.stat[%s]", macro);
-	}
-	if (s->scale)
-		snprintf(iname, sizeof(iname), "%s%s %s: %s%s",
-			 cpu ? "CPU {#CPU}: " : "", cpu ? "ratio" : "Ratio",
-			 s->name, s->units, cpu ? "" : " (all CPUs)");
-	else
-		snprintf(iname, sizeof(iname), "%sEvents per second: %s%s",
-			 cpu ? "CPU {#CPU}: " : "", s->name,
-			 cpu ? "" : " (all CPUs)");
-	struct zbx_item it = {.key = ikey,
-			      .name = iname,
-			      .vt = V_FLOAT,
-			      .units = s->scale ? NULL : "events/s",
-			      .type = I_CALCULATED,
-			      .delay = INTERVAL,
-			      .formula = f,
-			      .says_none = true,
-			      .cpu = cpu ? "{#CPU}" : NULL,
-			      .descr = s->summary};
-	zbx_item(out, 12, &it);
-	if (!strcmp(s->name, "ipc"))
-		zbx_graph_prototype(out,
-				    cpu ? ZBX_GRAPH_CPU_IPC : ZBX_GRAPH_IPC,
-				    ikey, "1A7C11");
+	put_rate_prototype(out, sc);
+	if (sc == ZS_SUM)
+		zbx_graph_prototype(out, ZBX_GRAPH_EVENTS,
+				    "hwr10k.events[{#EVENT}]", "1A7C11");
+	else if (sc == ZS_GROUP)
+		zbx_graph_prototype(out, ZBX_GRAPH_GROUP_EVENTS, scope[sc].rate,
+				    "1A7C11");
 }
 
 void zbx_exact_rules(FILE *out)
 {
-	put_event_rules(out);
+	zbx_event_rule(out, ZS_SUM);
+	zbx_event_rule(out, ZS_CPU);
 	for (size_t st = 0; st < stat_count; st++) {
-		put_stat_rule(out, st, false);
-		put_stat_rule(out, st, true);
+		zbx_stat_rule(out, st, ZS_SUM);
+		zbx_stat_rule(out, st, ZS_CPU);
 	}
+	zbx_group_rules(out);
 }

@@ -17,6 +17,8 @@
 #define KEY_TIME ZBX_KEY_TIME
 #define KEY_DISC ZBX_KEY_DISC
 #define NANO	 "1000000000"
+/* The readings a value's inputs must all have: its two (doc/nms.md) */
+#define WINDOW	 "{$HWR10K.WINDOW}"
 
 /* Appends to buf; a text longer than len is a bug here: the build stops
  * rather than ship a cut formula. */
@@ -53,31 +55,45 @@ static void chg(char *buf, size_t len, const char *key)
 
 /*
  * The guard of a calculated value: the two readings are of one counting
- * epoch (the counting time grew, no discontinuity between them), fresh
- * (count(), not nodata(): see CHG), and `extra` holds.  A value failing
+ * epoch (the counting time grew, no discontinuity between them: `disc`,
+ * the agent's discontinuity time, or a group's for a group's value), fresh
+ * (two readings of the counting time within {$HWR10K.WINDOW}; count(),
+ * not nodata(): see CHG), and `extra` holds.  A value failing
  * it is -1, which the In range step discards: nothing is stored, never a
  * wrong rate, and no error.
  */
-static void guard(char *g, size_t len, const char *extra)
+static void guard(char *g, size_t len, const char *disc, const char *extra)
 {
-	snprintf(g, len,
-		 "(" CHG_OK(KEY_TIME) " and " CHG(KEY_TIME) ">0 and " CHG_OK(
-		     KEY_DISC) " and " CHG(KEY_DISC) "=0 and "
-						     "count(//" KEY_TIME
-						     ",{$HWR10K.NODATA})>0 and "
-						     "count(//" KEY_DISC
-						     ",{$HWR10K.NODATA})=count("
-						     "//" KEY_TIME
-						     ",{$HWR10K.NODATA})%s)",
-		 extra);
+	char c[512];
+	chg(c, sizeof(c), disc);
+	const char *part[] = {"(" CHG_OK(KEY_TIME) " and " CHG(KEY_TIME)
+			      ">0 and count(//",
+			      disc,
+			      ",#2)=2 and ",
+			      c,
+			      "=0 and count(//" KEY_TIME "," WINDOW
+			      ")>1 and count(//",
+			      disc,
+			      "," WINDOW ")=count(//" KEY_TIME "," WINDOW ")",
+			      extra,
+			      ")"};
+	g[0] = 0;
+	for (size_t i = 0; i < sizeof(part) / sizeof(part[0]); i++)
+		zbx_add(g, len, part[i]);
 }
 
 /*
  * The guard's part for a counter: it went forward, and it has as many
- * readings as the counting time over {$HWR10K.NODATA}.  Both come from
- * one master value, so they are stored together; a counter that missed
- * one (no instance at a poll; or a new item's first readings) would pair
- * its change over two readings with the counting time's over one.
+ * readings as the counting time within {$HWR10K.WINDOW}.  Both come from
+ * one master value, so they are stored together: the counter's readings
+ * are some of the counting time's, and as many of them within the window,
+ * two at least (the guard's), are all of them there, the last two
+ * included.  A counter that missed one (no instance at a poll; or a new
+ * item's first readings) would pair its change over two readings with
+ * the counting time's over one.  The window only needs to hold the last
+ * two readings: a new item's rates start when it holds no reading from
+ * before the item (about three readings after its first, where
+ * {$HWR10K.NODATA} made them wait 10 minutes).
  */
 static void same_readings(char *extra, size_t len, const char *key)
 {
@@ -89,8 +105,7 @@ static void same_readings(char *extra, size_t len, const char *key)
 			      c,
 			      ">=0 and count(//",
 			      key,
-			      ",{$HWR10K.NODATA})=count(//" KEY_TIME
-			      ",{$HWR10K.NODATA})"};
+			      "," WINDOW ")=count(//" KEY_TIME "," WINDOW ")"};
 	for (size_t i = 0; i < sizeof(part) / sizeof(part[0]); i++)
 		zbx_add(extra, len, part[i]);
 }
@@ -108,11 +123,12 @@ static void guarded(char *f, size_t len, const char *g, const char *num,
 
 /* The readings a formula's inputs hold: the clocks' and the counters'
  * counts over {$HWR10K.NODATA}, summed; `keys` the counters, n of them. */
-static void readings(char *buf, size_t len, const char *const *keys, size_t n)
+static void readings(char *buf, size_t len, const char *disc,
+		     const char *const *keys, size_t n)
 {
-	snprintf(buf, len,
-		 "count(//" KEY_TIME ",{$HWR10K.NODATA})+count(//" KEY_DISC
-		 ",{$HWR10K.NODATA})");
+	snprintf(buf, len, "count(//" KEY_TIME ",{$HWR10K.NODATA})+count(//");
+	zbx_add(buf, len, disc);
+	zbx_add(buf, len, ",{$HWR10K.NODATA})");
 	for (size_t i = 0; i < n; i++) {
 		zbx_add(buf, len, "+count(//");
 		zbx_add(buf, len, keys[i]);
@@ -137,10 +153,10 @@ static void readings(char *buf, size_t len, const char *const *keys, size_t n)
  * only if 16 readings of the inputs were stored within one evaluation.)
  */
 static void snapshot(char *f, size_t len, const char *value1,
-		     const char *const *keys, size_t n)
+		     const char *disc, const char *const *keys, size_t n)
 {
 	char r[LEN];
-	readings(r, sizeof(r), keys, n);
+	readings(r, sizeof(r), disc, keys, n);
 	const char *part[] = {"power(2,60*mod(",    r, ",16))*(", value1,
 			      ")*power(2,-60*mod(", r, ",16))-1"};
 	f[0] = 0;
@@ -149,18 +165,20 @@ static void snapshot(char *f, size_t len, const char *value1,
 }
 
 /* The rate of counter item `count`, events per second: its change over
- * the counting time's, in one snapshot, guarded. */
-void zbx_rate_formula(char *f, size_t len, const char *count)
+ * the counting time's, in one snapshot, guarded (discontinuity time
+ * item `disc`). */
+void zbx_rate_formula(char *f, size_t len, const char *count,
+		      const char *disc)
 {
 	char g[LEN], v1[LEN], num[512], extra[1024];
 	extra[0] = 0;
 	same_readings(extra, sizeof(extra), count);
-	guard(g, sizeof(g), extra);
+	guard(g, sizeof(g), disc, extra);
 	chg(num, sizeof(num), count);
 	zbx_add(num, sizeof(num), "*" NANO);
 	guarded(v1, sizeof(v1), g, num, CHG(KEY_TIME));
 	const char *keys[] = {count};
-	snapshot(f, len, v1, keys, 1);
+	snapshot(f, len, v1, disc, keys, 1);
 }
 
 /* The inputs of a statistic: counter indexes, -1 = none. */
@@ -173,10 +191,13 @@ void zbx_stat_counters(size_t st, int k[4])
 }
 
 /* The item key of input k's counter. */
-static void input_key(char *buf, size_t len, int c, bool cpu)
+static void input_key(char *buf, size_t len, int c, enum zbx_scope sc)
 {
-	if (cpu)
+	if (sc == ZS_CPU)
 		snprintf(buf, len, "hwr10k.cpu.count[{#CPU},%s]",
+			 counters[c].name);
+	else if (sc == ZS_GROUP)
+		snprintf(buf, len, "hwr10k.group.count[{#GROUP},%s]",
 			 counters[c].name);
 	else
 		snprintf(buf, len, "hwr10k.count[%s]", counters[c].name);
@@ -184,8 +205,9 @@ static void input_key(char *buf, size_t len, int c, bool cpu)
 
 /* num - minus over den + plus (over the counting time, per second, for a
  * statistic that is a difference). */
-void zbx_stat_formula(char *f, size_t len, size_t st, bool cpu)
+void zbx_stat_formula(char *f, size_t len, size_t st, enum zbx_scope sc)
 {
+	const char *disc = sc == ZS_GROUP ? ZBX_KEY_GROUP_DISC : KEY_DISC;
 	const struct stat_def *s = &stat_defs[st];
 	int k[4];
 	char ch[4][256], num[1024], den[1024], extra[LEN], g[LEN * 2];
@@ -201,7 +223,7 @@ void zbx_stat_formula(char *f, size_t len, size_t st, bool cpu)
 		if (k[i] < 0)
 			continue;
 		char *key = keys[n];
-		input_key(key, sizeof(keys[n]), k[i], cpu);
+		input_key(key, sizeof(keys[n]), k[i], sc);
 		used[n++] = key;
 		chg(ch[i], sizeof(ch[i]), key);
 		same_readings(extra, sizeof(extra), key);
@@ -217,7 +239,7 @@ void zbx_stat_formula(char *f, size_t len, size_t st, bool cpu)
 	} else {
 		snprintf(den, sizeof(den), CHG(KEY_TIME));
 	}
-	guard(g, sizeof(g), extra);
+	guard(g, sizeof(g), disc, extra);
 	guarded(v1, sizeof(v1), g, num, den);
-	snapshot(f, len, v1, used, n);
+	snapshot(f, len, v1, disc, used, n);
 }

@@ -51,7 +51,7 @@ const struct zbx_trigger zbx_snmp_down = {
     "The host's SNMP agent has not answered Zabbix for "
     "{$HWR10K.SNMP.TIMEOUT}: down, unreachable, or refusing the "
     "interface's community or SNMPv3 user.",
-    "availability", "health", true, false, false};
+    "availability", "health", true, false, false, false};
 
 #define STATE_DOWN                                                        \
 	{"last(" ZBX_REF("hwr10k.state") ")<1",                           \
@@ -59,7 +59,7 @@ const struct zbx_trigger zbx_snmp_down = {
 	 "WARNING",                                                       \
 	 "hwR10kEvCtrState is -1 (no usable counters) or 0 (counting not " \
 	 "permitted, or the source does not answer).",                     \
-	 "availability", "cpu", false, false, false}
+	 "availability", "cpu", false, false, false, false}
 const struct zbx_trigger zbx_state_down = STATE_DOWN;
 
 static const struct zbx_trigger state_triggers[] = {
@@ -68,7 +68,7 @@ static const struct zbx_trigger state_triggers[] = {
      "No event counter data for {$HWR10K.NODATA}", "WARNING",
      "The SNMP agent does not serve HW-R10KEVCTR-MIB: the subagent is not "
      "running or not connected to its master snmpd.",
-     "availability", "health", false, false, false},
+     "availability", "health", false, false, false, false},
 };
 /* An event to look at, not a state: it stays until closed by hand (it
  * would otherwise resolve at the next value and flap). */
@@ -77,19 +77,19 @@ static const struct zbx_trigger discontinuity_triggers[] = {
      "Event counter discontinuity", "INFO",
      "The counters restarted (backend reopened, a CPU came back): rates "
      "across it are not comparable.  Close the problem once seen.",
-     "notice", "cpu", false, false, true},
+     "notice", "cpu", false, false, true, false},
 };
 static const struct zbx_trigger poll_error_triggers[] = {
     {"last(" ZBX_REF("hwr10k.poll.errors") ")>0", "Event counter poll errors",
      "INFO", "The backend failed to read (see the agent's log).", "notice",
-     "health", false, false, false},
+     "health", false, false, false, false},
 };
 static const struct zbx_trigger cpu_status_triggers[] = {
     {"last(" ZBX_REF("hwr10k.cpu.status[{#SNMPINDEX}]") ")<>1",
      "CPU {#SNMPINDEX}: event counters not counting", "WARNING",
      "The backend did not read this CPU's counters at the last poll "
      "(stopped), or its recording ended.",
-     "availability", "cpu", false, true, false},
+     "availability", "cpu", false, true, false, false},
 };
 /* Only a counting CPU: one not counting has a duty cycle of 0, and that
  * is the trigger above, not this. */
@@ -100,7 +100,7 @@ static const struct zbx_trigger cpu_duty_triggers[] = {
      "The kernel counted the events of this counting CPU only part of the "
      "time: the counts are scaled estimates.  Map fewer events, or raise "
      "perfGroupSize where the PMU has the counters.",
-     "performance", "cpu", false, true, false},
+     "performance", "cpu", false, true, false, false},
 };
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))

@@ -193,8 +193,9 @@ void zbx_item(FILE *out, int in, const struct zbx_item *it)
 	if (it->master)
 		fprintf(out, "%*smaster_item:\n%*skey: '%s'\n", f, "", f + 2,
 			"", it->master);
-	const char *tags[] = {"component", "cpu", it->cpu ? "cpu" : NULL,
-			      it->cpu, NULL};
+	const char *tags[] = {"component", "cpu",
+			      it->cpu ? "cpu" : it->group ? "group" : NULL,
+			      it->cpu ? it->cpu : it->group, NULL};
 	zbx_tags(out, f, tags);
 }
 
@@ -240,8 +241,9 @@ void zbx_triggers(FILE *out, int in, const struct zbx_trigger *t,
 				      t[i].scope,
 				      "component",
 				      t[i].component,
-				      proto ? "cpu" : NULL,
-				      "{#SNMPINDEX}",
+				      proto ? t[i].group ? "group" : "cpu"
+					    : NULL,
+				      t[i].group ? "{#GROUP}" : "{#SNMPINDEX}",
 				      NULL};
 		zbx_tags(out, f, tags);
 	}
@@ -279,19 +281,20 @@ void zbx_with_triggers(FILE *out, int in, const struct zbx_item *it,
 		zbx_triggers(out, in, t, nt, proto);
 }
 
-static void cpu_filter(FILE *out, const char *macro)
+/* what: CPU or GROUP, the {$HWR10K.LLD.what.*} macros' */
+static void lld_filter(FILE *out, const char *macro, const char *what)
 {
 	fprintf(out,
 		"          filter:\n            evaltype: AND\n"
 		"            conditions:\n"
 		"              -\n                macro: '%s'\n"
-		"                value: '{$HWR10K.LLD.CPU.MATCHES}'\n"
+		"                value: '{$HWR10K.LLD.%s.MATCHES}'\n"
 		"                formulaid: A\n"
 		"              -\n                macro: '%s'\n"
-		"                value: '{$HWR10K.LLD.CPU.NOT_MATCHES}'\n"
+		"                value: '{$HWR10K.LLD.%s.NOT_MATCHES}'\n"
 		"                operator: NOT_MATCHES_REGEX\n"
 		"                formulaid: B\n",
-		macro, macro);
+		macro, what, macro, what);
 }
 
 void zbx_rule(FILE *out, const struct zbx_rule *r)
@@ -313,7 +316,9 @@ void zbx_rule(FILE *out, const struct zbx_rule *r)
 			r->key);
 	}
 	if (r->cpu)
-		cpu_filter(out, r->cpu);
+		lld_filter(out, r->cpu, "CPU");
+	else if (r->group)
+		lld_filter(out, r->group, "GROUP");
 	fprintf(out, "          description: ");
 	zbx_q(out, r->descr);
 	fputc('\n', out);

@@ -48,8 +48,10 @@ stop_php() { # its process group: the workers outlive their parent
     PHP_PID=
 }
 call() { # call METHOD PARAMS-JSON: the result, or fail with the error
-    out=$(jq -cn --arg m "$1" --argjson p "$2" --argjson a "$AUTH" \
-        '{jsonrpc: "2.0", method: $m, params: $p, auth: $a, id: 1}' |
+    # (the parameters on jq's stdin: the template is more than an
+    # argument may hold, 128 KiB)
+    out=$(printf '%s' "$2" | jq -c --arg m "$1" --argjson a "$AUTH" \
+        '{jsonrpc: "2.0", method: $m, params: ., auth: $a, id: 1}' |
         curl -sf -H 'Content-Type: application/json-rpc' --data-binary @- "$API") ||
         fail "API $1: no answer"
     echo "$out" | jq -e 'has("result")' >/dev/null || fail "API $1: $(echo "$out" | jq -c .error)"

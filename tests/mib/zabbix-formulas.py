@@ -12,7 +12,9 @@ value to, and every point of the evaluation where it lands, the value
 must be discarded by the item's In range step or be the exact rate (or
 ratio) of the readings before the sync or after it: never a mix.  Also:
 a discontinuity, a counter that went back, a stale counting time, and a
-counter with fewer readings than the counting time give no value.  And
+counter with fewer readings than the counting time give no value; new
+counters give none until {$HWR10K.WINDOW} holds only their readings,
+then the exact one (whatever readings the window holds: 2, 3 or 5).  And
 no formula may call a function that fails for want of values (change(),
 nodata(), last(#2) ...: 6.0 makes the item unsupported, and checks it
 again only 10 minutes later): with no reading of an input, or one (a
@@ -28,8 +30,11 @@ import sys
 
 TIME = "hwr10k.counting.time"
 DISC = "hwr10k.discontinuity.time"
+# A CPU group's rates and statistics are guarded by the group's own
+# discontinuity time (a CPU's gap blanks its group, not the others)
+GROUP_DISC = "hwr10k.group.discontinuity.time[{#GROUP}]"
 KEY = r"[^,()\[]+(?:\[[^\]]*\])?"
-FUNC = re.compile(r"(change|count|nodata|sum)\(//(" + KEY + r")(?:,(\{\$HWR10K\.NODATA\}|#\d+))?\)")
+FUNC = re.compile(r"(change|count|nodata|sum)\(//(" + KEY + r")(?:,(\{\$HWR10K\.(?:NODATA|WINDOW)\}|#\d+))?\)")
 # A change as the template writes it: 2*sum(#1)-sum(#2)
 # (or, before, change(//KEY): the model judges either)
 CHG = r"(?:\(2\*sum\(//" + KEY + r",#1\)-sum\(//" + KEY + r",#2\)\)|change\(//" + KEY + r"\))"
@@ -90,11 +95,16 @@ def to_python(formula):
 class Cache:
     """The value cache of the formula's inputs: before[key] and
     after[key] the values (oldest first); reads after `switch` reads see
-    `after` for the keys in `moved`."""
+    `after` for the keys in `moved`.  The readings: the master's values
+    0 .. len(after[TIME]) - 1 (the last one perhaps not yet stored for
+    every key); a key's values are its readings from 0 on, or those
+    `idx` says (a counter that missed one, a new item); {$HWR10K.WINDOW}
+    holds the last `w` readings."""
 
-    def __init__(self, before, after, moved, switch, stale=False):
+    def __init__(self, before, after, moved, switch, stale=False, idx=None, w=3):
         self.before, self.after, self.moved = before, after, moved
         self.switch, self.stale, self.reads = switch, stale, []
+        self.idx, self.w, self.n = idx or {}, w, len(after[TIME])
 
     def H(self, fn, key, arg):
         i = len(self.reads)
@@ -106,6 +116,11 @@ class Cache:
                 return float(len(last))
             if fn == "sum":
                 return float(sum(last))
+        elif fn == "count" and arg == "{$HWR10K.WINDOW}":
+            if self.stale:
+                return 0.0
+            at = self.idx.get(key, range(len(v)))[:len(v)]
+            return float(sum(1 for i in at if i >= self.n - self.w))
         elif fn == "count":  # over {$HWR10K.NODATA}: none when stale
             return 0.0 if self.stale else float(len(v))
         if fn == "nodata" and (self.stale or v):  # none: a new item fails
@@ -152,7 +167,7 @@ def truth(formula, readings):
     return value / den
 
 
-def readings_for(keys, n, seed):
+def readings_for(keys, n, seed, disc=DISC):
     """n readings of every input (one epoch), and the reading after them."""
     t, vals = [], {k: [] for k in keys}
     clock, acc = 5_000_000_000, {k: 10**12 * (i + 1) for i, k in enumerate(keys)}
@@ -162,8 +177,8 @@ def readings_for(keys, n, seed):
         for i, k in enumerate(keys):
             acc[k] += 1 + (seed * 31 + r * 1_000_003 * (i + 3)) % 4_000_000_000
             vals[k].append(acc[k])
-    before = {TIME: t[:n], DISC: [123456.78] * n}
-    after = {TIME: t, DISC: [123456.78] * (n + 1)}
+    before = {TIME: t[:n], disc: [123456.78] * n}
+    after = {TIME: t, disc: [123456.78] * (n + 1)}
     for k in keys:
         before[k], after[k] = vals[k][:n], vals[k]
     return before, after
@@ -178,17 +193,27 @@ def check_item(name, formula, rng):
         fail(f"{name}: no In range step")
         return 0
     code = to_python(formula)
-    keys = [k for k in inputs_of(formula) if k not in (TIME, DISC)]
-    allkeys = [TIME, DISC] + keys
+    group = name.startswith("Group ")
+    disc = GROUP_DISC if group else DISC
+    other = DISC if group else GROUP_DISC
+    if other in inputs_of(formula) or disc not in inputs_of(formula):
+        fail(f"{name}: not guarded by {disc} alone")
+        return 0
+    if group and any("[{#GROUP}," not in k for k in inputs_of(formula) if k not in (TIME, disc)):
+        fail(f"{name}: a group's formula reads another scope's counter")
+    keys = [k for k in inputs_of(formula) if k not in (TIME, disc)]
+    allkeys = [TIME, disc] + keys
     # The first and the last reads are the inputs' counts (the snapshot).
-    probe = Cache(*readings_for(keys, 3, 1), set(), 10**9)
+    probe = Cache(*readings_for(keys, 3, 1, disc), set(), 10**9)
     evaluate(code, probe)
     nin = len(allkeys)
     if sorted(probe.reads[:nin]) != sorted(allkeys) or sorted(probe.reads[-nin:]) != sorted(allkeys):
         fail(f"{name}: the first and the last reads are not every input's count: {probe.reads[:nin]} ... {probe.reads[-nin:]}")
     cases = 0
-    for n in (2, 3, 13, 14, 15, 16, 17, 29, 30, 31, 33):
-        before, after = readings_for(keys, n, n)
+    # The window holds the last w readings: 3 (three intervals, the
+    # default), more, or too few (2: a value may be discarded, never wrong)
+    for n, w in itertools.product((2, 3, 13, 14, 15, 16, 17, 29, 30, 31, 33), (2, 3, 5)):
+        before, after = readings_for(keys, n, n, disc)
         exact_before = truth(formula, before)
         exact_after = truth(formula, after)
         nreads = len(probe.reads)
@@ -196,8 +221,8 @@ def check_item(name, formula, rng):
             for moved in itertools.combinations(allkeys, size):
                 for switch in range(0, nreads + 1):
                     cases += 1
-                    v = evaluate(code, Cache(before, after, set(moved), switch))
-                    quiet = switch == nreads or (switch == 0 and size == nin)
+                    v = evaluate(code, Cache(before, after, set(moved), switch, w=w))
+                    quiet = w > 2 and (switch == nreads or (switch == 0 and size == nin))
                     if discarded(v, rng):
                         if quiet:
                             fail(f"{name}: {n} readings, no reading stored during the evaluation: discarded")
@@ -207,25 +232,42 @@ def check_item(name, formula, rng):
                              f"not {exact_before!r} (before) or {exact_after!r} (after)")
         # No value: a discontinuity, a counter that went back, a stale
         # counting time, a counter missing a reading.
-        bad = {"discontinuity": dict(after, **{DISC: after[DISC][:-1] + [999999.0]}),
+        if w == 2:
+            continue
+        bad = {"discontinuity": dict(after, **{disc: after[disc][:-1] + [999999.0]}),
                "counter back": dict(after, **{keys[0]: after[keys[0]][:-1] + [after[keys[0]][-2] - 5]}),
                "counter short": dict(after, **{keys[0]: after[keys[0]][:-2] + after[keys[0]][-1:]})}
+        # (the short counter has every reading but the one before last)
+        short = {keys[0]: list(range(n - 1)) + [n]}
         for what, state in bad.items():
-            v = evaluate(code, Cache(state, state, set(), 0))
+            v = evaluate(code, Cache(state, state, set(), 0, idx=short if what == "counter short" else None, w=w))
             if not discarded(v, rng):
                 fail(f"{name}: {what}: {v!r} stored")
-        v = evaluate(code, Cache(after, after, set(), 0, stale=True))
+        v = evaluate(code, Cache(after, after, set(), 0, stale=True, w=w))
         if not discarded(v, rng):
             fail(f"{name}: stale counting time: {v!r} stored")
+        # New items (a new host's, a CPU's after a gap, a new group's):
+        # counters with only their last m readings.  Exact once the window
+        # holds none from before them (m >= w), nothing before.
+        if n + 1 >= w + 1:
+            for m in range(2, w + 1):
+                state = dict(after, **{k: after[k][-m:] for k in keys})
+                idx = {k: list(range(n + 1 - m, n + 1)) for k in keys}
+                v = evaluate(code, Cache(state, state, set(), 0, idx=idx, w=w))
+                if m < w and not discarded(v, rng):
+                    fail(f"{name}: new counters, {m} readings, window {w}: {v!r} stored")
+                if m == w and (discarded(v, rng) or not math.isclose(v, exact_after, rel_tol=1e-12)):
+                    fail(f"{name}: new counters, {m} readings, window {w}: {v!r}, not {exact_after!r}")
     # A new host or a CPU back from a gap: inputs with no reading or one
     # (the others with two); no error, and nothing stored.
-    full = readings_for(keys, 2, 7)[0]
+    full = readings_for(keys, 2, 7, disc)[0]
     for few in (0, 1):
         for size in range(1, nin + 1):
             for short in itertools.combinations(allkeys, size):
                 cases += 1
                 state = dict(full, **{k: full[k][-few:] if few else [] for k in short})
-                v = evaluate(code, Cache(state, state, set(), 0))
+                idx = {k: [1] if few else [] for k in short}
+                v = evaluate(code, Cache(state, state, set(), 0, idx=idx))
                 if not discarded(v, rng):
                     fail(f"{name}: {few} reading(s) of {list(short)}: {v!r} stored")
     return cases

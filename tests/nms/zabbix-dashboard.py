@@ -35,6 +35,12 @@ try:
     driver.find_element(By.ID, "name").send_keys("Admin")
     driver.find_element(By.ID, "password").send_keys("zabbix")
     driver.find_element(By.ID, "enter").click()
+    # The login's redirect first: php -S's workers may answer the next
+    # request before it, and the browser would then follow the login's
+    # redirect to the global dashboard, away from the host's.
+    deadline = time.time() + 60
+    while "index.php" in driver.current_url and time.time() < deadline:
+        time.sleep(0.2)
     driver.get(url + "/zabbix.php?action=host.dashboard.view&hostid=" + hostid
                + "&from=now-15m&to=now")
     # The time selector opens with a period in the URL: close it.

@@ -16,6 +16,7 @@ over their time.  Prints the number of values and the worst deviation;
 exits 1 when a value is off by more than LIMIT-PERCENT, or a reading of
 the counting time is no set's time.
 """
+import bisect
 import json
 import re
 import sys
@@ -29,7 +30,22 @@ for line in open(replay):
     s, _, frac = f[0].partition(".")
     ns = int(s) * 10**9 + int((frac + "000000000")[:9])
     sets.setdefault(ns, {})[(int(f[1]), f[2].replace("hw.r10kevctr.", ""))] = int(f[3])
+groups = {}  # name -> [CPU, ...]
+for line in open(replay):
+    f = line.split()
+    if len(f) == 3 and f[0] == "group":
+        groups[f[1]] = [c for part in f[2].split(",")
+                        for lo, hi in [(part.split("-") + [part])[:2]]
+                        for c in range(int(lo), int(hi) + 1)]
+# The CPUs of each set, then its cells carried forward: a CPU absent from
+# a set keeps its counts in the sums.
+present, carried = {}, {}
+for ns in sorted(sets):
+    present[ns] = {c for c, _ in sets[ns]}
+    sets[ns] = {**carried, **sets[ns]}
+    carried = sets[ns]
 base = min(sets)
+ordered = sorted(sets)
 hist = json.load(open(hist_file))
 
 
@@ -47,25 +63,49 @@ for v in sorted(hist["time"], key=stamp):
         readings.append((stamp(v), t))
 
 
-def count(t, cpu, metric):
+def count(t, cpus, metric):
     s = sets[t + base]
-    if cpu is None:
-        return sum(v for (c, m), v in s.items() if m == metric)
-    return s[(cpu, metric)]
+    return sum(v for (c, m), v in s.items() if m == metric and (cpus is None or c in cpus))
+
+
+def parse(key):
+    """(scope, kind, the CPUs it sums or None for all, the event or
+    statistic)"""
+    m = re.fullmatch(r"hwr10k\.(cpu\.|group\.)?(events|stat)\[(?:([^,\]]+),)?([^\]]+)\]", key)
+    if not m:
+        raise SystemExit(f"FAIL: no truth for {key}")
+    scope = (m.group(1) or "").rstrip(".")
+    cpus = [int(m.group(3))] if scope == "cpu" else groups[m.group(3)] if scope == "group" else None
+    return scope, m.group(2), cpus, m.group(4)
+
+
+def gap_between(a, b, cpus):
+    """Whether a set after A up to B changed which of CPUS (None: any)
+    the recording has: a discontinuity between the readings."""
+    ts = ordered[bisect.bisect_left(ordered, a + base):bisect.bisect_right(ordered, b + base)]
+    pick = (lambda p: p) if cpus is None else (lambda p: p & set(cpus))
+    return any(pick(present[x]) != pick(present[y]) for x, y in zip(ts, ts[1:]))
+
+
+def guard_cpus(key):
+    """The CPUs whose gap is a discontinuity of KEY's guard: a group's
+    own, else every CPU (the agent's discontinuity time)."""
+    scope, _, cpus, _ = parse(key)
+    return cpus if scope == "group" else None
 
 
 def truth(key, a, b):
-    m = re.fullmatch(r"hwr10k\.(cpu\.)?(events|stat)\[(?:(\d+),)?([^\]]+)\]", key)
-    cpu = int(m.group(3)) if m.group(3) is not None else None
-    d = lambda metric: count(b, cpu, metric) - count(a, cpu, metric)
-    if m.group(2) == "events":
-        return d(m.group(4)) * 1e9 / (b - a)
-    if m.group(4) == "ipc":
+    _, kind, cpus, what = parse(key)
+    d = lambda metric: count(b, cpus, metric) - count(a, cpus, metric)
+    if kind == "events":
+        return d(what) * 1e9 / (b - a)
+    if what == "ipc":
         return d("grad.instrg") / d("cycles")
     raise SystemExit(f"FAIL: no truth for {key}")
 
 
 n, worst, bad = 0, 0.0, 0
+matched = {}  # key -> the pairs of readings its values were matched to
 for key, values in hist["items"].items():
     for v in values:
         before = [r for r in readings if r[0] <= stamp(v)]
@@ -74,8 +114,17 @@ for key, values in hist["items"].items():
             print(f"FAIL: {key} = {v[2]} stored before two readings of the counting time")
             bad += 1
             continue
+        # A pair holding a discontinuity of the value's guard has no value.
+        clean = [(a, b) for a, b in pairs if not gap_between(a, b, guard_cpus(key))]
+        if not clean:
+            print(f"FAIL: {key} = {v[2]} at {v[0]}.{v[1]}: stored across a CPU's gap "
+                  + ", ".join(f"({a / 1e9:.3f}..{b / 1e9:.3f} s)" for a, b in pairs))
+            bad += 1
+            continue
+        pairs = clean
         errs = [abs(float(v[2]) - truth(key, a, b)) / truth(key, a, b) * 100 for a, b in pairs]
         err = min(errs)
+        matched.setdefault(key, set()).add(pairs[errs.index(err)])
         n += 1
         worst = max(worst, err)
         if err > limit:
@@ -91,6 +140,26 @@ for key, values in hist["items"].items():
             print("  the next pairs' truths: "
                   + ", ".join(f"{truth(key, a, b):.6g} ({a / 1e9:.3f}..{b / 1e9:.3f} s)"
                               for a, b in zip([before[-1][1]] + [r[1] for r in after], [r[1] for r in after])))
+# Gaps stay local: for each group with a gap, the pairs of readings
+# that hold it, and the other groups' values stored for them.
+local = []
+steps = [(x[1], y[1]) for x, y in zip(readings, readings[1:])]
+# (from the first pair any group's value was matched to: before it the
+# new items' rates had not started)
+starts = [p[0] for key, ps in matched.items() if parse(key)[0] == "group" for p in ps]
+for g, cpus in groups.items():
+    held = [p for p in steps if gap_between(p[0], p[1], cpus) and starts and p[0] >= min(starts)]
+    if not held:
+        continue
+    others = sum(1 for key, ps in matched.items() if parse(key)[0] == "group"
+                 and parse(key)[2] != cpus for p in ps if p in held)
+    own = sum(1 for key, ps in matched.items() if parse(key)[2] == cpus for p in ps if p in held)
+    local.append(f"{g}'s gap in {len(held)} pairs of readings: {own} of its values there, "
+                 f"{others} of the other groups'")
+    if len(held) >= 2 and not others and any(parse(k)[0] == "group" and parse(k)[2] != cpus for k in matched):
+        print(f"FAIL: no other group's value for the {len(held)} pairs of readings holding {g}'s gap")
+        bad += 1
 print(f"{n} values of {len(hist['items'])} items over {len(readings)} readings, worst {worst:.4f} %"
-      + (f"; {bad} off by more than {limit} %" if bad else ""))
+      + "".join(f"; {x}" for x in local)
+      + (f"; {bad} off by more than {limit} % or across a gap" if bad else ""))
 sys.exit(1 if bad else 0)
