@@ -259,7 +259,7 @@ ok "dead host: one problem, No SNMP data collection"
 # --- the agent stops: the master answers noSuchObject, items turn
 # unsupported (the summed counter; a CPU's counter only goes without
 # values: a CPU away is no error), nothing is stored as a zero.
-stop_pid "$AGENT_PID"; AGENT_PID=
+stop_agent
 since=$(date +%s)
 CNT=$(itemid "$HOST" 'hwr10k.count[cycles]')
 CYC=$(itemid "$HOST" 'hwr10k.cpu.events[1,cycles]')
