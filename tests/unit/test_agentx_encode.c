@@ -182,6 +182,8 @@ static void session_pdus(void **state)
 	assert_int_equal(get32(p + 4), 5);
 	assert_int_equal(get32(p + 16), 4 + 4 + 5 * 4 + 4 + 4);
 	assert_int_equal(p[20], 4);
+	assert_int_equal(p[3], 0); /* the header's reserved byte */
+	assert_memory_equal(p + 21, "\0\0\0", 3); /* reserved (RFC 2741 6.2.1) */
 	assert_int_equal(p[24], 5); /* n_subid after 1.3.6.1.4 */
 	assert_int_equal(p[25], 4); /* prefix */
 	assert_int_equal(get32(p + 28), 1);
@@ -200,6 +202,7 @@ static void session_pdus(void **state)
 	assert_int_equal(p[20], 0);
 	assert_int_equal(p[21], 127);
 	assert_int_equal(p[22], 0);
+	assert_int_equal(p[23], 0); /* reserved (RFC 2741 6.2.3) */
 	assert_int_equal(p[24], 5);
 	ax_free(&b);
 
@@ -227,6 +230,7 @@ static void session_pdus(void **state)
 	assert_int_equal(b.p[1], 2);
 	assert_int_equal(get32(b.p + 16), 4);
 	assert_int_equal(b.p[20], 5);
+	assert_memory_equal(b.p + 21, "\0\0\0", 3); /* reserved (6.2.2) */
 	ax_free(&b);
 
 	/* Notify: sysUpTime.0 as TimeTicks, snmpTrapOID.0 as an OID */
