@@ -86,6 +86,26 @@ done <"$TMP/renamed.truth"
 stop_agent
 ok "an instance domain that changes: each CPU counts by its name at each record ($(tr '\n' ' ' <"$TMP/renamed.truth"))"
 
+# An instance domain that grows within one archive, without a mark (a
+# CPU hot-added while pmlogger ran): the new CPU counts from its first
+# record, learnt from the archive's instance domain at that record.
+"$PY" "$HWR_SRCDIR/tests/pcp/gaps.py" grown "$TMP" || fail "gaps.py could not write the grown archive"
+: >"$TMP/agent.log"
+start_agent "pollInterval 1
+backend pcp
+pcpArchive $TMP/grown"
+wait_until 20 agent_serving || fail "grown: the subagent never answered"
+wait_polls 30 renamed_end || fail "grown: the archive did not end within 30 polls"
+more_polls 1
+while read -r cpu want; do
+    got=$(snmpq snmpget "hwR10kEvCtrCpuCycles.$cpu")
+    [ "$got" = "$want" ] || fail "grown: CPU $cpu served $got cycles, its readings counted $want"
+done <"$TMP/grown.truth"
+grep -q "instance domain 1.35 changed at record 4" "$TMP/agent.log" ||
+    fail "grown: the change is not logged: $(grep 'instance domain' "$TMP/agent.log")"
+stop_agent
+ok "an instance domain that grows within one archive: the new CPU counts from its first record ($(tr '\n' ' ' <"$TMP/grown.truth"))"
+
 # --dump: the first two records; the second has no grad.instrg
 for b in replay pcp; do
     case $b in

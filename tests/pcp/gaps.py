@@ -10,6 +10,8 @@
   gaps.py span-archive DIR
                         writes DIR/span, the same readings as a PCP
                         archive (pcp.pmi)
+  gaps.py grown DIR     writes DIR/grown, an archive whose instance
+                        domain grows without a mark, and DIR/grown.truth
   gaps.py check TRUTH SAMPLES
                         compares what the agent served (lines of
                         'OBJECT = VALUE' from snmpget -OQs, one GET per
@@ -234,6 +236,39 @@ def write_renamed(d):
             f.write("%s %d\n" % (name[3:], counts[name]))
 
 
+def write_grown(d):
+    """DIR/grown: one archive whose instance domain grows at record 3
+    (cpu1 comes online, as pmlogger records a CPU hot-added), with no
+    mark: the agent learns the new instance from the archive's instance
+    domain at that record.  DIR/grown.truth: each CPU's count at the end
+    (a CPU counts from its first reading)."""
+    from pcp import pmi
+    import cpmapi as api
+    log = pmi.pmiLogImport(d + "/grown")
+    log.pmiSetHostname("gaps")
+    log.pmiSetTimezone("UTC")
+    indom = log.pmiInDom(1, 35)
+    log.pmiAddMetric("hw.r10kevctr.cycles", log.pmiID(1, 35, 0),
+                     api.PM_TYPE_U64, indom, api.PM_SEM_COUNTER,
+                     log.pmiUnits(0, 0, 1, 0, 0, api.PM_COUNT_ONE))
+    log.pmiAddInstance(indom, "cpu0", 0)
+    seen = {}
+    for k in range(6):
+        if k == 3:
+            log.pmiAddInstance(indom, "cpu1", 1)
+        cells = {"cpu0": 1000 * (k + 1)}
+        if k >= 3:
+            cells["cpu1"] = 70000 + 300 * k
+        for name, v in cells.items():
+            log.pmiPutValue("hw.r10kevctr.cycles", name, str(v))
+            seen.setdefault(name, []).append(v)
+        log.pmiWrite(T0 + 100 + k, 0)
+    log.pmiEnd()
+    with open(d + "/grown.truth", "w") as f:
+        for name in sorted(seen):
+            f.write("%s %d\n" % (name[3:], seen[name][-1] - seen[name][0]))
+
+
 def check(truth_file, samples_file):
     want = {}
     for line in open(truth_file):
@@ -301,6 +336,8 @@ if __name__ == "__main__":
         write_truth(sys.argv[2] + "/span.truth", span_readings())
     elif len(sys.argv) == 3 and sys.argv[1] == "span-archive":
         write_archive(sys.argv[2] + "/span", span_readings())
+    elif len(sys.argv) == 3 and sys.argv[1] == "grown":
+        write_grown(sys.argv[2])
     elif len(sys.argv) == 4 and sys.argv[1] == "part":
         write_part(sys.argv[3], int(sys.argv[2]))
     elif len(sys.argv) == 4 and sys.argv[1] == "check":
