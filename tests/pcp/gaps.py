@@ -197,18 +197,25 @@ PARTS = ((["cpu0", "cpu1"], 0, [[1000, 2000], [2000, 4000], [3000, 6000]]),
          (["cpu1", "cpu0"], 3, [[8000, 4000], [10000, 5000], [12000, 6000]]))
 
 
-def write_part(d, n):
-    """Archive DIR/partN of PARTS: instances 0 and 1 named as listed."""
+def cycles_archive(path):
+    """A new archive at PATH (one per process: see write_renamed) with
+    hw.r10kevctr.cycles over the CPU instance domain: (log, indom)."""
     from pcp import pmi
     import cpmapi as api
-    names, t, rows = PARTS[n]
-    log = pmi.pmiLogImport("%s/part%d" % (d, n))
+    log = pmi.pmiLogImport(path)
     log.pmiSetHostname("gaps")
     log.pmiSetTimezone("UTC")
     indom = log.pmiInDom(1, 35)
     log.pmiAddMetric("hw.r10kevctr.cycles", log.pmiID(1, 35, 0),
                      api.PM_TYPE_U64, indom, api.PM_SEM_COUNTER,
                      log.pmiUnits(0, 0, 1, 0, 0, api.PM_COUNT_ONE))
+    return log, indom
+
+
+def write_part(d, n):
+    """Archive DIR/partN of PARTS: instances 0 and 1 named as listed."""
+    names, t, rows = PARTS[n]
+    log, indom = cycles_archive("%s/part%d" % (d, n))
     for inst, name in enumerate(names):
         log.pmiAddInstance(indom, name, inst)
     for k, row in enumerate(rows):
@@ -242,15 +249,7 @@ def write_grown(d):
     mark: the agent learns the new instance from the archive's instance
     domain at that record.  DIR/grown.truth: each CPU's count at the end
     (a CPU counts from its first reading)."""
-    from pcp import pmi
-    import cpmapi as api
-    log = pmi.pmiLogImport(d + "/grown")
-    log.pmiSetHostname("gaps")
-    log.pmiSetTimezone("UTC")
-    indom = log.pmiInDom(1, 35)
-    log.pmiAddMetric("hw.r10kevctr.cycles", log.pmiID(1, 35, 0),
-                     api.PM_TYPE_U64, indom, api.PM_SEM_COUNTER,
-                     log.pmiUnits(0, 0, 1, 0, 0, api.PM_COUNT_ONE))
+    log, indom = cycles_archive(d + "/grown")
     log.pmiAddInstance(indom, "cpu0", 0)
     seen = {}
     for k in range(6):
