@@ -86,7 +86,10 @@ took=$(($(date +%s) - t0))
 counting() { [ "$(snmpq snmpget hwR10kEvCtrCpuStatus.0)" = counting ]; }
 wait_until 10 counting || fail "CPU 0 did not count again"
 [ "$(grep -c "fetch failed" "$TMP/agent.log")" = 1 ] || fail "the loss was logged more than once"
-ok "pmcd back: reconnected $took s after it answered, counting again"
+more_polls 2 # the polls after it read on the connection they have
+[ "$(grep -c "connected again" "$TMP/agent.log")" = 1 ] ||
+    fail "one reconnection, said $(grep -c "connected again" "$TMP/agent.log") times"
+ok "pmcd back: reconnected $took s after it answered (said once), counting again"
 
 # The linux PMDA dies (pmcd answers; each of the 3 mapped metrics has no
 # values until pmcd restarts the PMDA): hwR10kEvCtrPollErrors counts
