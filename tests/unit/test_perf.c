@@ -441,6 +441,41 @@ static int set_effective(uint64_t caps, uint64_t permitted)
  * effective): software events are refused (state 0, nothing counted);
  * raising CAP_PERFMON while the backend runs makes the next poll count
  * (the re-probe), with no restart.  Exit status: 0 or the failed step. */
+/* Hardware events only, on a host without a PMU: without CAP_PERFMON
+ * nothing may count (state 0); granted, nothing can (state -1, ENOENT):
+ * the state changes although no metric counts, and that is said. */
+static int reprobe_child_no_pmu(void)
+{
+	struct config cfg;
+	struct backend b = {0};
+	struct sample s = {0};
+	char err[256];
+	const uint64_t perfmon = UINT64_C(1) << 38; /* CAP_PERFMON */
+
+	sw_config(&cfg, true);
+	if (prctl(PR_SET_KEEPCAPS, 1) != 0 || setgroups(0, NULL) != 0 ||
+	    setresgid(65534, 65534, 65534) != 0 ||
+	    setresuid(65534, 65534, 65534) != 0)
+		return 20;
+	if (set_effective(0, perfmon) != 0)
+		return 21;
+	if (backend_open(&b, &cfg, err, sizeof(err)) != 0)
+		return 22;
+	if (backend_read(&b, &s) != 0 || s.state != 0 || s.counted != 0)
+		return 23;
+	if (set_effective(perfmon, perfmon) != 0)
+		return 24;
+	if (backend_read(&b, &s) != 0 || s.state != -1 || s.counted != 0)
+		return 25;
+	if (!strstr(logbuf, "perf: state 0 -> -1: 0 metrics can be counted "
+			    "now"))
+		return 26;
+	backend_close(&b);
+	config_free(&cfg);
+	sample_free(&s);
+	return 0;
+}
+
 static int reprobe_child(void)
 {
 	struct config cfg;
@@ -505,6 +540,16 @@ static void reprobe_after_permission(void **state)
 	assert_true(WIFEXITED(st));
 	if (WEXITSTATUS(st) != 0)
 		fail_msg("re-probe child failed at step %d", WEXITSTATUS(st));
+	logbuf[0] = '\0';
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(reprobe_child_no_pmu());
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	if (WEXITSTATUS(st) != 0)
+		fail_msg("re-probe child (no PMU) failed at step %d",
+			 WEXITSTATUS(st));
 }
 
 /* A metric whose events never ran although enabled long enough is
