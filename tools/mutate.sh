@@ -17,6 +17,10 @@
 #       survived, not covered and could not run per folder, and every
 #       survivor as a diff.  Mutants listed in tools/mutate-equivalent.txt
 #       are not run.  Exit 0 when none survived, 1 otherwise.
+#   --again FILE
+#       the survivors a --sample printed (its "==== survivors" part, or
+#       its cache's sample.survivors), each run again on HEAD's tree as
+#       --sample runs a mutant: what the tests added since kill.
 #   --classes "unit mib integration": the tests it may run (default all
 #       three); coverage is collected for those only.
 #   --tests "TEST...": these tests as well (CI: the unit tests and the
@@ -49,6 +53,7 @@ while [ $# -gt 0 ]; do
     case $1 in
     --patch) mode=patch arg=$(realpath "$2") || exit 2; shift 2 ;;
     --sample) mode=sample arg=$2; shift 2 ;;
+    --again) mode=again arg=$(realpath "$2") || exit 2; shift 2 ;;
     --seed) seed=$2; shift 2 ;;
     --classes) MUT_CLASSES=$2; shift 2 ;;
     --tests) MUT_ALSO=$2; shift 2 ;;
@@ -62,7 +67,7 @@ while [ $# -gt 0 ]; do
     *) break ;;
     esac
 done
-[ -n "$mode" ] || { echo "usage: tools/mutate.sh --patch FILE | --sample N --seed S [PATH...]" >&2; exit 2; }
+[ -n "$mode" ] || { echo "usage: tools/mutate.sh --patch FILE | --sample N --seed S [PATH...] | --again FILE" >&2; exit 2; }
 [ "$mode" != sample ] || [ -n "$seed" ] || { echo "tools/mutate.sh: --sample needs --seed" >&2; exit 2; }
 for part in common scratch cov run sample; do
     . "$MUT_TOP/tools/mutate/$part.sh"
@@ -80,5 +85,9 @@ if [ "$mode" = patch ]; then
     exit $rc
 fi
 cd "$MUT_TOP" || exit 2
-sample_run "$arg" "$seed" "$@"
+if [ "$mode" = again ]; then
+    again_run "$arg"
+else
+    sample_run "$arg" "$seed" "$@"
+fi
 [ ! -s "$MUT_CACHE/sample.survivors" ]

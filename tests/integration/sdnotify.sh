@@ -125,3 +125,21 @@ kill -TERM "$AGENT_PID"
 wait "$AGENT_PID" || fail "WATCHDOG_USEC 4 s: the agent exited badly"
 AGENT_PID=
 ok "WATCHDOG_USEC 4000000: fed every 2000 ms"
+
+# A host that counts nothing (state 0: counting not permitted, or -1: no
+# PMU): the service is up and serves no counter; STATUS says so.
+for st in 0 -1; do
+    printf '0 - hw.r10kevctr.state %s\n0 0 hw.r10kevctr.cycles 100\n1 - hw.r10kevctr.state %s\n1 0 hw.r10kevctr.cycles 200\n' \
+        "$st" "$st" >"$TMP/state.replay"
+    printf 'backend replay\nreplayFile %s\npollInterval 1\n' "$TMP/state.replay" >"$TMP/state.conf"
+    : >"$TMP/notify.log"
+    NOTIFY_SOCKET=$NOTIFY $HWR_VALGRIND "$AGENT" -f -C -c "$TMP/state.conf" \
+        -x "unix:$SOCK" -Lf "$TMP/state.log" &
+    AGENT_PID=$!
+    wait_until 20 seen "READY=1" || fail "state $st: no READY=1: $(cat "$TMP/state.log")"
+    last_status() { grep -o "STATUS=[^|]*" "$TMP/notify.log" | tail -1; }
+    said_state() { last_status | grep -q "state $st (no counter counts: see the log);"; }
+    wait_until 10 said_state || fail "state $st: $(last_status)"
+    stop_agent "the state $st agent"
+done
+ok "state 0 and -1: STATUS says no counter counts"

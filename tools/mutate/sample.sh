@@ -35,7 +35,8 @@ sample_one() { # I/N ID FILE LINE OP WHAT
         echo "$folder equivalent $2" >>"$MUT_CACHE/sample.tally"; return ;;
     esac
     patch=$MUT_CACHE/mutant.diff
-    python3 "$MUT_TOP/tools/mutate/gen.py" patch "$MUT_SRC" "$2" >"$patch"
+    [ -n "${MUT_PATCH:-}" ] && cp "$MUT_PATCH" "$patch" ||
+        python3 "$MUT_TOP/tools/mutate/gen.py" patch "$MUT_SRC" "$2" >"$patch"
     MUT_VALGRIND=${vg:-${MUT_VALGRIND:-}} run_patch "$patch" </dev/null
     say "  => $RUN_VERDICT"
     echo "$folder $RUN_VERDICT $2" >>"$MUT_CACHE/sample.tally"
@@ -53,8 +54,7 @@ sample_report() {
     printf "%-22s %6s %8s %8s %8s %8s %6s %6s\n" folder killed timeout \
         survived uncover "not run" equiv rate
     awk '{ f[$1]; n[$1 " " $2]++; n["~all " $2]++; f["~all"]
-           split($1, p, "/"); t = p[1] "/"
-           if (t != $1) { f[t]; n[t " " $2]++ } }
+           if (split($1, p, "/") > 1) { t = p[1] "/"; f[t]; n[t " " $2]++ } }
          END {
            for (k in f) {
              kl = n[k " killed"] + n[k " timeout"]; s = n[k " survived"]
@@ -70,4 +70,29 @@ sample_report() {
         echo "==== survivors"
         cat "$MUT_CACHE/sample.survivors"
     fi
+}
+
+# --again FILE: the survivors a sample printed (FILE: its "==== survivors"
+# part, or sample.survivors), each run again on this commit, the
+# equivalent file read afresh: what the tests added since kill.
+again_run() { # FILE
+    : >"$MUT_CACHE/sample.tally"; : >"$MUT_CACHE/sample.survivors"
+    # one diff per ID (a run stopped while writing one leaves its
+    # header twice: the later block is the whole one)
+    awk -v dir="$MUT_CACHE" '
+        /^# [^ ]+ \(/ { if (!($2 in k)) { k[$2] = ++n; w = substr($3, 2)
+                                          sub(/,$/, "", w)
+                                          print $2, w >(dir "/again.list") }
+                        f = dir "/again." k[$2]; printf "" >f; next }
+        /^====/ { f = "" }
+        f != "" { print >f }' "$1"
+    i=0 total=$(wc -l <"$MUT_CACHE/again.list")
+    while read -r mid where; do
+        i=$((i + 1))
+        MUT_PATCH=$MUT_CACHE/again.$i sample_one "$i/$total" "$mid" \
+            "${where%%:*}" "${where#*:}" again "(again)"
+        rm -f "$MUT_CACHE/again.$i"
+    done <"$MUT_CACHE/again.list"
+    rm -f "$MUT_CACHE/again.list"
+    sample_report
 }
