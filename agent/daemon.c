@@ -29,6 +29,14 @@
 
 #include "daemon.h"
 
+void daemon_std_fds(void)
+{
+	for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF &&
+		    open("/dev/null", O_RDWR) != fd) /* the lowest free fd */
+			break; /* no /dev/null: nothing better to do */
+}
+
 static void to_dev_null(bool keep_stderr)
 {
 	int fd = open("/dev/null", O_RDWR | O_CLOEXEC);

@@ -6,6 +6,12 @@
 #include <sys/types.h>
 
 /*
+ * Open /dev/null on each of fds 0, 1 and 2 that is closed (as sshd's
+ * sanitise_stdfd): else the first file or socket the agent opens takes
+ * it, and a write to stderr lands there.  First thing in main().
+ */
+void daemon_std_fds(void);
+/*
  * A start that will detach: until daemon_ready(fd, true), what is logged
  * at LOG_WARNING or worse goes to stderr too, unless -L sends it there
  * already.  Call after -L is applied.

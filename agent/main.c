@@ -341,6 +341,7 @@ int main(int argc, char **argv)
 	a->serve_pending = serve_pending;
 	int rc = 1;
 
+	daemon_std_fds();
 	int parsed = options_parse(argc, argv, &opt, a);
 	if (parsed != 0) {
 		if (parsed == OPTIONS_USAGE)

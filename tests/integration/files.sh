@@ -86,6 +86,19 @@ wait_until 10 grep -q "reload" "$TMP/closed2.log" || fail "started with stderr c
 stop_pid "$DPID"; AGENT_PID=
 ok "started with stderr closed: fds 0, 1 and 2 are /dev/null"
 
+# In the foreground with stdin and stderr closed, -Le (logging to
+# stderr): fds 0 and 2 are /dev/null from the start, so that no file or
+# socket the agent opens takes them (its log would be written into it).
+"$AGENT" -f -C -c "$TMP/agent.conf" -x "unix:$SOCK" -Le <&- 2>&- & # not under valgrind: its own stderr is closed here
+AGENT_PID=$!
+wait_until 20 agent_serving || fail "the agent started with stdin and stderr closed does not serve"
+for n in 0 2; do
+    [ "$(readlink "/proc/$AGENT_PID/fd/$n")" = /dev/null ] ||
+        fail "fd $n is '$(readlink "/proc/$AGENT_PID/fd/$n")', not /dev/null, when started with 0 and 2 closed"
+done
+stop_agent "the agent started with 0 and 2 closed"
+ok "started in the foreground with stdin and stderr closed: fds 0 and 2 are /dev/null"
+
 # The daemon's exit status tells the truth about the pid file.
 if "$AGENT" -C -c "$TMP/agent.conf" -x "unix:$SOCK" -Lf "$TMP/nopid.log" \
     -p "$TMP/no/such/dir/agent.pid"; then

@@ -193,12 +193,13 @@ PHP
 # zbx_import: the shipped template, as an operator imports it (TPL: its id).
 zbx_import() {
     # Zabbix 6.2 split the groups into host and template groups (7.0
-    # refuses the rule "groups"); the 6.0 file imports into both.
+    # refuses the rule "groups"); the 6.0 file imports into both.  (Names
+    # with _zi_: a sourcing script's own variables stay its own.)
     case ${version:-6.0} in
-    6.0* | 5.*) groups='"groups": {"createMissing": true}' ;;
-    *) groups='"template_groups": {"createMissing": true}, "host_groups": {"createMissing": true}' ;;
+    6.0* | 5.*) _zi_groups='"groups": {"createMissing": true}' ;;
+    *) _zi_groups='"template_groups": {"createMissing": true}, "host_groups": {"createMissing": true}' ;;
     esac
-    rules='{'"$groups"',
+    rules='{'"$_zi_groups"',
             "templates": {"createMissing": true, "updateExisting": true},
             "items": {"createMissing": true, "updateExisting": true},
             "discoveryRules": {"createMissing": true, "updateExisting": true},
