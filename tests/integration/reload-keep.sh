@@ -78,17 +78,20 @@ start_agent "$RCONF"
 wait_until 20 agent_serving || fail "the replay agent never answered"
 sleep 1.5
 d0=$(disc)
+fds() { ls "/proc/$AGENT_PID/fd" | wc -l; }
+f0=$(fds)
 reload_with "$RCONF"
 reload_with "$RCONF
 alarm busy hw.r10kevctr.cycles sum rate 1000000000 10"
 [ "$(grep -c "reload: kept backend replay" "$TMP/agent.log")" = 2 ] ||
     fail "unchanged replay reloads did not keep the backend"
+[ "$(fds)" = "$f0" ] || fail "two kept reloads: $f0 fds before, $(fds) after"
 [ "$(disc)" = "$d0" ] || fail "replay: the discontinuity time moved"
 echo "# appended" >>"$TMP/rec.replay"
 reload_with "$RCONF"
 grep -q "reload: reopened backend replay" "$TMP/agent.log" ||
     fail "a changed recording did not reopen the replay"
-ok "replay: the same file keeps its position, a changed file reloads"
+ok "replay: the same file keeps its position (no fd left open by the check), a changed file reloads"
 
 # The recording truncated under a running agent: the loaded data goes on
 # being served; a reload names the problem once and keeps the running one.
