@@ -32,6 +32,8 @@ struct ax_ids {
 
 /* Start an empty buffer on caller storage (stack) of cap bytes. */
 void ax_init(struct ax_buf *b, unsigned char *storage, size_t cap);
+/* Free a heap copy; the buffer points nowhere after (a second free is
+ * harmless). */
 void ax_free(struct ax_buf *b);
 
 /* A PDU header of type and flags (NETWORK_BYTE_ORDER is added); the

@@ -140,6 +140,12 @@ static void grows_onto_the_heap(void **state)
 	assert_memory_equal(a.p, b.p, a.len);
 	ax_free(&a);
 	ax_free(&b);
+	/* freed: no pointer left to the heap copy or to the caller's
+	 * storage, and a second free is harmless */
+	assert_null(a.p);
+	assert_null(b.p);
+	assert_false(a.heap);
+	ax_free(&a);
 }
 
 /* n_subid is one octet: a longer name cannot be sent, the PDU is
