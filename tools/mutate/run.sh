@@ -17,10 +17,22 @@ patch_lines() { # PATCH
          /^ / { old++; minus = 0 }' "$1" | sort -u
 }
 
+# The change PATCH made to the scratch copy, as a diff against the
+# commit: its line numbers are the commit's even when PATCH was written
+# against an older tree and applied with an offset (tests/mutants/).
+applied_diff() { # PATCH
+    for f in $(patch_files "$1"); do
+        git -C "$MUT_TOP" show "$MUT_COMMIT:$f" >"$MUT_CACHE/orig" 2>/dev/null || : >"$MUT_CACHE/orig"
+        diff -U0 --label "a/$f" --label "b/$f" "$MUT_CACHE/orig" "$MUT_SRC/$f"
+    done
+    rm -f "$MUT_CACHE/orig"
+}
+
 run_patch() { # PATCH
     RUN_VERDICT=noapply
     scratch_apply "$1" || return 2
-    patch_lines "$1" >"$MUT_CACHE/lines.want"
+    applied_diff "$1" >"$MUT_CACHE/applied.lines.diff"
+    patch_lines "$MUT_CACHE/applied.lines.diff" >"$MUT_CACHE/lines.want"
     cov_tests_for "$MUT_CACHE/lines.want" >"$MUT_CACHE/tests.want"
     if [ ! -s "$MUT_CACHE/tests.want" ]; then
         RUN_VERDICT=uncovered
