@@ -441,6 +441,33 @@ static int set_effective(uint64_t caps, uint64_t permitted)
  * effective): software events are refused (state 0, nothing counted);
  * raising CAP_PERFMON while the backend runs makes the next poll count
  * (the re-probe), with no restart.  Exit status: 0 or the failed step. */
+#define PERFMON (UINT64_C(1) << 38) /* CAP_PERFMON, as a capability bit */
+
+/* Become nobody, keeping CAP_PERFMON permitted but not effective (a
+ * child's step): 0, else 1 (the ids) or 2 (the capability). */
+static int as_nobody_without_perfmon(void)
+{
+	if (prctl(PR_SET_KEEPCAPS, 1) != 0 || setgroups(0, NULL) != 0 ||
+	    setresgid(65534, 65534, 65534) != 0 ||
+	    setresuid(65534, 65534, 65534) != 0)
+		return 1;
+	return set_effective(0, PERFMON) != 0 ? 2 : 0;
+}
+
+/* child() in a child process: its exit status 0, else a failed step. */
+static void in_child(int (*child)(void), const char *what)
+{
+	int st;
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(child());
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	if (WEXITSTATUS(st) != 0)
+		fail_msg("%s failed at step %d", what, WEXITSTATUS(st));
+}
+
 /* Hardware events only, on a host without a PMU: without CAP_PERFMON
  * nothing may count (state 0); granted, nothing can (state -1, ENOENT):
  * the state changes although no metric counts, and that is said. */
@@ -450,20 +477,16 @@ static int reprobe_child_no_pmu(void)
 	struct backend b = {0};
 	struct sample s = {0};
 	char err[256];
-	const uint64_t perfmon = UINT64_C(1) << 38; /* CAP_PERFMON */
 
 	sw_config(&cfg, true);
-	if (prctl(PR_SET_KEEPCAPS, 1) != 0 || setgroups(0, NULL) != 0 ||
-	    setresgid(65534, 65534, 65534) != 0 ||
-	    setresuid(65534, 65534, 65534) != 0)
-		return 20;
-	if (set_effective(0, perfmon) != 0)
-		return 21;
+	int dropped = as_nobody_without_perfmon();
+	if (dropped)
+		return 19 + dropped;
 	if (backend_open(&b, &cfg, err, sizeof(err)) != 0)
 		return 22;
 	if (backend_read(&b, &s) != 0 || s.state != 0 || s.counted != 0)
 		return 23;
-	if (set_effective(perfmon, perfmon) != 0)
+	if (set_effective(PERFMON, PERFMON) != 0)
 		return 24;
 	if (backend_read(&b, &s) != 0 || s.state != -1 || s.counted != 0)
 		return 25;
@@ -482,20 +505,16 @@ static int reprobe_child(void)
 	struct backend b = {0};
 	struct sample s = {0};
 	char err[256];
-	const uint64_t perfmon = UINT64_C(1) << 38; /* CAP_PERFMON */
 
 	sw_config(&cfg, false);
-	if (prctl(PR_SET_KEEPCAPS, 1) != 0 || setgroups(0, NULL) != 0 ||
-	    setresgid(65534, 65534, 65534) != 0 ||
-	    setresuid(65534, 65534, 65534) != 0)
-		return 10;
-	if (set_effective(0, perfmon) != 0)
-		return 11;
+	int dropped = as_nobody_without_perfmon();
+	if (dropped)
+		return 9 + dropped;
 	if (backend_open(&b, &cfg, err, sizeof(err)) != 0)
 		return 12;
 	if (backend_read(&b, &s) != 0 || s.state != 0 || s.counted != 0)
 		return 13;
-	if (set_effective(perfmon, perfmon) != 0)
+	if (set_effective(PERFMON, PERFMON) != 0)
 		return 14;
 	if (backend_read(&b, &s) != 0 || s.state != 3 || s.ncpus == 0 ||
 	    !s.cpus[0].counting)
@@ -531,25 +550,9 @@ static void reprobe_after_permission(void **state)
 	assert_int_equal(chmod(sysfs, 0755), 0);
 	set_online("0");
 	log_capture_start();
-	pid_t pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0)
-		_exit(reprobe_child());
-	int st;
-	assert_int_equal(waitpid(pid, &st, 0), pid);
-	assert_true(WIFEXITED(st));
-	if (WEXITSTATUS(st) != 0)
-		fail_msg("re-probe child failed at step %d", WEXITSTATUS(st));
+	in_child(reprobe_child, "re-probe child");
 	logbuf[0] = '\0';
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0)
-		_exit(reprobe_child_no_pmu());
-	assert_int_equal(waitpid(pid, &st, 0), pid);
-	assert_true(WIFEXITED(st));
-	if (WEXITSTATUS(st) != 0)
-		fail_msg("re-probe child (no PMU) failed at step %d",
-			 WEXITSTATUS(st));
+	in_child(reprobe_child_no_pmu, "re-probe child (no PMU)");
 }
 
 /* A metric whose events never ran although enabled long enough is
