@@ -156,8 +156,15 @@ printf 'alarmRow 1025 active nonVolatile stolen hw.r10kevctr.cycles sum rate 10 
 chmod 600 "$TMP/secret"
 rm "$STATE/hw-r10kevctr-alarms.conf"
 ln -s "$TMP/secret" "$STATE/hw-r10kevctr-alarms.conf"
+# planted in cert_indexes, which the start hands from root to the user:
+# a hard link to root's file and another user's file stay as they are
+ln "$TMP/secret" "$STATE/cert_indexes/linked"
+install -o 1 -g 1 -m 0600 /dev/null "$STATE/cert_indexes/others"
 start_store_agent
+[ "$(stat -c '%u' "$TMP/secret")" = 0 ] || fail "a hard link to root's file was handed over: $(stat -c '%U' "$TMP/secret")"
+[ "$(stat -c '%u:%g' "$STATE/cert_indexes/others")" = 1:1 ] ||
+    fail "another user's file was handed over: $(stat -c '%U:%G' "$STATE/cert_indexes/others")"
 grep -q "$STATE/hw-r10kevctr-alarms.conf: cannot read the alarm rows: a symlink, not followed" "$TMP/agent.log" ||
     fail "the symlinked store was not refused: $(grep alarm "$TMP/agent.log")"
 name1025 | grep -q "No Such Instance" || fail "the root file's row was loaded: $(name1025)"
-ok "alarm rows under -u: the state directory and its cert_indexes made for the user, the row kept and read back; a symlinked store not followed"
+ok "alarm rows under -u: the state directory and its cert_indexes made for the user, the row kept and read back; a symlinked store not followed, a hard link or another user's file in cert_indexes not handed over"
