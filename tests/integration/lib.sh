@@ -99,6 +99,13 @@ cleanup() {
         echo "FAIL: the master sent a request the agent could not take"
         rc=1
     fi
+    # a stop leaves the backend unclosed only when its read is stuck
+    # (reader_stop in agent/reader.c): never in a test without a stall
+    if [ "$rc" -eq 0 ] && [ -z "${EXPECT_STALL:-}" ] &&
+        grep -s "stalls; exiting without closing it" "$TMP/agent.log"; then
+        echo "FAIL: the agent left its backend at a stop with no stall"
+        rc=1
+    fi
     [ "$rc" -eq 0 ] || show_logs
     if [ "$rc" -eq 0 ] && [ -z "${HWR_KEEP_TMP:-}" ]; then rm -rf "$TMP"; fi
     exit "$rc"

@@ -26,6 +26,7 @@
 command -v snmpget >/dev/null || { echo "SKIP: snmpget not installed"; exit 77; }
 start_pmcd
 start_master
+EXPECT_STALL=1 # the last part stops the agent during a stall
 PMCD_REQUEST_TIMEOUT=60
 export PMCD_REQUEST_TIMEOUT
 printf 'backend pcp\npollInterval 1\npcpHost localhost:%s\npcpMetric hw.r10kevctr.cycles kernel.percpu.intr\n' \

@@ -9,6 +9,7 @@
 
 [ -x "$HWR_BUILDDIR/tests/pcp/replay2archive" ] || { echo "SKIP: built without the pcp backend"; exit 77; }
 start_pmcd
+EXPECT_STALL=1 # it stops the agent during a stall
 PMCD_REQUEST_TIMEOUT=60 # the read stays in flight for the whole stop
 export PMCD_REQUEST_TIMEOUT
 NOTIFY=$TMP/notify.sock
