@@ -101,6 +101,8 @@ static void errors(void **state)
 	bad("cycles", "expected TYPE:EVENT");
 	bad("hardware:", "expected TYPE:EVENT");
 	bad("a:0x1+", "empty term");
+	/* a leading '+' (strtok would skip it: the term before is empty) */
+	bad("+software:cpu-clock", "empty term in perf event '+software:cpu-clock'");
 	bad("software:cpu-clock++software:cpu-clock", "empty term");
 	bad("raw:0x1+raw:0x2+raw:0x3+raw:0x4+raw:0x5", "more than 4 terms");
 #ifndef HAVE_LIBPFM
