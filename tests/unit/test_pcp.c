@@ -78,6 +78,11 @@ static void instance_names(void **state)
 	assert_int_equal(pcp_cpu_of_instance("cpu0"), 0);
 	assert_int_equal(pcp_cpu_of_instance("cpu17"), 17);
 	assert_int_equal(pcp_cpu_of_instance("cpu65535"), 65535);
+	/* each end of the digits, and the characters just outside them */
+	assert_int_equal(pcp_cpu_of_instance("cpu9"), 9);
+	assert_int_equal(pcp_cpu_of_instance("cpu90"), 90);
+	assert_int_equal(pcp_cpu_of_instance("cpu1:"), -1); /* '9' + 1 */
+	assert_int_equal(pcp_cpu_of_instance("cpu1/"), -1); /* '0' - 1 */
 	assert_int_equal(pcp_cpu_of_instance("cpu65536"), -1);
 	assert_int_equal(pcp_cpu_of_instance("cpu"), -1);
 	assert_int_equal(pcp_cpu_of_instance("cpu01"), -1);
