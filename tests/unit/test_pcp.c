@@ -6,31 +6,17 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include <pcp/pmapi.h>
-#include <pcp/import.h>
-
 #include "backend/backend.h"
 #include "logcapture.h"
 #include "backend/pcp_source.h"
+#include "pcparchive.h"
 #include "testconf.h"
-
-static char dir[64], archive[96];
 
 static int C(const char *name)
 {
 	char full[64];
 	snprintf(full, sizeof(full), "%s%s", METRIC_PREFIX, name);
 	return counter_index_by_name(full);
-}
-
-static void start_archive(void)
-{
-	strcpy(dir, "/tmp/hwr-pcp-XXXXXX");
-	assert_non_null(mkdtemp(dir));
-	snprintf(archive, sizeof(archive), "%s/a", dir);
-	assert_true(pmiStart(archive, 0) >= 0);
-	pmiSetHostname("test");
-	pmiSetTimezone("UTC");
 }
 
 static void add(const char *name, int item, int type, bool per_cpu, int sem)
@@ -45,18 +31,6 @@ static void add(const char *name, int item, int type, bool per_cpu, int sem)
 static void put(const char *name, const char *inst, const char *value)
 {
 	assert_int_equal(pmiPutValue(name, inst, value), 0);
-}
-
-static void end_archive(void)
-{
-	assert_int_equal(pmiEnd(), 0);
-}
-
-static void remove_archive(void)
-{
-	char cmd[128];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	assert_int_equal(system(cmd), 0);
 }
 
 static int open_pcp(struct backend *b, const char *extra_token,
@@ -125,7 +99,7 @@ static void wrap_system_wide_and_end(void **state)
 	struct sample s = {0};
 	char err[256];
 
-	start_archive();
+	start_archive("hwr-pcp");
 	add("hw.r10kevctr.cycles", 0, PM_TYPE_U32, true, PM_SEM_COUNTER);
 	add("hw.r10kevctr.tlb", 22, PM_TYPE_U64, false, PM_SEM_COUNTER);
 	assert_int_equal(pmiAddInstance(pmiInDom(1, 35), "cpu0", 0), 0);
@@ -203,7 +177,7 @@ static void metrics_without_values(void **state)
 	char err[256];
 	const int items[] = {0, 22};
 
-	start_archive();
+	start_archive("hwr-pcp");
 	add("hw.r10kevctr.cycles", 0, PM_TYPE_U64, true, PM_SEM_COUNTER);
 	add("hw.r10kevctr.tlb", 22, PM_TYPE_U64, false, PM_SEM_COUNTER);
 	assert_int_equal(pmiAddInstance(pmiInDom(1, 35), "cpu0", 0), 0);
@@ -240,7 +214,7 @@ static void refused(void **state)
 	struct backend b = {0};
 	char err[256];
 
-	start_archive();
+	start_archive("hwr-pcp");
 	add("hw.r10kevctr.cycles", 0, PM_TYPE_U32, false, PM_SEM_INSTANT);
 	add("hw.r10kevctr.tlb", 22, PM_TYPE_DOUBLE, false, PM_SEM_COUNTER);
 	add("other.counter", 40, PM_TYPE_U64, false, PM_SEM_COUNTER);
@@ -282,7 +256,7 @@ static void refused_not_events(void **state)
 	char err[256];
 	struct config cfg;
 
-	start_archive();
+	start_archive("hwr-pcp");
 	add("hw.r10kevctr.cycles", 0, PM_TYPE_U64, true, PM_SEM_COUNTER);
 	assert_int_equal(pmiAddMetric("disk.dev.read", pmiID(60, 0, 4),
 				      PM_TYPE_U64, pmiInDom(60, 1),
@@ -350,7 +324,7 @@ static void mapping_mark_and_loop(void **state)
 	struct sample s = {0};
 	char err[256];
 
-	start_archive();
+	start_archive("hwr-pcp");
 	add("kernel.percpu.intr", 1, PM_TYPE_U64, true, PM_SEM_COUNTER);
 	assert_int_equal(pmiAddInstance(pmiInDom(1, 35), "cpu1", 1), 0);
 	put("kernel.percpu.intr", "cpu1", "100");

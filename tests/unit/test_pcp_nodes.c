@@ -6,14 +6,10 @@
  */
 #include "testenv.h"
 
-#include <pcp/pmapi.h>
-#include <pcp/import.h>
-
 #include "backend/backend.h"
 #include "logcapture.h"
+#include "pcparchive.h"
 #include "testconf.h"
-
-static char dir[64], archive[96];
 
 static void write_archive(bool nodes)
 {
@@ -22,12 +18,7 @@ static void write_archive(bool nodes)
 	const char *cpu[] = {"cpu0", "cpu1", "cpu2", "cpu3"};
 	const char *node[] = {"1", "0", "1", "0"};
 
-	strcpy(dir, "/tmp/hwr-pcpn-XXXXXX");
-	assert_non_null(mkdtemp(dir));
-	snprintf(archive, sizeof(archive), "%s/a", dir);
-	assert_true(pmiStart(archive, 0) >= 0);
-	pmiSetHostname("test");
-	pmiSetTimezone("UTC");
+	start_archive("hwr-pcpn");
 	assert_int_equal(pmiAddMetric("hw.r10kevctr.cycles", pmiID(1, 35, 0),
 				      PM_TYPE_U64, pmiInDom(1, 35),
 				      PM_SEM_COUNTER, count),
@@ -53,7 +44,7 @@ static void write_archive(bool nodes)
 		}
 		assert_int_equal(pmiWrite(1000000000 + t, 0), 0);
 	}
-	assert_int_equal(pmiEnd(), 0);
+	end_archive();
 }
 
 static void read_archive(struct backend *b, struct sample *s)
@@ -66,13 +57,6 @@ static void read_archive(struct backend *b, struct sample *s)
 	assert_int_equal(backend_open(b, &cfg, err, sizeof(err)), 0);
 	config_free(&cfg);
 	assert_int_equal(backend_read(b, s), 0);
-}
-
-static void remove_archive(void)
-{
-	char cmd[128];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	assert_int_equal(system(cmd), 0);
 }
 
 static void nodes_from_cpu_node(void **state)
