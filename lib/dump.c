@@ -7,21 +7,6 @@
 #include "backend/backend.h"
 #include "cache/cache.h"
 
-/* The value of a cell whose delta is not valid: it stands all the same. */
-static bool held_value(const struct cache *c, int k, long cpu, uint64_t *value)
-{
-	if (CACHE_IS_GROUP(cpu)) {
-		*value = c->gsum[CACHE_GROUP_OF(cpu)].total[k];
-		return true;
-	}
-	const struct cpu_row *row =
-	    cpu < 0 ? NULL : cache_row(c, (unsigned)cpu);
-	if (cpu >= 0 && !row)
-		return false;
-	*value = row ? cpu_row_value(c, row, k) : c->total[k];
-	return true;
-}
-
 /* METRIC sum|group:NAME|CPU VALUE RATE ("-": no rate at this poll) */
 static void print_cell(FILE *out, const struct cache *c, int k, long cpu)
 {
@@ -31,9 +16,7 @@ static void print_cell(FILE *out, const struct cache *c, int k, long cpu)
 	char where[8 + CPU_GROUP_NAME_MAX];
 
 	if (vs == SAMPLE_NONE)
-		return;
-	if (vs != SAMPLE_OK && !held_value(c, k, cpu, &value))
-		return;
+		return; /* else value is the stored one, valid or not */
 	if (CACHE_IS_GROUP(cpu))
 		snprintf(where, sizeof(where), "group:%s",
 			 c->groups.g[CACHE_GROUP_OF(cpu)].name);

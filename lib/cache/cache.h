@@ -153,8 +153,10 @@ enum sample_status {
  */
 enum sample_status cache_rate(const struct cache *c, int counter, long cpu,
 			      uint64_t *rate);
-/* The counter's value, for the sum (cpu < 0) or one CPU; an absolute
- * value is valid only when the last delta was (no discontinuity). */
+/* The counter's value, for the sum (cpu < 0), a group or one CPU; an
+ * absolute value is valid only when the last delta was (no
+ * discontinuity).  Whatever the status but SAMPLE_NONE, *value is the
+ * value as stored (--dump prints it; the MIB serves only a valid one). */
 enum sample_status cache_value(const struct cache *c, int counter, long cpu,
 			       uint64_t *value);
 

@@ -72,7 +72,8 @@ static enum sample_status group_delta(const struct cache *c, int counter,
 	return cell_status(*span, counter);
 }
 
-/* delta (and its validity) of the sum, a group or one CPU's row */
+/* delta (and its validity) of the sum, a group or one CPU's row; *value
+ * the value as stored whenever the status is not SAMPLE_NONE */
 static enum sample_status last_delta(const struct cache *c, int counter,
 				     long cpu, uint64_t *delta, uint64_t *value,
 				     const struct span_set **span)
@@ -98,10 +99,10 @@ static enum sample_status last_delta(const struct cache *c, int counter,
 	const struct cpu_row *r = cache_row(c, (unsigned)cpu);
 	if (!r || r->status == CPU_ENDED)
 		return SAMPLE_NONE; /* no such CPU, or no data any more */
+	*value = cpu_row_value(c, r, counter); /* stored: it stands */
 	if (r->status != CPU_COUNTING)
 		return SAMPLE_DISCONTINUITY;
 	*delta = r->delta[counter];
-	*value = cpu_row_value(c, r, counter);
 	*span = &r->span;
 	if (!r->delta_valid)
 		return SAMPLE_DISCONTINUITY;
