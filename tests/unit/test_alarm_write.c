@@ -97,6 +97,12 @@ static void create_and_wait(void **state)
 	assert_int_equal(SET(18, I(AC_ROW_STATUS, 2000, AW_RS_ACTIVE)),
 			 AX_ERR_NOERROR);
 	assert_int_equal(alarm_set_find(&set, 2000)->cfg.falling, 100);
+	/* a name of SIZE 32, the most there is, is taken whole */
+	assert_int_equal(SET(20, S(AC_NAME, 2001, "a-name-of-thirty-two-characters2"),
+			     I(AC_ROW_STATUS, 2001, AW_RS_CREATE_AND_WAIT)),
+			 AX_ERR_NOERROR);
+	assert_string_equal(alarm_set_find(&set, 2001)->cfg.name,
+			    "a-name-of-thirty-two-characters2");
 }
 
 static void refused(void **state)
@@ -124,6 +130,16 @@ static void refused(void **state)
 	     AX_ERR_WRONGLENGTH,
 	     1},
 	    {{S(AC_NAME, 1100, "no spaces")}, 1, AX_ERR_WRONGVALUE, 1},
+	    /* the metric's SIZE (1..64): 64 octets fit (and name nothing),
+	     * 65 do not */
+	    {{S(AC_METRIC, 1100, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx")},
+	     1,
+	     AX_ERR_WRONGVALUE,
+	     1},
+	    {{S(AC_METRIC, 1100, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx")},
+	     1,
+	     AX_ERR_WRONGLENGTH,
+	     1},
 	    {{S(AC_METRIC, 1200, "hw.r10kevctr.nosuch"),
 	      I(AC_ROW_STATUS, 1200, AW_RS_CREATE_AND_WAIT)},
 	     2,
