@@ -66,7 +66,9 @@ static void put_cpu_prototypes(FILE *out, const struct mibmodel *mm)
 			it.type = I_DEPENDENT;
 			it.master = ZBX_POLL_KEY;
 			it.path = n->tag == TAG_CPU_STATUS ? "$.s_{#SNMPINDEX}"
-							   : "$.d_{#SNMPINDEX}";
+				  : n->tag == TAG_CPU_DUTY_CYCLE
+				      ? "$.d_{#SNMPINDEX}"
+				      : "$.t_{#SNMPINDEX}";
 			it.path_may_miss = true;
 			zbx_with_triggers(out, 12, &it, true);
 		}

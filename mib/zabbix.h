@@ -90,6 +90,10 @@ extern const struct zbx_trigger zbx_snmp_down, zbx_state_down;
 /* A group's discontinuity time: the guard of its rates and statistics,
  * so that a CPU's gap blanks only its group (and the sums). */
 #define ZBX_KEY_GROUP_DISC "hwr10k.group.discontinuity.time[{#GROUP}]"
+/* A CPU's: the guard of its rates and statistics, so that another
+ * CPU's gap or reset leaves them be (the item of hwr10k.cpu.discovery,
+ * whose {#SNMPINDEX} is the events rule's {#CPU}). */
+#define ZBX_KEY_CPU_DISC "hwr10k.cpu.discontinuity.time[{#CPU}]"
 /* What a rate or statistic is of: the sums, a CPU, a group of CPUs. */
 enum zbx_scope { ZS_SUM, ZS_CPU, ZS_GROUP };
 void zbx_add(char *buf, size_t len, const char *s);

@@ -88,6 +88,8 @@ static void poll_oid(char *oid, size_t len, const struct mibmodel *mm)
 			      "~hwR10kEvCtrCpuStatus",
 			      ",{#CD}," CPU_WALK,
 			      "~hwR10kEvCtrCpuDutyCycle",
+			      ",{#CT}," CPU_WALK,
+			      "~hwR10kEvCtrCpuDiscontinuityTime",
 			      "]"};
 	char objs[256];
 	oid_of(objs, sizeof(objs), find_name(mm, "hwR10kEvCtrObjects"));
@@ -110,7 +112,8 @@ static void poll_oid(char *oid, size_t len, const struct mibmodel *mm)
  * summed group's object N (state, cpurev, the counters by arc), "aN" the
  * agent's, "hN_G" column N of group G's row (2 its name, 4 its CPUs, 5
  * those counting, 6 its discontinuity time), "gN_G" group G's counter of
- * arc N, "s_CPU" and "d_CPU" a CPU's status and duty cycle, "cN_CPU" a
+ * arc N, "s_CPU", "d_CPU" and "t_CPU" a CPU's status, duty cycle and
+ * discontinuity time, "cN_CPU" a
  * CPU's counter of arc N: only the events
  * {$HWR10K.LLD.CPU.EVENT.MATCHES} names (the dependent items' master
  * value is this object: the walk's other per-CPU counters cost no more).
@@ -128,8 +131,10 @@ static void poll_js(char *js, size_t len)
 		 "  for (k in r) {\n"
 		 "    if (k === \"{#V}\" || k === \"{#A}\")\n"
 		 "      o[(k === \"{#V}\" ? \"v\" : \"a\") + x[0]] = r[k];\n"
-		 "    else if (k === \"{#CS}\" || k === \"{#CD}\")\n"
-		 "      o[(k === \"{#CS}\" ? \"s_\" : \"d_\") + x[0]] = r[k];\n"
+		 "    else if (k === \"{#CS}\" || k === \"{#CD}\" || "
+		 "k === \"{#CT}\")\n"
+		 "      o[(k === \"{#CS}\" ? \"s_\" : k === \"{#CD}\" ? "
+		 "\"d_\" : \"t_\") + x[0]] = r[k];\n"
 		 "    else if (x.length !== 2)\n"
 		 "      continue;\n"
 		 "    else if (k === \"{#G}\")\n"
@@ -215,7 +220,7 @@ static const struct {
     [ZS_CPU] = {"hwr10k.cpu.count[{#CPU},{#EVENT}]", "$.c{#COL}_{#CPU}",
 		"hwr10k.cpu.events[{#CPU},{#EVENT}]",
 		"CPU {#CPU}: events counted: {#EVENT}",
-		"CPU {#CPU}: events per second: {#EVENT}", KEY_DISC},
+		"CPU {#CPU}: events per second: {#EVENT}", ZBX_KEY_CPU_DISC},
     [ZS_GROUP] = {"hwr10k.group.count[{#GROUP},{#EVENT}]", "$.g{#COL}_{#GIDX}",
 		  "hwr10k.group.events[{#GROUP},{#EVENT}]",
 		  "Group {#GROUP}: events counted: {#EVENT}",
@@ -260,6 +265,11 @@ static void put_rate_prototype(FILE *out, enum zbx_scope sc)
 			   "over the time the agent counted between them "
 			   "(exact at any item interval); none across a "
 			   "discontinuity of the group (of one of its CPUs)."
+			 : sc == ZS_CPU
+			 ? "The CPU's events counted between two readings "
+			   "over the time the agent counted between them "
+			   "(exact at any item interval); none across a "
+			   "discontinuity of this CPU."
 			 : "The events counted between two readings over the "
 			   "time the agent counted between them (exact at any "
 			   "item interval); none across a discontinuity."};

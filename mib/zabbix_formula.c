@@ -56,7 +56,7 @@ static void chg(char *buf, size_t len, const char *key)
 /*
  * The guard of a calculated value: the two readings are of one counting
  * epoch (the counting time grew, no discontinuity between them: `disc`,
- * the agent's discontinuity time, or a group's for a group's value), fresh
+ * the agent's discontinuity time, or a group's or a CPU's for its value), fresh
  * (two readings of the counting time within {$HWR10K.WINDOW}; count(),
  * not nodata(): see CHG), and `extra` holds.  A value failing
  * it is -1, which the In range step discards: nothing is stored, never a
@@ -207,7 +207,9 @@ static void input_key(char *buf, size_t len, int c, enum zbx_scope sc)
  * statistic that is a difference). */
 void zbx_stat_formula(char *f, size_t len, size_t st, enum zbx_scope sc)
 {
-	const char *disc = sc == ZS_GROUP ? ZBX_KEY_GROUP_DISC : KEY_DISC;
+	const char *disc = sc == ZS_GROUP ? ZBX_KEY_GROUP_DISC
+			   : sc == ZS_CPU ? ZBX_KEY_CPU_DISC
+					  : KEY_DISC;
 	const struct stat_def *s = &stat_defs[st];
 	int k[4];
 	char ch[4][256], num[1024], den[1024], extra[LEN], g[LEN * 2];

@@ -43,6 +43,10 @@ static const struct zbx_meta meta[] = {
     {TAG_CPU_DUTY_CYCLE, "hwr10k.cpu.duty[{#SNMPINDEX}]",
      "CPU {#SNMPINDEX}: events counted (duty cycle)", V_UNSIGNED, "%", NULL,
      INTERVAL, P_NONE, ""},
+    /* the guard of the CPU's rates and statistics (ZBX_KEY_CPU_DISC) */
+    {TAG_CPU_DISCONTINUITY_TIME, "hwr10k.cpu.discontinuity.time[{#SNMPINDEX}]",
+     "CPU {#SNMPINDEX}: event counter discontinuity time", V_FLOAT, "uptime",
+     NULL, INTERVAL, P_MULTIPLY, "0.01"},
 };
 
 const struct zbx_trigger zbx_snmp_down = {

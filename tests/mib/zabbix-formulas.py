@@ -33,6 +33,9 @@ DISC = "hwr10k.discontinuity.time"
 # A CPU group's rates and statistics are guarded by the group's own
 # discontinuity time (a CPU's gap blanks its group, not the others)
 GROUP_DISC = "hwr10k.group.discontinuity.time[{#GROUP}]"
+# and a CPU's by the CPU's (another CPU's gap or reset leaves it be)
+CPU_DISC = "hwr10k.cpu.discontinuity.time[{#CPU}]"
+SCOPE_DISC = {"Group ": GROUP_DISC, "CPU ": CPU_DISC}
 KEY = r"[^,()\[]+(?:\[[^\]]*\])?"
 FUNC = re.compile(r"(change|count|nodata|sum)\(//(" + KEY + r")(?:,(\{\$HWR10K\.(?:NODATA|WINDOW)\}|#\d+))?\)")
 # A change as the template writes it: 2*sum(#1)-sum(#2)
@@ -194,13 +197,16 @@ def check_item(name, formula, rng):
         return 0
     code = to_python(formula)
     group = name.startswith("Group ")
-    disc = GROUP_DISC if group else DISC
-    other = DISC if group else GROUP_DISC
-    if other in inputs_of(formula) or disc not in inputs_of(formula):
+    scope = next((p for p in SCOPE_DISC if name.startswith(p)), None)
+    disc = SCOPE_DISC.get(scope, DISC)
+    others = {DISC, GROUP_DISC, CPU_DISC} - {disc}
+    if others & set(inputs_of(formula)) or disc not in inputs_of(formula):
         fail(f"{name}: not guarded by {disc} alone")
         return 0
     if group and any("[{#GROUP}," not in k for k in inputs_of(formula) if k not in (TIME, disc)):
         fail(f"{name}: a group's formula reads another scope's counter")
+    if scope == "CPU " and any("[{#CPU}," not in k for k in inputs_of(formula) if k not in (TIME, disc)):
+        fail(f"{name}: a CPU's formula reads another scope's counter")
     keys = [k for k in inputs_of(formula) if k not in (TIME, disc)]
     allkeys = [TIME, disc] + keys
     # The first and the last reads are the inputs' counts (the snapshot).

@@ -89,9 +89,9 @@ def gap_between(a, b, cpus):
 
 def guard_cpus(key):
     """The CPUs whose gap is a discontinuity of KEY's guard: a group's
-    own, else every CPU (the agent's discontinuity time)."""
+    or a CPU's own, else every CPU (the agent's discontinuity time)."""
     scope, _, cpus, _ = parse(key)
-    return cpus if scope == "group" else None
+    return cpus if scope in ("group", "cpu") else None
 
 
 def truth(key, a, b):
@@ -140,24 +140,27 @@ for key, values in hist["items"].items():
             print("  the next pairs' truths: "
                   + ", ".join(f"{truth(key, a, b):.6g} ({a / 1e9:.3f}..{b / 1e9:.3f} s)"
                               for a, b in zip([before[-1][1]] + [r[1] for r in after], [r[1] for r in after])))
-# Gaps stay local: for each group with a gap, the pairs of readings
-# that hold it, and the other groups' values stored for them.
+# Gaps stay local: for each group and each CPU with a gap, the pairs of
+# readings that hold it, and the other groups' (CPUs') values stored for
+# them.
 local = []
 steps = [(x[1], y[1]) for x, y in zip(readings, readings[1:])]
-# (from the first pair any group's value was matched to: before it the
-# new items' rates had not started)
-starts = [p[0] for key, ps in matched.items() if parse(key)[0] == "group" for p in ps]
-for g, cpus in groups.items():
+units = [("group", g, cpus) for g, cpus in groups.items()]
+units += [("cpu", f"CPU {c}", [c]) for c in sorted({c for p in present.values() for c in p})]
+for scope, g, cpus in units:
+    # (from the first pair any value of the scope was matched to: before
+    # it the new items' rates had not started)
+    starts = [p[0] for key, ps in matched.items() if parse(key)[0] == scope for p in ps]
     held = [p for p in steps if gap_between(p[0], p[1], cpus) and starts and p[0] >= min(starts)]
     if not held:
         continue
-    others = sum(1 for key, ps in matched.items() if parse(key)[0] == "group"
+    others = sum(1 for key, ps in matched.items() if parse(key)[0] == scope
                  and parse(key)[2] != cpus for p in ps if p in held)
     own = sum(1 for key, ps in matched.items() if parse(key)[2] == cpus for p in ps if p in held)
     local.append(f"{g}'s gap in {len(held)} pairs of readings: {own} of its values there, "
-                 f"{others} of the other groups'")
-    if len(held) >= 2 and not others and any(parse(k)[0] == "group" and parse(k)[2] != cpus for k in matched):
-        print(f"FAIL: no other group's value for the {len(held)} pairs of readings holding {g}'s gap")
+                 f"{others} of the other {scope}s'")
+    if len(held) >= 2 and not others and any(parse(k)[0] == scope and parse(k)[2] != cpus for k in matched):
+        print(f"FAIL: no other {scope}'s value for the {len(held)} pairs of readings holding {g}'s gap")
         bad += 1
 print(f"{n} values of {len(hist['items'])} items over {len(readings)} readings, worst {worst:.4f} %"
       + "".join(f"; {x}" for x in local)
