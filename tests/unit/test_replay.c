@@ -110,9 +110,13 @@ static void wrap_and_hold(void **state)
 	assert_int_equal(s.ncpus, 1);
 	assert_int_equal(s.cpus[0].cpu, 3);
 	assert_int_equal(s.cpus[0].value[t], 10);
+	/* enabled and running: the time since the recording's first set */
+	assert_int_equal(s.cpus[0].time_enabled, 1000000000);
+	assert_int_equal(s.cpus[0].time_running, 1000000000);
 	assert_int_equal(backend_read(&b, &s), 0);
 	assert_int_equal(s.cpus[0].cpu, 5);
 	assert_int_equal(s.cpus[0].value[t], 2);
+	assert_int_equal(s.cpus[0].time_enabled, 2000000000);
 	uint32_t epoch = s.cpus[0].epoch;
 	assert_int_equal(backend_read(&b, &s), 0); /* end: hold */
 	assert_int_equal(s.cpus[0].value[t], 2);
@@ -134,12 +138,16 @@ static void width_48_and_loop(void **state)
 	unlink(path);
 	assert_int_equal(backend_read(&b, &s), 0);
 	uint32_t epoch = s.cpus[0].epoch;
+	assert_int_equal(s.cpus[0].time_enabled, 0);
 	assert_int_equal(backend_read(&b, &s), 0);
 	assert_int_equal(s.cpus[0].value[0], 10);
+	assert_int_equal(s.cpus[0].time_enabled, 1000000000);
 	assert_int_equal(s.state, 7);
 	assert_int_equal(backend_read(&b, &s), 0); /* loops: new epoch */
 	assert_true(s.cpus[0].epoch != epoch);
 	assert_int_equal(s.cpus[0].value[0], 0);
+	/* the new epoch's times start again from its first set */
+	assert_int_equal(s.cpus[0].time_enabled, 0);
 	assert_logged("end reached, starting again");
 	backend_close(&b);
 	sample_free(&s);
