@@ -9,7 +9,9 @@
 # is fed, and the reload is refused (the new backend cannot open) with
 # the running config kept.  After SIGCONT the same reload is applied: the
 # counters go on from the new backend.  Each GET is timed; the test prints
-# how many were answered and the worst latency.
+# how many were answered and the worst latency.  Last, a stop while a
+# reload's new backend opens on a stopped pmcd (libpcp's timeouts 60 s):
+# the reload says the agent stops, the agent exits 0 after its waits.
 . "$(dirname "$0")/lib.sh"
 
 [ -x "$HWR_BUILDDIR/tests/pcp/replay2archive" ] || { echo "SKIP: built without the pcp backend"; exit 77; }
@@ -86,3 +88,34 @@ logged "pcp: pmcd at 127.0.0.1:$PMCD_PORT: 1 counters mapped" || fail "the new b
 grep -q "not counted (pcpMetric maps them):.*pcp: pmcd at" "$TMP/agent.log" &&
     fail "a long log line of the reading thread ran into the next one"
 ok "after SIGCONT the reload is applied (pcpHost 127.0.0.1), the polls go on; $all GETs in all, every one answered"
+
+# SIGTERM while the reload's new backend opens: no read in flight (a
+# 30 s interval), pmcd stopped, libpcp's timeouts longer than the
+# agent's wait at a stop (POLL_WAIT_S, 10 s).  The reload gives up
+# saying why, the stop leaves the stuck open to the exiting process.
+stop_agent
+kill -STOP "$PMCD_PID"
+PMCD_REQUEST_TIMEOUT=60 PMCD_CONNECT_TIMEOUT=60
+EXPECT_STALL=1
+printf 'backend pcp\npollInterval 30\npcpHost localhost:%s\npcpMetric hw.r10kevctr.cycles kernel.percpu.intr\n' \
+    "$PMCD_PORT" >"$TMP/agent.conf"
+kill -CONT "$PMCD_PID"
+stop_pid "$LISTEN_PID"
+rm -f "$TMP/notify.sock" "$TMP/notify.log"
+: >"$TMP/agent.log"
+start_watched_agent
+wait_until 20 agent_serving || fail "the subagent (pollInterval 30) never answered"
+kill -STOP "$PMCD_PID"
+conf 127.0.0.1
+sed -i 's/^pollInterval 1$/pollInterval 30/' "$TMP/agent.conf"
+kill -HUP "$AGENT_PID"
+wait_until 10 grep -q "RELOADING=1" "$TMP/notify.log" || fail "no RELOADING=1 after SIGHUP"
+kill -TERM "$AGENT_PID"
+wait "$AGENT_PID"
+rc=$?
+AGENT_PID=
+kill -CONT "$PMCD_PID"
+[ "$rc" = 0 ] || fail "the agent stopped during a reload's open exited $rc"
+logged "reload: the agent stops while backend pcp opens; keeping the running config" ||
+    fail "the reload cut short by the stop did not say so: $(grep reload "$TMP/agent.log")"
+ok "SIGTERM while a reload's backend opens on a stopped pmcd: the reload says the agent stops, exit 0"
