@@ -51,8 +51,24 @@ struct module {
 	const char *comment;
 	const char *const *walk;
 	size_t nwalk;
-	bool groups; /* label the group rows with the group's name */
+	/* The lookups' YAML (NULL: none): the label a row gets of its
+	 * index, which the walk need not list (the generator walks a
+	 * lookup's column). */
+	const char *lookups;
 };
+
+/* A group's rows are labelled by its name, not its position. */
+static const char lookup_group[] =
+    "    # The group's name, not its position, labels its rows.\n"
+    "      - source_indexes: [hwR10kEvCtrGroupIndex]\n"
+    "        lookup: hwR10kEvCtrGroupName\n"
+    "        drop_source_indexes: true\n";
+/* A CPU's rows carry its group's name too (empty: in none), so that a
+ * rule compares a CPU with its group. */
+static const char lookup_cpu_group[] =
+    "    # Each CPU's rows also carry its group's name (none: in no group).\n"
+    "      - source_indexes: [hwR10kEvCtrCpuIndex]\n"
+    "        lookup: hwR10kEvCtrCpuGroupName\n";
 
 static const struct module modules[] = {
     {"hw_r10kevctr", "", "  # The default: the totals (state, cpurev, counters), the agent's\n"
@@ -60,11 +76,13 @@ static const struct module modules[] = {
      "  # (a row per NUMA node: its CPUs, counters and discontinuity time,\n"
      "  # labelled by the group's name).  A 1024-CPU host in 16 groups is\n"
      "  # about 600 varbinds (bench/README.md).\n",
-     walk_default, sizeof(walk_default) / sizeof(walk_default[0]), true},
+     walk_default, sizeof(walk_default) / sizeof(walk_default[0]),
+     lookup_group},
     {"hw_r10kevctr_cpu", "_cpu", "  # Per CPU, a choice (a job of its own in prometheus.yml): the CPU\n"
      "  # counters, the CPU status, duty cycle and discontinuity time, and\n"
-     "  # the scalars the per-CPU rules and alerts read.\n",
-     walk_cpu, sizeof(walk_cpu) / sizeof(walk_cpu[0]), false},
+     "  # the scalars the per-CPU rules and alerts read; each CPU labelled\n"
+     "  # with its group's name.\n",
+     walk_cpu, sizeof(walk_cpu) / sizeof(walk_cpu[0]), lookup_cpu_group},
 };
 
 static const struct node *find(const struct mibmodel *mm, const char *name)
@@ -146,15 +164,12 @@ static void put_module(const struct mibmodel *mm, const struct module *m,
 		}
 		fprintf(out, "      - %s\n", m->walk[i]);
 	}
-	if (m->groups)
-		fprintf(out,
-			"    # The group's name, not its position, labels "
-			"its rows.\n"
-			"    lookups: &lookups%s\n"
-			"      - source_indexes: [hwR10kEvCtrGroupIndex]\n"
-			"        lookup: hwR10kEvCtrGroupName\n"
-			"        drop_source_indexes: true\n",
-			m->anchor);
+	if (m->lookups) {
+		/* the comment line first, then the anchored list */
+		const char *list = strchr(m->lookups, '\n') + 1;
+		fprintf(out, "%.*s    lookups: &lookups%s\n%s",
+			(int)(list - m->lookups), m->lookups, m->anchor, list);
+	}
 	fprintf(out, "    overrides: &overrides%s\n", m->anchor);
 	for (size_t i = 0; i < mm->count; i++) {
 		const struct node *n = &mm->nodes[i];
@@ -184,7 +199,7 @@ static void put_v3(const struct module *m, FILE *out)
 		"      priv_password: change-this-priv-phrase\n"
 		"    walk: *walk%s\n    overrides: *overrides%s\n",
 		m->name, m->anchor, m->anchor);
-	if (m->groups)
+	if (m->lookups)
 		fprintf(out, "    lookups: *lookups%s\n", m->anchor);
 }
 

@@ -5,6 +5,9 @@
 #include "mibmodel.h"
 
 const struct mib_revision mib_revisions[] = {
+    {"202612060700Z", "hwR10kEvCtrCpuGroupName: the name of each CPU's\n"
+		      "group (empty for a CPU in none), so that a manager\n"
+		      "can compare a CPU with its group's values."},
     {"202612060000Z", "CPU groups (a NUMA node by default, or the\n"
 		      "configuration's cpuGroup lines):\n"
 		      "hwR10kEvCtrGroupTable and its counters, rates and\n"

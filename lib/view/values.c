@@ -90,6 +90,14 @@ NUM(cpu_duty_cycle, at->row->duty_cycle)
 NUM(cpu_status, at->row->status)
 NUM(cpu_discontinuity_time, at->row->disc_time)
 
+/* A CPU in no group is known to be in none: "" (objects.def). */
+static bool cpu_group_name(const struct value_at *at, struct raw *r)
+{
+	long g = at->row->group;
+	r->str = g >= 0 ? at->v->cache->groups.g[g].name : "";
+	return true;
+}
+
 /* The group table and its augmentations. */
 #define GROUP_OF(at) (&(at)->v->cache->groups.g[(at)->group])
 #define GSUM_OF(at)  (&(at)->v->cache->gsum[(at)->group])
@@ -182,6 +190,7 @@ static value_fn *const value_of[TAG_COUNT] = {
     [TAG_CPU_TIME_RUNNING] = cpu_time_running,
     [TAG_CPU_DUTY_CYCLE] = cpu_duty_cycle,
     [TAG_CPU_DISCONTINUITY_TIME] = cpu_discontinuity_time,
+    [TAG_CPU_GROUP_NAME] = cpu_group_name,
     [TAG_GROUP_NAME] = group_name,
     [TAG_GROUP_CPUS] = group_cpus,
     [TAG_GROUP_NUM_CPUS] = group_num_cpus,

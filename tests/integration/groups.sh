@@ -3,7 +3,8 @@
 # walked once; each group's counter and rate equals the sum of its CPUs'
 # values from the same walk (an independent truth: the walk's own CPU
 # rows, the group's CPU list as served), the totals the sum of the
-# groups; cpuGroup lines replace the nodes at a reload; -t names bad
+# groups; each CPU's row names its group; cpuGroup lines replace the
+# nodes at a reload (a CPU in none: an empty name); -t names bad
 # cpuGroup lines with file and line.
 . "$(dirname "$0")/lib.sh"
 
@@ -68,6 +69,14 @@ out=$(snmp snmpget -Ir hwR10kEvCtrGroupName.4 "$R.11.1.2.0")
 [ "$(echo "$out" | grep -c 'No Such Instance')" = 2 ] || fail "groups 0 and 4: $out"
 ok "3 sim nodes: $n counters and rates per group are the sums of their CPUs' in one walk, the totals the groups'"
 
+# cpu_group CPU NAME: hwR10kEvCtrCpuGroupName.CPU is NAME ('' for none)
+cpu_group() {
+    got=$(snmpq snmpget "hwR10kEvCtrCpuGroupName.$1")
+    [ "$got" = "\"$2\"" ] || [ "$got" = "$2" ] || fail "CPU $1's group: $got, not '$2'"
+}
+cpu_group 0 node0; cpu_group 3 node0; cpu_group 4 node1; cpu_group 9 node2
+ok "each CPU's row names its node (0-3 node0, 4-6 node1, 7-9 node2)"
+
 # cpuGroup lines replace the nodes; CPUs in no group are in the totals only.
 printf 'backend sim\npollInterval 2\nsimCpus 10\nsimSeed 7\nsimNodes 3\ncpuGroup even 0,2,4,6\ncpuGroup odd 1,3,5\n' >"$TMP/agent.conf"
 kill -HUP "$AGENT_PID"
@@ -76,6 +85,10 @@ wait_until 10 groups_are || fail "cpuGroup lines not served: $(snmp snmpwalk hwR
 p=$(polls); wait_until 10 polls_past $((p + 2)) || fail "no polls after the reload"
 check_walk 2 0
 ok "cpuGroup lines replace the nodes at a reload: each group the sum of its CPUs"
+cpu_group 2 even; cpu_group 3 odd; cpu_group 7 ''; cpu_group 9 ''
+[ "$(snmp snmpwalk -OUqv hwR10kEvCtrCpuGroupName | wc -l)" = 10 ] ||
+    fail "not every CPU row has its group's name: $(snmp snmpwalk hwR10kEvCtrCpuGroupName)"
+ok "after the reload each CPU names its cpuGroup, a CPU in none an empty name (every row has one)"
 
 printf 'backend sim\ncpuGroup a 0-3\ncpuGroup b 3-5\ncpuGroup a 8\ncpuGroup c 9-7\n' >"$TMP/bad.conf"
 "$AGENT" -t -C -c "$TMP/bad.conf" >"$TMP/out" 2>&1 && fail "-t passed a bad cpuGroup"

@@ -17,8 +17,12 @@
 # it covers (tests/nms/prometheus-truth.py; what rate() makes of the
 # same scrapes is shown beside it); the alerts that
 # go pending are the ones that mean it (unreachable, not counting) and
-# no other; the exporter's types reach Prometheus's metadata.  Then,
-# with an agent stopped, its host's series go away (no zeros).
+# no other; the exporter's types reach Prometheus's metadata.  The
+# console (conf/prometheus/consoles/hw-r10kevctr.html, with Debian's
+# console libraries) lists the recording's outlier CPU (CPU 3, far from
+# its group node1) first among the CPUs furthest from their group's IPC,
+# with the deviation the recording gives (tests/nms/prometheus-console.py).
+# Then, with an agent stopped, its host's series go away (no zeros).
 . "$(dirname "$0")/lib.sh"
 
 EXPORTER=${EXPORTER:-$(command -v prometheus-snmp-exporter || true)}
@@ -28,13 +32,20 @@ PROMETHEUS=${PROMETHEUS:-$(command -v prometheus || true)}
 command -v curl >/dev/null && command -v jq >/dev/null ||
     { echo "SKIP: curl or jq not installed"; exit 77; }
 P=$HWR_SRCDIR/conf/prometheus
+# Debian's console libraries (prom.lib, menu.lib), which the console uses.
+CONSOLE_LIBS=${CONSOLE_LIBS:-}
+for d in /etc/prometheus/console_libraries /usr/share/doc/prometheus/examples/console_libraries; do
+    [ -n "$CONSOLE_LIBS" ] || { [ -f "$d/prom.lib" ] && CONSOLE_LIBS=$d; }
+done
+[ -f "$CONSOLE_LIBS/prom.lib" ] ||
+    fail "no prom.lib in /etc/prometheus/console_libraries or Debian's examples (package prometheus): set CONSOLE_LIBS=DIR"
 RUN=${PROMETHEUS_MATRIX_SECONDS:-170}
 
 # A recording per pollInterval, a set every interval for 25 minutes
 # (the run ends long before the recording does): 4 CPUs, groups node0
-# (CPUs 0, 1) and node1 (2, 3).
+# (CPUs 0, 1) and node1 (2, 3); CPU 3 far from its group's IPC.
 for iv in 1 5 10; do
-    python3 "$HWR_SRCDIR/tests/nms/varying-replay.py" "$TMP/rec$iv" "$iv" 1500 "$iv" 4 2 ||
+    python3 "$HWR_SRCDIR/tests/nms/varying-replay.py" "$TMP/rec$iv" "$iv" 1500 "$iv" 4 2 3 ||
         fail "could not write the recording"
 done
 start_matrix "backend replay
@@ -83,10 +94,12 @@ if grep '^hwR10kEvCtr\(Cpu[A-Z]\|Rate[A-Z]\|Stat[A-Z]\|GroupRate\|GroupStat\)' "
 fi
 scrape hw_r10kevctr_cpu "$M1" >"$TMP/scrape-cpu.txt" || fail "the exporter's per-CPU scrape failed"
 grep -q '^# TYPE hwR10kEvCtrCpuCycles counter' "$TMP/scrape-cpu.txt" || fail "per-CPU cycles not a counter"
-grep -q '^hwR10kEvCtrCpuStatus{hwR10kEvCtrCpuIndex="3",hwR10kEvCtrCpuStatus="counting"} 1' "$TMP/scrape-cpu.txt" ||
-    fail "CPU 3's status state set"
-grep -q '^hwR10kEvCtrCpuDiscontinuityTime{hwR10kEvCtrCpuIndex="3"} [0-9]' "$TMP/scrape-cpu.txt" ||
-    fail "CPU 3's discontinuity time"
+grep -q '^hwR10kEvCtrCpuStatus{hwR10kEvCtrCpuGroupName="node1",hwR10kEvCtrCpuIndex="3",hwR10kEvCtrCpuStatus="counting"} 1' "$TMP/scrape-cpu.txt" ||
+    fail "CPU 3's status state set, labelled with its group"
+grep -q '^hwR10kEvCtrCpuDiscontinuityTime{hwR10kEvCtrCpuGroupName="node1",hwR10kEvCtrCpuIndex="3"} [0-9]' "$TMP/scrape-cpu.txt" ||
+    fail "CPU 3's discontinuity time, labelled with its group"
+grep -q '^hwR10kEvCtrCpuCycles{hwR10kEvCtrCpuGroupName="node0",hwR10kEvCtrCpuIndex="1"} [0-9]' "$TMP/scrape-cpu.txt" ||
+    fail "CPU 1's cycles not labelled with its group node0"
 if grep '^hwR10kEvCtr\(CpuRate\|CpuStat[A-Z]\|Rate[A-Z]\|Stat[A-Z]\|Group\|CpuTime\)' "$TMP/scrape-cpu.txt" | head -3 | grep .; then
     fail "the per-CPU module walks per-poll rates, statistics, groups or the enabled/running times"
 fi
@@ -133,6 +146,7 @@ job() { # job NAME INTERVAL MODULE TARGET...
     job cv3 15s hw_r10kevctr_cpu_v3 "$M5"
 } >"$TMP/prometheus.yml"
 "$PROMETHEUS" --config.file="$TMP/prometheus.yml" --storage.tsdb.path="$TMP/tsdb" \
+    --web.console.templates="$P/consoles" --web.console.libraries="$CONSOLE_LIBS" \
     --web.listen-address="127.0.0.1:$PPORT" >"$TMP/prometheus.log" 2>&1 &
 EXTRA_PIDS="$EXTRA_PIDS $!"
 wait_until 30 curl -sf "http://127.0.0.1:$PPORT/-/ready" || fail "prometheus did not start"
@@ -168,7 +182,25 @@ rc=$?
 cat "$TMP/truth.txt"
 [ "$rc" = 0 ] || fail "recorded values more than 0.1 % from the recording (or too few)"
 [ "$(grep -c '^ok: pollInterval' "$TMP/truth.txt")" = 14 ] || fail "not every cell of the matrix judged"
-ok "matrix: pollInterval 1, 5, 10 s x scrape 15, 60 s (and SNMPv3) x module: every recorded rate and ratio (per CPU, per group, summed) within 0.1 % of the recording"
+ok "matrix: pollInterval 1, 5, 10 s x scrape 15, 60 s (and SNMPv3) x module: every recorded rate and ratio (per CPU, per group, summed; each CPU's deviation from its group's IPC) within 0.1 % of the recording"
+[ -n "$(q 'instance_cpu:hw_r10kevctr_ipc:deviation_group_rate5m{job="c15",cpu="3",group="node1"}')" ] ||
+    fail "no deviation recorded for CPU 3 of group node1"
+
+# The console, for the host polled every 5 s and its 15 s jobs.
+python3 "$HWR_SRCDIR/tests/nms/prometheus-console.py" "$API" \
+    "http://127.0.0.1:$PPORT/consoles/hw-r10kevctr.html" s15 c15 "$M5=5:$TMP/rec5" 3 >"$TMP/console.txt"
+rc=$?
+cat "$TMP/console.txt"
+[ "$rc" = 0 ] || fail "the console does not show the recording's outlier as the recording has it"
+ok "console: totals, groups, and the outlier CPU first with the recording's deviation"
+# HWR_PROMETHEUS_SCREENSHOT=FILE.png keeps a picture of the console
+# (doc/img/prometheus-console.png is made so).
+if [ -n "${HWR_PROMETHEUS_SCREENSHOT:-}" ]; then
+    chromium --headless --no-sandbox --hide-scrollbars --window-size=1200,900 \
+        --screenshot="$HWR_PROMETHEUS_SCREENSHOT" \
+        "http://127.0.0.1:$PPORT/consoles/hw-r10kevctr.html?instance=$M5&job=s15&cpu_job=c15" \
+        >"$TMP/chromium.log" 2>&1 || { cat "$TMP/chromium.log"; fail "chromium could not take the console's picture"; }
+fi
 
 # Metadata: the exporter's names carry TYPE and HELP; the renamed series
 # carry none (prometheus.yml says so; doc/nms.md lists their types).

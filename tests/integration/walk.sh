@@ -80,8 +80,9 @@ check_type 'hwR10kEvCtr(Cycles|Tlb|FailBrmp|Fucomp|ScacheUpshare)\.0' Counter64 
 sg=$(grep -cE '::hwR10kEvCtr(Cpu)?Stat[A-Za-z]*\.[0-2] = (Gauge32|Counter64): ' "$TMP/walk")
 [ "$sg" = $((STATS * 4)) ] || fail "$sg statistics lines, not $((STATS * 4))"
 cstat=$(grep -cE '::hwR10kEvCtrCpuStat[A-Za-z]*\.[0-2] = Counter64: ' "$TMP/walk")
-# status columns not Counter64: status, duty cycle, discontinuity time
-check_type 'hwR10kEvCtrCpu[A-Z][A-Za-z]*\.[0-2]' Counter64 $(((K + (STATUS - 3) + K) * 3 + cstat))
+# status columns not Counter64: status, duty cycle, discontinuity time,
+# group name
+check_type 'hwR10kEvCtrCpu[A-Z][A-Za-z]*\.[0-2]' Counter64 $(((K + (STATUS - 4) + K) * 3 + cstat))
 check_type 'hwR10kEvCtrRate[A-Z][A-Za-z]*\.0' Counter64 "$K"
 check_type 'hwR10kEvCtrState\.0' INTEGER 1
 check_type 'hwR10kEvCtrCpurev\.0' STRING 1

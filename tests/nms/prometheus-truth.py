@@ -10,7 +10,9 @@ in its 5m window [T-5m, T] (Prometheus 2.x's ranges hold both ends): the
 raw samples of hw_r10kevctr_counting_nanoseconds_total there say which
 sets of the recording its first and last scrape saw (the clock is the
 set's TIME minus the first set's), and the truth is the recording's
-events between those sets over the time between them.  Prints, per job
+events between those sets over the time between them.  A CPU's deviation
+from its group's IPC (the CPU's IPC less the group's CPUs') is judged
+against the group's IPC, as a deviation near 0 has no relative error.  Prints, per job
 and instance, the values judged and the worst and mean deviation, and the
 same for what rate() of the counters makes of the same scrapes, over 2m
 windows that start after the first scrape (the run is shorter than 5m).
@@ -33,6 +35,9 @@ RULES = {
     "instance_group_event:hw_r10kevctr_events:rate5m": ("events", True),
     "instance_event:hw_r10kevctr_events:rate5m": ("events", False),
     "instance:hw_r10kevctr_ipc:ratio_rate5m": ("ipc", False),
+    "instance_group:hw_r10kevctr_ipc_of_cpus:ratio_rate5m": ("ipc", True),
+    "instance_cpu:hw_r10kevctr_ipc:deviation_group_rate5m":
+        ("ipc_dev", True),
 }
 for _scope in ("cpu", "group"):
     for _kind, _name in (("ipc", "ipc"), ("pcache", "pcache_dmiss"),
@@ -101,6 +106,15 @@ class Recording:
         m = EVENTS[event]
         return sum(self.values[b][c, m] - self.values[a][c, m] for c in cpus)
 
+    def group_of(self, cpu):
+        return next(c for c in self.groups.values() if cpu in c)
+
+    def deviation(self, a, b, cpu):
+        """CPU's IPC less its group's between sets A and B, and the
+        group's IPC (the scale it is judged on)."""
+        group = self.truth("ipc", a, b, self.group_of(cpu), None)
+        return self.truth("ipc", a, b, [cpu], None) - group, group
+
     def truth(self, kind, a, b, cpu, event):
         if kind == "events":
             return self.events(a, b, cpu, event) * 1e9 / (
@@ -163,9 +177,13 @@ class Judge:
             ab = self.span(job, inst, ms, window_ms, full)
             if ab is None:
                 continue
-            want = self.hosts[inst][1].truth(kind, ab[0], ab[1], cpu,
-                                             m.get("event"))
-            out.append((job, inst, abs(v - want) / want * 100))
+            rec = self.hosts[inst][1]
+            if kind == "ipc_dev":
+                want, scale = rec.deviation(ab[0], ab[1], cpu[0])
+            else:
+                want = scale = rec.truth(kind, ab[0], ab[1], cpu,
+                                         m.get("event"))
+            out.append((job, inst, abs(v - want) / scale * 100))
         return out
 
 

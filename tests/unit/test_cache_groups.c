@@ -273,6 +273,67 @@ static void view_serves_groups(void **state)
 	cpu_groups_free(&gs);
 }
 
+/* hwR10kEvCtrCpuGroupName of CPU cpu is want ("": in no group). */
+static void assert_cpu_group(const struct mib_view *view, unsigned cpu,
+			     const char *want)
+{
+	const struct mib_object *o = mibview_object("hwR10kEvCtrCpuGroupName");
+	struct mib_value v;
+	assert_non_null(o);
+	assert_int_equal(mibview_value(view, o, cpu, &v), MV_OK);
+	assert_int_equal(v.type, SYN_OCTETS);
+	assert_int_equal(v.v.str.len, strlen(want));
+	assert_memory_equal(v.v.str.ptr, want, v.v.str.len);
+}
+
+/* Each CPU's row names its group, from the groups of the poll it is
+ * served with: a CPU in a group, one in none (an empty name, not no
+ * instance), a CPU that is not a row (no instance), and the new
+ * groups at once after a reload changes them, before the next poll. */
+static void cpu_names_its_group(void **state)
+{
+	(void)state;
+	struct cache c;
+	struct sample s = {0};
+	struct served served;
+	struct cpu_groups gs = {0}, other = {0};
+	char err[200];
+	const struct scenario sc = {.away_from = 99, .away_to = 99};
+	const struct mib_view view = {&c, &served};
+	const struct mib_object *o = mibview_object("hwR10kEvCtrCpuGroupName");
+	struct mib_value v;
+
+	assert_int_equal(cpu_groups_add(&gs, "a", "0-1", err, sizeof(err)), 0);
+	assert_int_equal(cpu_groups_add(&gs, "b", "3", err, sizeof(err)), 0);
+	assert_int_equal(cpu_groups_add(&other, "node.7_x-Y", "2-3", err,
+					sizeof(err)),
+			 0);
+	served_configure(&served, "sim", 5, NULL);
+	cache_init(&c);
+	assert_int_equal(cache_groups_use(&c, &gs), 0);
+	poll(&c, &s, 1, &sc);
+	assert_cpu_group(&view, 0, "a");
+	assert_cpu_group(&view, 1, "a");
+	assert_cpu_group(&view, 2, "");
+	assert_cpu_group(&view, 3, "b");
+	assert_int_equal(mibview_value(&view, o, 4, &v), MV_NO_SUCH_INSTANCE);
+	assert_int_equal(cache_groups_use(&c, &other), 0); /* a reload */
+	assert_cpu_group(&view, 0, "");
+	assert_cpu_group(&view, 2, "node.7_x-Y");
+	assert_cpu_group(&view, 3, "node.7_x-Y");
+	poll(&c, &s, 2, &sc);
+	assert_cpu_group(&view, 1, "");
+	assert_cpu_group(&view, 3, "node.7_x-Y");
+	assert_int_equal(cache_groups_use(&c, NULL), 0); /* none at all */
+	poll(&c, &s, 3, &sc);
+	for (unsigned cpu = 0; cpu < 4; cpu++)
+		assert_cpu_group(&view, cpu, "");
+	cache_free(&c);
+	sample_free(&s);
+	cpu_groups_free(&gs);
+	cpu_groups_free(&other);
+}
+
 /* Bad groups: each refused with its reason. */
 static void bad_groups(void **state)
 {
@@ -330,6 +391,7 @@ int main(void)
 	    cmocka_unit_test(groups_change),
 	    cmocka_unit_test(restamp_moves_groups),
 	    cmocka_unit_test(view_serves_groups),
+	    cmocka_unit_test(cpu_names_its_group),
 	    cmocka_unit_test(bad_groups),
 	    cmocka_unit_test(group_names),
 	};
