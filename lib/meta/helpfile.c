@@ -105,6 +105,9 @@ struct hp_state {
 	int errors;
 	struct strbuf text;	/* the current entry's text so far */
 	struct help_entry *cur; /* NULL before the first good '@' line */
+	/* an '@' line was refused (said): cur is NULL again, and the text
+	 * until the next good one is skipped, not reported line by line */
+	bool refused;
 };
 
 /* An '@ metric summary' line: finish the entry before, start a new one.
@@ -127,6 +130,7 @@ static int start_entry(struct hp_state *s, char *line)
 		free(s->cur->metric);
 		free(s->cur->summary);
 		s->cur = NULL;
+		s->refused = true;
 		return 0;
 	}
 	size_t col = 0;
@@ -145,7 +149,7 @@ static int start_entry(struct hp_state *s, char *line)
 static void add_text_line(struct hp_state *s, char *line)
 {
 	if (!s->cur) {
-		if (!is_blank(line)) {
+		if (!s->refused && !is_blank(line)) {
 			diag(s->err, s->filename, s->lineno,
 			     "text before the first '@' entry", NULL);
 			s->errors++;

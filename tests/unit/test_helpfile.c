@@ -1,6 +1,7 @@
 /* test_helpfile.c - the newhelp parser, on hw.help and on bad input. */
 #include "testenv.h"
 
+#include "meta/describe.h"
 #include "meta/helpfile.h"
 #include "meta/metrics.h"
 
@@ -68,6 +69,54 @@ static void syntax_errors(void **state)
 	expect_error("@ hw.r10kevctr.cycles a\r\n", "t.help:1: byte outside");
 }
 
+/* A refused '@' line is one error: its text is skipped unread (no
+ * "text before the first '@' entry", no byte check), and the entries
+ * around it keep theirs. */
+/* A DESCRIPTION's value table starts at a line that is exactly "The
+ * values are": the same words running on are prose, kept as they are. */
+static void value_table_header(void **state)
+{
+	struct helpfile hf;
+	char *msgs;
+	assert_int_equal(parse("@ hw.r10kevctr.cycles a\n"
+			       "The values are small.\n"
+			       "@ hw.r10kevctr.tlb b\n"
+			       "The values are\n0 off\n",
+			       &hf, &msgs),
+			 0);
+	char *d = metric_description(helpfile_find(&hf, "hw.r10kevctr.cycles"),
+				     0);
+	assert_string_equal(d, "a\n\nThe values are small.");
+	free(d);
+	d = metric_description(helpfile_find(&hf, "hw.r10kevctr.tlb"), 0);
+	assert_string_equal(d, "b\n\nThe values are\n  0     off");
+	free(d);
+	free(msgs);
+	helpfile_free(&hf);
+}
+
+static void refused_entry_skipped(void **state)
+{
+	struct helpfile hf;
+	char *msgs;
+	assert_int_equal(parse("@ hw.r10kevctr.cycles a\nx\n@\nits\ttext\n"
+			       "@ hw.r10kevctr.tlb b\ny\n",
+			       &hf, &msgs),
+			 1);
+	assert_string_equal(msgs, "t.help:3: '@' line has no metric name\n");
+	assert_int_equal(hf.count, 2);
+	assert_string_equal(helpfile_find(&hf, "hw.r10kevctr.cycles")->text,
+			    "x");
+	assert_string_equal(helpfile_find(&hf, "hw.r10kevctr.tlb")->text, "y");
+	free(msgs);
+	helpfile_free(&hf);
+	/* the first '@' line refused: the same */
+	assert_int_equal(parse("@\ntext\n@ hw.r10kevctr.tlb b\n", &hf, &msgs),
+			 1);
+	free(msgs);
+	helpfile_free(&hf);
+}
+
 static void metric_errors(void **state)
 {
 	struct helpfile hf;
@@ -122,7 +171,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(real_file),     cmocka_unit_test(syntax_errors),
 	    cmocka_unit_test(metric_errors), cmocka_unit_test(text_trimmed),
-	    cmocka_unit_test(missing_file),
+	    cmocka_unit_test(missing_file), cmocka_unit_test(refused_entry_skipped),
+	    cmocka_unit_test(value_table_header),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
