@@ -130,6 +130,12 @@ static void name_taken(void **state)
 		      "'alarm1026' (hwR10kEvCtrAlarmName.1030, varbind 2) is "
 		      "taken by row 3 (the config file's); inconsistentValue "
 		      "at varbind 2\n");
+	/* the table's first row's name too */
+	assert_int_equal(SET(6, S(AC_NAME, 1031, "cfgrow"),
+			     I(AC_ROW_STATUS, 1031, AW_RS_CREATE_AND_WAIT)),
+			 AX_ERR_INCONSISTENTVALUE);
+	assert_logged("the name 'cfgrow' (hwR10kEvCtrAlarmName.1031, varbind "
+		      "1) is taken by row 1 (the config file's)");
 	snapshot(after, sizeof(after));
 	assert_string_equal(before, after);
 }
