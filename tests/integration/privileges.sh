@@ -168,3 +168,36 @@ grep -q "$STATE/hw-r10kevctr-alarms.conf: cannot read the alarm rows: a symlink,
     fail "the symlinked store was not refused: $(grep alarm "$TMP/agent.log")"
 name1025 | grep -q "No Such Instance" || fail "the root file's row was loaded: $(name1025)"
 ok "alarm rows under -u: the state directory and its cert_indexes made for the user, the row kept and read back; a symlinked store not followed, a hard link or another user's file in cert_indexes not handed over"
+stop_agent
+
+# -u USER keeps USER's supplementary groups (initgroups), as a user put in
+# a group to read something expects.  The user and its groups are in a
+# private mount namespace's /etc/passwd and /etc/group (copies bound over
+# them), never the host's.
+if command -v unshare >/dev/null && unshare -m true 2>/dev/null; then
+    cp /etc/passwd "$TMP/passwd"
+    cp /etc/group "$TMP/group"
+    echo "hwrtest:x:64990:64990::/nonexistent:/usr/sbin/nologin" >>"$TMP/passwd"
+    printf 'hwrtest:x:64990:\nhwrextra:x:64991:hwrtest\n' >>"$TMP/group"
+    chmod 644 "$TMP/passwd" "$TMP/group"
+    printf 'backend sim\npollInterval 1\n' >"$TMP/agent.conf"
+    : >"$TMP/agent.log"
+    # shellcheck disable=SC2016,SC2086
+    unshare -m sh -c 'mount --bind "$0/passwd" /etc/passwd &&
+        mount --bind "$0/group" /etc/group && shift && exec "$@"' "$TMP" x \
+        $HWR_VALGRIND "$AGENT" -f -C -c "$TMP/agent.conf" -x "unix:$SOCK" \
+        -Lf "$TMP/agent.log" -u hwrtest &
+    AGENT_PID=$!
+    wait_until 20 agent_serving || fail "the agent as hwrtest never answered: $(tail -3 "$TMP/agent.log")"
+    [ "$(status_of Uid)" = 64990 ] || fail "not running as hwrtest: uid $(status_of Uid)"
+    groups=$(awk '$1 == "Groups:" { $1 = ""; print }' "/proc/$AGENT_PID/status")
+    case " $groups " in
+    *" 64991 "*) ;;
+    *) fail "-u hwrtest dropped its supplementary group hwrextra (Groups:$groups)" ;;
+    esac
+    stop_agent
+    grep -q "hwrtest" /etc/passwd && fail "the test's user reached the host's /etc/passwd"
+    ok "-u hwrtest keeps its supplementary group (Groups:$groups), in a private mount namespace"
+else
+    echo "no mount namespace here (unshare -m): supplementary groups not tested"
+fi
