@@ -88,7 +88,11 @@ names=$("$AGENT" -v | sed -n 's/^Backends built in: //p')
 [ -n "$names" ] || names=$("$AGENT" -h | sed -n 's/^Backends built in: //p')
 grep -q "no 'backend' line.*BACKEND one of $names" "$TMP/out" || { cat "$TMP/out"; fail "the no-backend message does not list $names"; }
 "$AGENT" -H | grep -q "^backend  *$(echo "$names" | sed 's/, /|/g')\$" || fail "-H does not list $names"
-ok "no backend: refused, naming $names; -H lists the same"
+# no file at all (-C, no -c): the message says where no file was
+"$AGENT" -f -C -Le -x "unix:$TMP/none.sock" >"$TMP/out" 2>&1 && fail "-C without -c (no config) was accepted"
+grep -q "^config (no file: -C without -c): no 'backend' line" "$TMP/out" ||
+    { cat "$TMP/out"; fail "-C without -c: the message does not say there was no file"; }
+ok "no backend: refused, naming $names; -H lists the same; with no file, it says so"
 
 # -H's alarm usage names both kinds of input (a metric or a statistic,
 # stat.NAME), and the shipped config and doc/alarms.md print that usage.

@@ -143,3 +143,17 @@ for st in 0 -1; do
     stop_agent "the state $st agent"
 done
 ok "state 0 and -1: STATUS says no counter counts"
+
+# The longest socket path sockaddr_un holds (107 bytes and its NUL): the
+# address's length is exactly the structure's, and READY=1 arrives.
+long=$TMP/$(printf '%0*d' $((107 - ${#TMP} - 1 - 5)) 0).sock
+[ ${#long} = 107 ] || fail "the test's long path is ${#long} bytes, not 107"
+python3 "$HWR_SRCDIR/tests/sdnotify/listen.py" "$long" "$TMP/long.log" &
+EXTRA_PIDS="$EXTRA_PIDS $!"
+wait_until 10 test -S "$long" || fail "the listener on a 107-byte path did not start"
+NOTIFY_SOCKET=$long $HWR_VALGRIND "$AGENT" -f -C -c "$TMP/agent.conf" \
+    -x "unix:$SOCK" -Lf "$TMP/long-agent.log" &
+AGENT_PID=$!
+wait_until 20 grep -q "READY=1" "$TMP/long.log" || fail "NOTIFY_SOCKET of 107 bytes: no READY=1: $(cat "$TMP/long-agent.log")"
+stop_agent "the agent on a 107-byte NOTIFY_SOCKET"
+ok "a NOTIFY_SOCKET of 107 bytes, the most sockaddr_un holds: READY=1"
