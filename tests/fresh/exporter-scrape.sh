@@ -54,7 +54,8 @@ scrape() {
     curl -sf "http://127.0.0.1:$EPORT/snmp?module=$1&target=127.0.0.1:$PORT${2:+&auth=$2}"
 }
 sample() { sed -n "s/^$1 \([0-9.e+]*\)$/\1/p" "$2" | awk '{ printf "%.0f\n", $1 }'; }
-label_sample() { sed -n "s/^$1{hwR10kEvCtrCpuIndex=\"$2\"} \([0-9.e+]*\)$/\1/p" "$3" | awk '{ printf "%.0f\n", $1 }'; }
+# (a CPU's sample: its index among its labels, its group's name beside it)
+label_sample() { sed -n "s/^$1{\([^}]*,\)\{0,1\}hwR10kEvCtrCpuIndex=\"$2\"\(,[^}]*\)\{0,1\}} \([0-9.e+]*\)$/\3/p" "$3" | awk '{ printf "%.0f\n", $1 }'; }
 check_module() { # check_module MODULE [AUTH]
     case $1 in
     *_cpu*) objs="hwR10kEvCtrCpuCycles.0 hwR10kEvCtrCpuCycles.1" what="CPU 0, CPU 1" counter=hwR10kEvCtrCpuCycles ;;
