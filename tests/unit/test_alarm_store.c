@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/parse.h"
 #include "write/alarm_store.h"
 #include "write/alarm_write.h"
 #include "logcapture.h"
@@ -152,6 +153,37 @@ static void rows_and_bad_lines(void **state)
 	assert_null(strstr(first + 1, "# not loaded (line 6"));
 	free(rows);
 	alarm_set_free(&set);
+	alarm_store_free(&st);
+}
+
+/* A line of PARSE_LINE_MAX bytes (its newline aside) is read; one byte
+ * more is "line too long", kept for the operator, the next line read. */
+static void line_of_the_most_bytes(void **state)
+{
+	struct alarm_store st;
+	struct alarm_def *rows;
+	size_t n;
+	unsigned bad;
+	static char text[3 * PARSE_LINE_MAX];
+	const char *row[] = {"alarmRow 1025 active nonVolatile a "
+			     "hw.r10kevctr.cycles sum rate 100 50 both",
+			     "alarmRow 1026 active nonVolatile b "
+			     "hw.r10kevctr.cycles sum rate 100 50 both"};
+	(void)state;
+	/* the same row padded with blanks to 1024 and to 1025 bytes */
+	snprintf(text, sizeof(text), "%-*s\n%-*s\n", PARSE_LINE_MAX, row[0],
+		 PARSE_LINE_MAX + 1, row[1]);
+	write_file(text);
+	assert_int_equal(alarm_store_init(&st, path, (uid_t)-1), 0);
+	assert_int_equal(alarm_store_load(&st, NULL, 0, &rows, &n, &bad), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(rows[0].index, 1025);
+	assert_int_equal(bad, 1);
+	char want[256];
+	snprintf(want, sizeof(want), "%s: line 2: line too long (1025 bytes)",
+		 path);
+	assert_logged(want);
+	free(rows);
 	alarm_store_free(&st);
 }
 
@@ -347,6 +379,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(words),
 	    cmocka_unit_test_setup_teardown(rows_and_bad_lines, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(line_of_the_most_bytes, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(missing_and_unreadable, setup,
 					    teardown),
