@@ -244,12 +244,19 @@ def write_renamed(d):
 
 
 def write_grown(d):
-    """DIR/grown: one archive whose instance domain grows at record 3
-    (cpu1 comes online, as pmlogger records a CPU hot-added), with no
+    """DIR/grown: one archive (cycles and grad.instrg) whose instance
+    domain grows at record 3 (cpu1 comes online, as pmlogger records a
+    CPU hot-added), with no
     mark: the agent learns the new instance from the archive's instance
     domain at that record.  DIR/grown.truth: each CPU's count at the end
     (a CPU counts from its first reading)."""
+    import cpmapi as api
     log, indom = cycles_archive(d + "/grown")
+    # a second metric on the same domain: the change is said once, not
+    # once per metric
+    log.pmiAddMetric("hw.r10kevctr.grad.instrg", log.pmiID(1, 35, 1),
+                     api.PM_TYPE_U64, indom, api.PM_SEM_COUNTER,
+                     log.pmiUnits(0, 0, 1, 0, 0, api.PM_COUNT_ONE))
     log.pmiAddInstance(indom, "cpu0", 0)
     seen = {}
     for k in range(6):
@@ -260,6 +267,7 @@ def write_grown(d):
             cells["cpu1"] = 70000 + 300 * k
         for name, v in cells.items():
             log.pmiPutValue("hw.r10kevctr.cycles", name, str(v))
+            log.pmiPutValue("hw.r10kevctr.grad.instrg", name, str(2 * v))
             seen.setdefault(name, []).append(v)
         log.pmiWrite(T0 + 100 + k, 0)
     log.pmiEnd()
