@@ -22,6 +22,15 @@
 # console libraries) lists the recording's outlier CPU (CPU 3, far from
 # its group node1) first among the CPUs furthest from their group's IPC,
 # with the deviation the recording gives (tests/nms/prometheus-console.py).
+# A host polled every 5 s replays a recording whose CPU 3 (group node1)
+# leaves for three sets twice and whose CPU 1 (node0) has its cycles
+# reset in between: no value recorded across a discontinuity of what it
+# covers, and none absent where the truth is defined (gaps stay local:
+# the other CPUs' and the other group's values are there); its
+# HwR10kEvCtrDiscontinuity alert fires (and HwR10kEvCtrGroupNotCounting
+# goes pending for node1 while CPU 3 is away).  PROMETHEUS_RULES=FILE runs
+# another rules file (bench/gap-absent.sh): the counts are reported,
+# absent values not judged, and the test ends after them.
 # Then, with an agent stopped, its host's series go away (no zeros).
 . "$(dirname "$0")/lib.sh"
 
@@ -40,6 +49,7 @@ done
 [ -f "$CONSOLE_LIBS/prom.lib" ] ||
     fail "no prom.lib in /etc/prometheus/console_libraries or Debian's examples (package prometheus): set CONSOLE_LIBS=DIR"
 RUN=${PROMETHEUS_MATRIX_SECONDS:-170}
+RULES=${PROMETHEUS_RULES:-$P/hw-r10kevctr.rules.yml}
 
 # A recording per pollInterval, a set every interval for 25 minutes
 # (the run ends long before the recording does): 4 CPUs, groups node0
@@ -50,10 +60,19 @@ for iv in 1 5 10; do
 done
 start_matrix "backend replay
 replayFile $TMP/rec@POLL@"
+# The gap host, on its own master: the same 4 CPUs, CPU 3 away from
+# sets 14 to 16 and 30 to 32 (70 and 150 s after its agent's start, well
+# inside the run), CPU 1's cycles reset at set 22.
+python3 "$HWR_SRCDIR/tests/nms/varying-replay.py" --gap 3:14:3 --gap 3:30:3 --reset 1:22 \
+    "$TMP/recgap" 5 1500 47 4 2 3 || fail "could not write the recording with gaps"
+start_pair gap "backend replay
+replayFile $TMP/recgap
+pollInterval 5"
 M1=127.0.0.1:$P1 M5=127.0.0.1:$PORT_p5 M10=127.0.0.1:$PORT_p10 ME=127.0.0.1:$PORT_ended
+MG=127.0.0.1:$PORT_gap
 # two polls: the rates and statistics exist
 has_rate() { case $(snmpq snmpget hwR10kEvCtrRateCycles.0) in [0-9]*) true ;; *) false ;; esac; }
-for p in $PORT_p5 $PORT_p10 $P1; do
+for p in $PORT_gap $PORT_p5 $PORT_p10 $P1; do
     PORT=$p
     wait_until 25 has_rate || fail "no rate after two polls (port $p)"
 done
@@ -137,11 +156,11 @@ job() { # job NAME INTERVAL MODULE TARGET...
 }
 {
     printf 'global:\n  evaluation_interval: 15s\n'
-    printf 'rule_files:\n  - %s\nscrape_configs:\n' "$P/hw-r10kevctr.rules.yml"
-    job s15 15s hw_r10kevctr "$M1" "$M5" "$M10" "$ME" "$DEAD"
+    printf 'rule_files:\n  - %s\nscrape_configs:\n' "$RULES"
+    job s15 15s hw_r10kevctr "$M1" "$M5" "$M10" "$ME" "$DEAD" "$MG"
     job s60 60s hw_r10kevctr "$M1" "$M5" "$M10"
     job v3 15s hw_r10kevctr_v3 "$M5"
-    job c15 15s hw_r10kevctr_cpu "$M1" "$M5" "$M10" "$ME"
+    job c15 15s hw_r10kevctr_cpu "$M1" "$M5" "$M10" "$ME" "$MG"
     job c60 60s hw_r10kevctr_cpu "$M1" "$M5" "$M10"
     job cv3 15s hw_r10kevctr_cpu_v3 "$M5"
 } >"$TMP/prometheus.yml"
@@ -169,20 +188,36 @@ wait_until 90 pending_ok || { cat "$TMP/alerts.txt"; fail "the unreachable host'
 ok "pending: HwR10kEvCtrUnreachable for $DEAD, HwR10kEvCtrCpuNotCounting for the ended recording's CPU"
 while [ $(($(date +%s) - START)) -lt "$RUN" ]; do
     alerts >"$TMP/alerts.txt"
-    grep -v "HwR10kEvCtrUnreachable.*instance=$DEAD\|HwR10kEvCtrCpuNotCounting.*instance=$ME" "$TMP/alerts.txt" >"$TMP/wrong.txt" &&
+    grep -v "HwR10kEvCtrUnreachable.*instance=$DEAD\|HwR10kEvCtrCpuNotCounting.*instance=$ME\|HwR10kEvCtrDiscontinuity,.*instance=$MG\|HwR10kEvCtrGroupNotCounting,alertstate=pending,group=node1,instance=$MG" "$TMP/alerts.txt" >"$TMP/wrong.txt" &&
         { cat "$TMP/wrong.txt"; fail "an alert that does not mean what it says"; }
     sleep 10
 done
-ok "no other alert in $RUN s (not HwR10kEvCtrMultiplexed for the ended CPU at duty cycle 0, not HwR10kEvCtrAbsent for the dead host)"
+grep -q "alertname=HwR10kEvCtrDiscontinuity,alertstate=firing,instance=$MG" "$TMP/alerts.txt" ||
+    { cat "$TMP/alerts.txt"; fail "no HwR10kEvCtrDiscontinuity for the gap host"; }
+ok "no other alert in $RUN s (not HwR10kEvCtrMultiplexed for the ended CPU at duty cycle 0, not HwR10kEvCtrAbsent for the dead host) but the gap host's HwR10kEvCtrDiscontinuity and, while CPU 3 is away, its group's HwR10kEvCtrGroupNotCounting pending"
 
 # Every rule value of every host and job, against the recording.
-python3 "$HWR_SRCDIR/tests/nms/prometheus-truth.py" "$API" $(($(date +%s) - START + 15)) 0.1 \
-    "$M1=1:$TMP/rec1" "$M5=5:$TMP/rec5" "$M10=10:$TMP/rec10" >"$TMP/truth.txt"
+python3 "$HWR_SRCDIR/tests/nms/prometheus-truth.py" ${PROMETHEUS_RULES:+--report} "$API" \
+    $(($(date +%s) - START + 15)) 0.1 \
+    "$M1=1:$TMP/rec1" "$M5=5:$TMP/rec5" "$M10=10:$TMP/rec10" "$MG=5:$TMP/recgap" >"$TMP/truth.txt"
 rc=$?
 cat "$TMP/truth.txt"
-[ "$rc" = 0 ] || fail "recorded values more than 0.1 % from the recording (or too few)"
-[ "$(grep -c '^ok: pollInterval' "$TMP/truth.txt")" = 14 ] || fail "not every cell of the matrix judged"
-ok "matrix: pollInterval 1, 5, 10 s x scrape 15, 60 s (and SNMPv3) x module: every recorded rate and ratio (per CPU, per group, summed; each CPU's deviation from its group's IPC) within 0.1 % of the recording"
+[ "$rc" = 0 ] || fail "recorded values more than 0.1 % from the recording, across a discontinuity, absent where defined (or too few)"
+[ "$(grep -c '^ok: pollInterval' "$TMP/truth.txt")" = 16 ] || fail "not every cell of the matrix judged"
+if [ -n "${PROMETHEUS_RULES:-}" ]; then
+    ok "rules $PROMETHEUS_RULES: values judged, the absent ones counted (not judged); the test ends here"
+    exit 0
+fi
+# (the per-CPU job: the other CPUs and node0 across CPU 3's gaps, the
+# other CPUs and node1 across CPU 1's reset; the default job: node0
+# across CPU 3's first gap, before the reset)
+for l in "c15, host $MG (with discontinuities): CPU 3's gaps" \
+    "c15, host $MG (with discontinuities): CPU 1's reset" \
+    "s15, host $MG (with discontinuities): CPU 3's gaps"; do
+    grep -q "^local: pollInterval 5 s, job $l: .* [1-9][0-9]* present, 0 absent$" "$TMP/truth.txt" ||
+        fail "no value of another CPU or group in the windows holding a discontinuity (job $l)"
+done
+ok "matrix: pollInterval 1, 5, 10 s x scrape 15, 60 s (and SNMPv3) x module, and a host with CPU 3's gaps and CPU 1's reset: every recorded rate and ratio (per CPU, per group, summed; each CPU's deviation from its group's IPC) within 0.1 % of the recording, none across a discontinuity of what it covers, none absent where defined"
 [ -n "$(q 'instance_cpu:hw_r10kevctr_ipc:deviation_group_rate5m{job="c15",cpu="3",group="node1"}')" ] ||
     fail "no deviation recorded for CPU 3 of group node1"
 

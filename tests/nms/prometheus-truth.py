@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""prometheus-truth.py API SECONDS MAXPCT INSTANCE=INTERVAL:RECORDING...
+"""prometheus-truth.py [--report] API SECONDS MAXPCT INSTANCE=INTERVAL:RECORDING...
 
 Judges every value the recording rules of conf/prometheus recorded in the
 last SECONDS seconds for the INSTANCEs, each an agent replaying RECORDING
@@ -16,8 +16,20 @@ against the group's IPC, as a deviation near 0 has no relative error.  Prints, p
 and instance, the values judged and the worst and mean deviation, and the
 same for what rate() of the counters makes of the same scrapes, over 2m
 windows that start after the first scrape (the run is shorter than 5m).
+A recording may have gaps (a CPU without lines in some sets) and resets
+(a counter lower than its last reading): a value's truth is defined only
+when every CPU it covers (a CPU's own, its group's for its deviation from
+the group, a group's, all for the totals) is in every set from the
+window's first scrape to its last and none of its counters was reset
+after the first.  Then, per job, host and scope, the values present and
+absent at every rule evaluation whose window holds two scrapes of the
+host, for every series the job ever had for it ("absent:" lines), and,
+per CPU with a discontinuity, the other scopes' values in the windows
+holding it ("local:" lines): gaps stay local.
 Exit 1 when a value is more than MAXPCT % from the truth, a clock value is
-not a set of the recording, or a cell has fewer than 40 values."""
+not a set of the recording, a cell has fewer than 40 values, a value is
+recorded where the truth is undefined or absent where it is defined (the
+last two only counted with --report)."""
 import json
 import sys
 import time
@@ -95,9 +107,32 @@ class Recording:
                 self.values.append({})
             self.values[-1][int(f[1]), f[2][len("hw.r10kevctr."):]] = \
                 int(f[3])
-        self.cpus = sorted({c for c, _ in self.values[0]})
+        self.cpus = sorted({c for v in self.values for c, _ in v})
         base = self.times[0]
         self.set_at = {t - base: k for k, t in enumerate(self.times)}
+        # The CPUs of each set, and those with a counter that went back
+        # there (a reset); then each cell carried forward: a CPU away
+        # keeps its counts in the sums (its truth is undefined anyway).
+        self.present = [{c for c, _ in v} for v in self.values]
+        self.reset = [set() for _ in self.values]
+        last = {}
+        for k, v in enumerate(self.values):
+            self.reset[k] = {c for cm, x in v.items()
+                             if cm in last and x < last[cm] for c in cm[:1]}
+            last.update(v)
+            self.values[k] = dict(last)
+
+    def broken(self, a, b, cpus=None):
+        """The CPUs of CPUS (None: all) with a discontinuity between
+        sets A and B: away from a set A..B, or a counter reset in a set
+        after A up to B."""
+        cpus = set(self.cpus if cpus is None else cpus)
+        out = set()
+        for k in range(a, b + 1):
+            out |= cpus - self.present[k]
+            if k > a:
+                out |= cpus & self.reset[k]
+        return out
 
     def events(self, a, b, cpus, event):
         """CPUS' EVENTs between sets A and B (CPUS: a list, or None for
@@ -147,7 +182,7 @@ class Judge:
         for m, vals in samples(api, "hw_r10kevctr_counting_nanoseconds_total"
                                "{%s}" % sel, now, seconds + 300):
             self.clock[m["job"], m["instance"]] = vals
-        self.errors = []
+        self.errors, self.undefined = [], []
 
     def span(self, job, inst, ms, window_ms, full):
         """The sets the first and last scrape in [ms - window, ms] saw
@@ -167,8 +202,20 @@ class Judge:
             return None
         return a, b
 
-    def deviations(self, kind, m, vals, window_ms=300000, full=False):
-        """[(job, inst, deviation in %)] of a series' values."""
+    def scope(self, kind, m):
+        """The CPUs whose counts a series' value needs (None: all): a
+        CPU's, a group's, the totals'; a CPU's deviation its group's."""
+        rec = self.hosts[m["instance"]][1]
+        if "cpu" in m:
+            cpu = int(m["cpu"])
+            return rec.group_of(cpu) if kind == "ipc_dev" else [cpu]
+        return rec.groups[m["group"]] if "group" in m else None
+
+    def deviations(self, kind, m, vals, window_ms=300000, full=False,
+                   strict=False):
+        """[(job, inst, deviation in %)] of a series' values where the
+        truth is defined (with strict, the others are noted in
+        self.undefined)."""
         job, inst = m["job"], m["instance"]
         cpu = [int(m["cpu"])] if "cpu" in m else \
             self.hosts[inst][1].groups[m["group"]] if "group" in m else None
@@ -178,6 +225,14 @@ class Judge:
             if ab is None:
                 continue
             rec = self.hosts[inst][1]
+            gone = rec.broken(ab[0], ab[1], self.scope(kind, m))
+            if gone:
+                if strict:
+                    self.undefined.append(
+                        "%s at %.3f: a value across CPU %s's discontinuity "
+                        "(sets %d..%d)" % (m, ms / 1000, ",".join(
+                            map(str, sorted(gone))), ab[0], ab[1]))
+                continue
             if kind == "ipc_dev":
                 want, scale = rec.deviation(ab[0], ab[1], cpu[0])
             else:
@@ -206,11 +261,82 @@ def judge_rules(api, judge, sel, now, seconds, maxpct):
     new, bad = [], []
     for rule, (kind, _) in RULES.items():
         for m, vals in samples(api, "%s{%s}" % (rule, sel), now, seconds):
-            for d in judge.deviations(kind, m, vals):
+            for d in judge.deviations(kind, m, vals, strict=True):
                 new.append(d)
                 if d[2] > maxpct:
                     bad.append("%s %s: %.4f %%" % (rule, m, d[2]))
     return new, bad
+
+
+def judge_absent(api, judge, sel, now, seconds):
+    """Gaps stay local: at every rule evaluation (the times of the span
+    rules' samples, any host) whose 5m window holds two scrapes of a
+    host, each series a job made of a rule for it (the label sets it
+    ever had) is expected where its truth is defined.  Returns
+    {(job, inst): {scope: [present, absent, absent where undefined]}},
+    {(job, inst): {discontinuity: [present, absent]}} (the values of the
+    scopes without the CPU, in windows holding its discontinuity), and
+    the absent values where defined, described."""
+    evals = sorted({ms for _, vals in samples(
+        api, '{__name__=~"instance:hw_r10kevctr_c[a-z]*_seconds:span5m"}',
+        now, seconds) for ms, _ in vals})
+    tally, local, missing = {}, {}, []
+    for rule, (kind, _) in RULES.items():
+        for m, vals in samples(api, "%s{%s}" % (rule, sel), now, seconds):
+            job, inst = m["job"], m["instance"]
+            rec, have = judge.hosts[inst][1], {ms for ms, _ in vals}
+            scope = judge.scope(kind, m)
+            name = "CPU %s" % m["cpu"] if "cpu" in m else \
+                "group %s" % m["group"] if "group" in m else "totals"
+            for ms in evals:
+                ab = judge.span(job, inst, ms, 300000, False)
+                if ab is None:
+                    continue
+                gone = rec.broken(ab[0], ab[1])
+                cell = tally.setdefault((job, inst), {}).setdefault(
+                    name, [0, 0, 0])
+                if gone & set(rec.cpus if scope is None else scope):
+                    cell[2] += ms not in have
+                    continue
+                cell[0 if ms in have else 1] += 1
+                if ms not in have:
+                    missing.append("%s%s at %.3f: absent where defined "
+                                   "(sets %d..%d)" % (rule, {
+                                       k: v for k, v in m.items()
+                                       if k != "__name__"}, ms / 1000,
+                                       ab[0], ab[1]))
+                for d in gone:
+                    what = [w for w, on in (
+                        ("gaps", any(d not in p for p in rec.present)),
+                        ("reset", any(d in r for r in rec.reset))) if on]
+                    loc = local.setdefault((job, inst), {}).setdefault(
+                        "CPU %d's %s" % (d, " and ".join(what)), [0, 0])
+                    loc[0 if ms in have else 1] += 1
+    return tally, local, missing
+
+
+def absent_lines(hosts, tally, local):
+    """The counts, a line per job and host."""
+    out = []
+    for (job, inst), scopes in sorted(tally.items()):
+        def key(name):
+            return (name[0] != "C", name)
+        rec = hosts[inst][1]
+        gaps = " (with discontinuities)" if rec.broken(
+            0, len(rec.times) - 1) else ""
+        out.append("absent: pollInterval %d s, job %s, host %s%s: where the "
+                   "truth is defined, %s" % (
+                       hosts[inst][0], job, inst, gaps, "; ".join(
+                           "%s %d present, %d absent (%d absent where "
+                           "undefined)" % ((n,) + tuple(c))
+                           for n, c in sorted(scopes.items(),
+                                              key=lambda x: key(x[0])))))
+        for d, (yes, no) in sorted(local.get((job, inst), {}).items()):
+            out.append("local: pollInterval %d s, job %s, host %s%s: %s: the "
+                       "values of the scopes without it in windows holding "
+                       "them: %d present, %d absent" % (
+                           hosts[inst][0], job, inst, gaps, d, yes, no))
+    return out
 
 
 def judge_old(api, judge, sel, now, seconds):
@@ -230,11 +356,14 @@ def judge_old(api, judge, sel, now, seconds):
 
 
 def main():
-    if len(sys.argv) < 5:
+    argv = sys.argv[1:]
+    report = argv[:1] == ["--report"]
+    argv = argv[report:]
+    if len(argv) < 4:
         sys.exit(__doc__)
-    api, seconds, maxpct = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+    api, seconds, maxpct = argv[0], int(argv[1]), float(argv[2])
     hosts = {}
-    for arg in sys.argv[4:]:
+    for arg in argv[3:]:
         inst, spec = arg.split("=", 1)
         iv, path = spec.split(":", 1)
         hosts[inst] = (int(iv), Recording(path))
@@ -258,6 +387,16 @@ def main():
         fails.append("no hw_r10kevctr_counting_nanoseconds_total")
     fails += ["job %s, host %s: no recorded value" % k
               for k in judge.clock if k not in new]
+    tally, local, missing = judge_absent(api, judge, sel, now, seconds)
+    for line in absent_lines(hosts, tally, local):
+        print(line)
+    print("%s: %d values absent where the truth is defined, %d recorded "
+          "where it is not (across a discontinuity of their CPUs)" % (
+              "report" if report else "ok" if not (
+                  missing or judge.undefined) else "FAIL",
+              len(missing), len(judge.undefined)))
+    if not report:
+        fails += missing[:20] + judge.undefined[:20]
     for e in fails:
         print("FAIL: " + e)
     sys.exit(1 if fails else 0)
