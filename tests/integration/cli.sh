@@ -142,6 +142,10 @@ if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
 fi
 ok "--dump and -t: no state directory made, nothing written in one, no owner warning"
 
+# an -L option of no word (-Le) takes none: the -c after it is read
+check -Le -c "$TMP/bad.conf" -C
+[ "$rc" = 1 ] && grep -q "bad.conf: line 2: Error" "$TMP/out" ||
+    { cat "$TMP/out"; fail "-t -Le -c FILE: FILE was not checked (rc $rc)"; }
 check -C -c "$TMP/bad.conf" -Lf "$TMP/daemon.log"
 [ "$rc" = 1 ] || { cat "$TMP/out"; fail "-t on a bad config exited $rc"; }
 for l in 2 3 4; do once "$TMP/out" "bad.conf: line $l: Error"; done

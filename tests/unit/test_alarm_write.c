@@ -11,7 +11,7 @@ static void create_and_go(void **state)
 	uint16_t idx;
 	(void)state;
 	assert_int_equal(SET(2, S(AC_METRIC, 1025, "hw.r10kevctr.cycles"),
-			     U(AC_RISING_LOW, 1025, 5000),
+			     U(AC_RISING_LOW, 1025, 5001),
 			     U(AC_RISING_HIGH, 1025, 1),
 			     I(AC_ROW_STATUS, 1025, AW_RS_CREATE_AND_GO)),
 			 AX_ERR_NOERROR);
@@ -19,12 +19,12 @@ static void create_and_go(void **state)
 	assert_non_null(a);
 	assert_int_equal(a->row, ROW_ACTIVE);
 	assert_int_equal(a->storage, STORAGE_NONVOLATILE);
-	assert_int_equal(a->cfg.rising, (UINT64_C(1) << 32) + 5000);
+	assert_int_equal(a->cfg.rising, (UINT64_C(1) << 32) + 5001);
 	assert_string_equal(a->cfg.name, "alarm1025");
 	assert_int_equal(saves, 1);
 	assert_non_null(strstr(file(), "alarmRow 1025 active nonVolatile "
 				       "alarm1025 hw.r10kevctr.cycles sum "
-				       "absolute 4294972296 0 both -\n"));
+				       "absolute 4294972297 0 both -\n"));
 	assert_logged("alarm table: row 1025 created over SNMP (AgentX "
 		      "session 11, transaction 2): 1025 active");
 	/* served as written: the halves, the 64-bit value */
@@ -36,7 +36,17 @@ static void create_and_go(void **state)
 	for (size_t i = 0; i < n; i++)
 		q[i] = qq[i];
 	assert_int_equal(mibview_get(&view, q, n, &o, &v), MV_OK);
-	assert_int_equal(v.v.u64, (UINT64_C(1) << 32) + 5000);
+	assert_int_equal(v.v.u64, (UINT64_C(1) << 32) + 5001);
+	n = entry_oid(qq, 17, 1025); /* ...Low */
+	for (size_t i = 0; i < n; i++)
+		q[i] = qq[i];
+	assert_int_equal(mibview_get(&view, q, n, &o, &v), MV_OK);
+	assert_int_equal(v.v.u32, 5001); /* odd: every low bit */
+	n = entry_oid(qq, 18, 1025); /* ...High */
+	for (size_t i = 0; i < n; i++)
+		q[i] = qq[i];
+	assert_int_equal(mibview_get(&view, q, n, &o, &v), MV_OK);
+	assert_int_equal(v.v.u32, 1);
 	/* destroy */
 	assert_int_equal(SET(4, I(AC_ROW_STATUS, 1025, AW_RS_DESTROY)),
 			 AX_ERR_NOERROR);
@@ -130,6 +140,8 @@ static void refused(void **state)
 	     AX_ERR_WRONGLENGTH,
 	     1},
 	    {{S(AC_NAME, 1100, "no spaces")}, 1, AX_ERR_WRONGVALUE, 1},
+	    /* an owner's every byte printable, its first too */
+	    {{S(AC_OWNER, 1100, "\x01owner")}, 1, AX_ERR_WRONGVALUE, 1},
 	    /* the metric's SIZE (1..64): 64 octets fit (and name nothing),
 	     * 65 do not */
 	    {{S(AC_METRIC, 1100, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx")},
