@@ -294,6 +294,14 @@ static void system_wide_counters(void **state)
 	assert_non_null(strstr(c.last_discontinuity, "system-wide"));
 	assert_int_equal(c.total[0], 85);
 	assert_int_equal(c.discontinuity_time, 300);
+
+	/* a restart whose first reading is above the last one: still a new
+	 * epoch (its whole value counted since), not a step of 200 - 5 */
+	s.total[0] = 200;
+	s.total_epoch = 9;
+	assert_int_equal(cache_update(&c, &s, 400), 1);
+	assert_int_equal(c.total[0], 285);
+	assert_int_equal(c.discontinuity_time, 400);
 }
 
 
