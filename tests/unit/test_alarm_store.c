@@ -187,6 +187,30 @@ static void line_of_the_most_bytes(void **state)
 	alarm_store_free(&st);
 }
 
+/* A store path whose temporary file's name (PATH.tmp) would not fit
+ * PATH_MAX's 4096 bytes with its NUL is refused as too long, never cut:
+ * 4091 bytes make a 4095-byte name (it fits), 4092 one of 4096. */
+static void path_at_the_limit(void **state)
+{
+	struct alarm_store st;
+	struct alarm_set set = {0};
+	static char why[8192], p[4200];
+	(void)state;
+	for (size_t len = 4091; len <= 4092; len++) {
+		memset(p, 'd', len);
+		p[0] = '/';
+		p[len] = '\0';
+		assert_int_equal(alarm_store_init(&st, p, (uid_t)-1), 0);
+		why[0] = '\0';
+		assert_int_equal(alarm_store_save(&st, &set, why, sizeof(why)), -1);
+		if (len == 4092)
+			assert_non_null(strstr(why, "path too long"));
+		else
+			assert_null(strstr(why, "path too long"));
+		alarm_store_free(&st);
+	}
+}
+
 static void missing_and_unreadable(void **state)
 {
 	struct alarm_store st;
@@ -380,6 +404,7 @@ int main(void)
 	    cmocka_unit_test(words),
 	    cmocka_unit_test_setup_teardown(rows_and_bad_lines, setup,
 					    teardown),
+	    cmocka_unit_test(path_at_the_limit),
 	    cmocka_unit_test_setup_teardown(line_of_the_most_bytes, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(missing_and_unreadable, setup,

@@ -515,10 +515,24 @@ static void every_object_served(void **state)
 	}
 }
 
+/* OIDs compared arc by arc, then by length: a prefix sorts first, and
+ * no arc past an OID's length is read (a[1] here lies beyond alen). */
+static void oid_order(void **state)
+{
+	const unsigned long a[] = {1, 5}, b[] = {1, 3};
+	(void)state;
+	assert_true(mibview_oid_cmp(a, 1, b, 2) < 0);
+	assert_true(mibview_oid_cmp(b, 2, a, 1) > 0);
+	assert_true(mibview_oid_cmp(a, 2, b, 2) > 0);
+	assert_int_equal(mibview_oid_cmp(a, 1, b, 1), 0);
+	assert_int_equal(mibview_oid_cmp(a, 0, b, 0), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(table_sorted),
+	    cmocka_unit_test(oid_order),
 	    cmocka_unit_test(get_values),
 	    cmocka_unit_test(get_missing),
 	    cmocka_unit_test(walk),

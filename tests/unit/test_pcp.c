@@ -133,6 +133,7 @@ static void wrap_system_wide_and_end(void **state)
 	assert_int_equal(s.time_ns - s.cpus[0].time_enabled,
 			 UINT64_C(1000000000) * 1000000000u);
 	uint32_t epoch = s.cpus[0].epoch;
+	uint64_t last = s.time_ns;
 
 	assert_int_equal(backend_read(&b, &s), 0); /* the end: hold */
 	assert_logged("end reached after 2 records; holding the last values");
@@ -142,6 +143,12 @@ static void wrap_system_wide_and_end(void **state)
 	assert_int_equal(s.cpus[0].value[C("cycles")], 10);
 	assert_int_equal(s.cpus[0].epoch, epoch);
 	assert_int_equal(s.total[C("tlb")], 50);
+	/* held, the clock goes on a poll interval a read */
+	uint64_t step = s.time_ns - last;
+	assert_true(step > 0 && step % 1000000000u == 0);
+	last = s.time_ns;
+	assert_int_equal(backend_read(&b, &s), 0);
+	assert_int_equal(s.time_ns - last, step);
 	backend_close(&b);
 	sample_free(&s);
 	remove_archive();
