@@ -14,6 +14,18 @@
 #include "write/alarm_write.h"
 #include "logcapture.h"
 
+int __real_fsync(int fd);
+int __wrap_fsync(int fd);
+static int dir_syncs; /* fsync()s of a directory */
+
+int __wrap_fsync(int fd)
+{
+	struct stat st;
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
+		dir_syncs++;
+	return __real_fsync(fd);
+}
+
 static char dir[64], path[128];
 
 static int setup(void **state)
@@ -124,7 +136,10 @@ static void rows_and_bad_lines(void **state)
 	/* rewritten: the good rows from the table, the bad lines kept */
 	struct alarm_set set;
 	assert_int_equal(alarm_set_build_rows(&set, NULL, 0, rows, n, NULL), 0);
+	dir_syncs = 0;
 	assert_int_equal(alarm_store_save(&st, &set, why, sizeof(why)), 0);
+	/* the rename made durable: its directory synced once */
+	assert_int_equal(dir_syncs, 1);
 	char *f = read_file();
 	assert_non_null(strstr(f, "\nalarmRow 1025 active nonVolatile hot "
 				  "hw.r10kevctr.cycles sum rate 100 50 "
