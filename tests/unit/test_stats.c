@@ -176,6 +176,28 @@ static void difference_sums_its_rows(void **state)
 	cache_free(&c);
 }
 
+/* One input counted system-wide only (a PMDA's sum, no CPUs): the
+ * summed value is the floored difference of the sums (20 - 9), and no
+ * CPU has one. */
+static void difference_of_a_system_wide_input(void **state)
+{
+	struct cache c;
+	uint64_t v;
+	size_t ok = (size_t)stat_index_by_name("stat.scond.ok");
+
+	replay_two_polls("0 - hw.r10kevctr.grad.scondg 100\n"
+			 "0 0 hw.r10kevctr.fail.scondf 50\n"
+			 "0 1 hw.r10kevctr.fail.scondf 50\n"
+			 "5 - hw.r10kevctr.grad.scondg 120\n"
+			 "5 0 hw.r10kevctr.fail.scondf 54\n"
+			 "5 1 hw.r10kevctr.fail.scondf 55\n",
+			 &c);
+	assert_int_equal(stat_value(&c, ok, -1, &v), SAMPLE_OK);
+	assert_int_equal(v, 11);
+	assert_int_equal(stat_value(&c, ok, 0, &v), SAMPLE_NONE);
+	cache_free(&c);
+}
+
 /* hw.help: in rev 2.x grad.loadg misses loads that graduate with a
  * store, so the primary data miss ratio is served from rev 3 only. */
 static void pcache_ratio_needs_rev3(void **state)
@@ -371,6 +393,7 @@ int main(void)
 	    cmocka_unit_test(replay_predicted),
 	    cmocka_unit_test(alarms_on_statistics),
 	    cmocka_unit_test(difference_sums_its_rows),
+	    cmocka_unit_test(difference_of_a_system_wide_input),
 	    cmocka_unit_test(pcache_ratio_needs_rev3),
 	    cmocka_unit_test(quotations_are_hw_help),
 	    cmocka_unit_test(difference_across_a_gap),
