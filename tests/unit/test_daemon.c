@@ -17,8 +17,8 @@
 #include <net-snmp/net-snmp-includes.h>
 
 #include "../../agent/daemon.h"
+#include "logcapture.h" /* logbuf, assert_logged: net-snmp's log here */
 
-static char logbuf[8192];
 static char dir[64], pidpath[128], target[128];
 
 int __real_unlink(const char *path);
@@ -63,13 +63,6 @@ static int capture(int major, int minor, void *server, void *client)
 	strncat(logbuf, m->msg, sizeof(logbuf) - strlen(logbuf) - 1);
 	return 0;
 }
-
-#define assert_logged(text)                                                    \
-	do {                                                                   \
-		if (!strstr(logbuf, (text)))                                   \
-			fail_msg("expected '%s' in the log:\n%s", (text),      \
-				 logbuf);                                      \
-	} while (0)
 
 static int group_setup(void **state)
 {
