@@ -32,7 +32,8 @@ static int add_object(struct ax_buf *b, const struct mib_view *v,
 	if (!o || mibview_value(v, o, instance, &val) != MV_OK)
 		return -1;
 	size_t len = mibview_oid(o, instance, o_oid);
-	ax_varbind(b, o_oid, len, &val);
+	struct ax_value w = value_wire(&val);
+	ax_varbind(b, o_oid, len, &w);
 	return 0;
 }
 

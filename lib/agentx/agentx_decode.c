@@ -124,7 +124,7 @@ static int skip_octets(struct rd *r)
 }
 
 /* A fixed-size value at the cursor (4 or 8 bytes, 5.4) into val. */
-static void get_fixed(const struct rd *r, size_t fixed, struct ax_value *val)
+static void get_fixed(const struct rd *r, size_t fixed, struct ax_value_in *val)
 {
 	const unsigned char *p = r->p + r->at;
 	if (fixed == 4) {
@@ -139,7 +139,7 @@ static void get_fixed(const struct rd *r, size_t fixed, struct ax_value *val)
  * val is given, read into it (scratch: AX_OID_MAX + 5 sub-identifiers,
  * the name's). */
 static int read_varbind(struct rd *r, uint16_t *vtype, struct ax_oid *name,
-			unsigned long *scratch, struct ax_value *val)
+			unsigned long *scratch, struct ax_value_in *val)
 {
 	struct ax_oid value;
 	unsigned long vscratch[AX_OID_MAX + 5];
@@ -323,12 +323,12 @@ int ax_parse_close(const struct ax_header_in *h, const unsigned char *p,
 int ax_next_varbind_value(const struct ax_header_in *h,
 			  const unsigned char *p, size_t *at,
 			  struct ax_oid *name, unsigned long *sub,
-			  struct ax_value *val, char *why, size_t len)
+			  struct ax_value_in *val, char *why, size_t len)
 {
 	struct rd r = {.p = p, .len = h->length, .at = *at,
 		       .network = h->flags & AX_FLAG_NETWORK_BYTE_ORDER,
 		       .why = why, .whylen = len};
-	struct ax_value ignored;
+	struct ax_value_in ignored;
 	if (!val)
 		val = &ignored;
 	memset(val, 0, sizeof(*val));
@@ -344,7 +344,7 @@ int ax_next_varbind(const struct ax_header_in *h, const unsigned char *p,
 		    size_t *at, uint16_t *type, struct ax_oid *name,
 		    unsigned long *sub, char *why, size_t len)
 {
-	struct ax_value val;
+	struct ax_value_in val;
 	int n = ax_next_varbind_value(h, p, at, name, sub, &val, why, len);
 	*type = val.type;
 	return n;

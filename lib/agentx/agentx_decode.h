@@ -90,7 +90,7 @@ int ax_next_varbind(const struct ax_header_in *h, const unsigned char *p,
 /* A varbind's value as read: the number of a 4-byte type (Integer as
  * two's complement, Counter32, Gauge32, TimeTicks), of a Counter64, or
  * the bytes of an OctetString, IpAddress or Opaque (in the payload). */
-struct ax_value {
+struct ax_value_in {
 	uint16_t type;
 	uint32_t u32;
 	uint64_t u64;
@@ -101,7 +101,7 @@ struct ax_value {
 int ax_next_varbind_value(const struct ax_header_in *h,
 			  const unsigned char *p, size_t *at,
 			  struct ax_oid *name, unsigned long *sub,
-			  struct ax_value *val, char *why, size_t len);
+			  struct ax_value_in *val, char *why, size_t len);
 /* A Close's reason; -1 if too short. */
 int ax_parse_close(const struct ax_header_in *h, const unsigned char *p,
 		   uint8_t *reason);

@@ -6,8 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "meta/objects.h"
-
 void ax_init(struct ax_buf *b, unsigned char *storage, size_t cap)
 {
 	*b = (struct ax_buf){.p = storage, .cap = cap};
@@ -154,36 +152,40 @@ static void put_octets(struct ax_buf *b, const char *s, size_t n)
 }
 
 void ax_varbind(struct ax_buf *b, const unsigned long *name, size_t len,
-		const struct mib_value *v)
+		const struct ax_value *v)
 {
 	unsigned char *p;
 
-	if ((unsigned)v->type >= SYN_COUNT) {
+	switch (v->type) {
+	case AX_INTEGER:
+	case AX_COUNTER32:
+	case AX_GAUGE32:
+	case AX_TIMETICKS:
+	case AX_COUNTER64:
+	case AX_OCTET_STRING:
+		break;
+	default: /* no value of ours has another type */
 		b->oom = true;
 		return;
 	}
-	put_head(b, smi_type_wire[v->type], name, len);
+	put_head(b, (uint16_t)v->type, name, len);
 	switch (v->type) {
-	case SYN_INTEGER32:
+	case AX_INTEGER:
 		if ((p = room(b, 4)) != NULL)
 			put32(p, (uint32_t)v->v.i32);
 		break;
-	case SYN_UNSIGNED32:
-	case SYN_COUNTER32:
-	case SYN_TIMETICKS:
-		if ((p = room(b, 4)) != NULL)
-			put32(p, v->v.u32);
-		break;
-	case SYN_COUNTER64:
+	case AX_COUNTER64:
 		if ((p = room(b, 8)) != NULL) {
 			put32(p, (uint32_t)(v->v.u64 >> 32));
 			put32(p + 4, (uint32_t)v->v.u64);
 		}
 		break;
-	case SYN_OCTETS:
+	case AX_OCTET_STRING:
 		put_octets(b, v->v.str.ptr, v->v.str.len);
 		break;
-	default:
+	default: /* Counter32, Gauge32, TimeTicks */
+		if ((p = room(b, 4)) != NULL)
+			put32(p, v->v.u32);
 		break;
 	}
 }

@@ -16,13 +16,30 @@
 #include <stdint.h>
 
 #include "agentx/agentx_pdu.h"
-#include "view/values.h"
 
 struct ax_buf {
 	unsigned char *p;
 	size_t len, cap;
 	bool heap; /* p was grown onto the heap */
 	bool oom;  /* a write did not fit and could not grow: drop it */
+};
+
+/* A varbind's value as AgentX carries it (RFC 2741 5.4): its type and
+ * the field that type uses.  The codec knows no MIB: the caller maps its
+ * objects' syntax to these types (lib/meta/objects.h's SMI_TYPES). */
+union ax_datum {
+	int32_t i32;
+	uint32_t u32; /* Counter32, Gauge32, TimeTicks */
+	uint64_t u64;
+	struct {
+		const char *ptr; /* the caller's; copied by ax_varbind */
+		size_t len;
+	} str;
+};
+struct ax_value {
+	enum ax_data_type type; /* AX_INTEGER, AX_OCTET_STRING, AX_COUNTER32,
+				   AX_GAUGE32, AX_TIMETICKS, AX_COUNTER64 */
+	union ax_datum v;
 };
 
 /* The IDs of a PDU's header (RFC 2741 6.1). */
@@ -64,9 +81,10 @@ void ax_ping(struct ax_buf *b, const struct ax_ids *ids);
  * snmpTrapOID.0 (ax_varbind_oid) and the objects. */
 void ax_notify(struct ax_buf *b, const struct ax_ids *ids);
 
-/* A varbind with a value; name has len sub-identifiers (each < 2^32). */
+/* A varbind with a value; name has len sub-identifiers (each < 2^32).
+ * A type other than those of struct ax_value drops the PDU. */
 void ax_varbind(struct ax_buf *b, const unsigned long *name, size_t len,
-		const struct mib_value *v);
+		const struct ax_value *v);
 /* A varbind whose value is an OID, and one of TimeTicks. */
 void ax_varbind_oid(struct ax_buf *b, const unsigned long *name, size_t len,
 		    const unsigned long *value, size_t vlen);

@@ -267,6 +267,14 @@ static void typed(enum obj_syntax syn, const struct raw *r, struct mib_value *v)
 	}
 }
 
+struct ax_value value_wire(const struct mib_value *v)
+{
+	enum ax_data_type t = (unsigned)v->type < SYN_COUNT
+				  ? (enum ax_data_type)smi_type_wire[v->type]
+				  : AX_NULL;
+	return (struct ax_value){t, v->v};
+}
+
 enum mibview_result value_read(const struct value_at *at, struct mib_value *v)
 {
 	struct raw r = {0};

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "agentx/agentx_encode.h"
 #include "cache/cache.h"
 #include "meta/objects.h"
 #include "view/served.h"
@@ -22,17 +23,11 @@ struct mib_view {
 	const struct served *served;
 };
 
+/* A value as the MIB declares it: the object's syntax, and the field of
+ * the wire's union it fills (a string points into the cache). */
 struct mib_value {
 	enum obj_syntax type;
-	union {
-		int32_t i32;
-		uint32_t u32; /* Unsigned32, Counter32, TimeTicks */
-		uint64_t u64;
-		struct {
-			const char *ptr; /* points into the cache */
-			size_t len;
-		} str;
-	} v;
+	union ax_datum v;
 };
 
 enum mibview_result {
@@ -53,6 +48,9 @@ struct value_at {
 
 /* The value at `at`; MV_NO_SUCH_INSTANCE when there is none now. */
 enum mibview_result value_read(const struct value_at *at, struct mib_value *v);
+/* The value as AgentX carries it: the syntax's wire type
+ * (objects.h's SMI_TYPES); a type outside it is one the codec refuses. */
+struct ax_value value_wire(const struct mib_value *v);
 /* Does the agent serve this tag?  (A unit test asks it of every object.) */
 bool value_has_source(enum obj_tag tag);
 

@@ -52,7 +52,7 @@ static bool in_entry(const struct ax_oid *name, unsigned long *col,
  * of the alarm table or not of the column's type. */
 static enum ax_error varbind(const struct mib_view *view,
 			     const struct ax_oid *name,
-			     const struct ax_value *val, struct aw_varbind *vb)
+			     const struct ax_value_in *val, struct aw_varbind *vb)
 {
 	unsigned long col, idx;
 	size_t idxlen;
@@ -161,7 +161,7 @@ static enum ax_error test(const struct mib_view *view, struct alarm_writer *w,
 	    w && w->env.enabled ? calloc(r->nvarbinds + 1, sizeof(*vb)) : NULL;
 	unsigned long sub[AX_OID_MAX + 5];
 	struct ax_oid name;
-	struct ax_value val;
+	struct ax_value_in val;
 	size_t at = r->varbinds_at, n = 0, bad = 0;
 	enum ax_error e = AX_ERR_NOERROR;
 	char why[160];

@@ -191,8 +191,8 @@ static void varbinds_read_back(void **state)
 	struct ax_buf b;
 	static const unsigned long name[] = {1, 3, 6, 1, 4, 1, 8072, 9999,
 					     9999, 59, 1, 4, 2, 0};
-	struct mib_value c64 = {.type = SYN_COUNTER64, .v.u64 = 7};
-	struct mib_value str = {.type = SYN_OCTETS, .v.str = {"hello", 5}};
+	struct ax_value c64 = {.type = AX_COUNTER64, .v.u64 = 7};
+	struct ax_value str = {.type = AX_OCTET_STRING, .v.str = {"hello", 5}};
 
 	ax_init(&b, st, sizeof(st));
 	ax_response(&b, &(struct ax_ids){1, 2, 3}, 5, 0, 0);

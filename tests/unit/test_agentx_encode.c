@@ -25,7 +25,7 @@ static void header_and_counter64(void **state)
 {
 	unsigned char st[512];
 	struct ax_buf b;
-	struct mib_value v = {.type = SYN_COUNTER64,
+	struct ax_value v = {.type = AX_COUNTER64,
 			      .v.u64 = UINT64_C(0x0102030405060708)};
 
 	ax_init(&b, st, sizeof(st));
@@ -71,11 +71,11 @@ static void scalars_strings_and_exceptions(void **state)
 	unsigned char st[512];
 	struct ax_buf b;
 	const unsigned long other[] = {1, 3, 6, 2, 7}; /* no prefix form */
-	struct mib_value i = {.type = SYN_INTEGER32, .v.i32 = -1};
-	struct mib_value g = {.type = SYN_UNSIGNED32, .v.u32 = 42};
-	struct mib_value t = {.type = SYN_TIMETICKS, .v.u32 = 99};
-	struct mib_value c = {.type = SYN_COUNTER32, .v.u32 = 3};
-	struct mib_value s = {.type = SYN_OCTETS,
+	struct ax_value i = {.type = AX_INTEGER, .v.i32 = -1};
+	struct ax_value g = {.type = AX_GAUGE32, .v.u32 = 42};
+	struct ax_value t = {.type = AX_TIMETICKS, .v.u32 = 99};
+	struct ax_value c = {.type = AX_COUNTER32, .v.u32 = 3};
+	struct ax_value s = {.type = AX_OCTET_STRING,
 			      .v.str = {.ptr = "3.4x5", .len = 5}};
 
 	ax_init(&b, st, sizeof(st));
@@ -121,7 +121,7 @@ static void grows_onto_the_heap(void **state)
 {
 	unsigned char small[40], big[65536];
 	struct ax_buf a, b;
-	struct mib_value v = {.type = SYN_COUNTER64};
+	struct ax_value v = {.type = AX_COUNTER64};
 
 	ax_init(&a, small, sizeof(small));
 	ax_init(&b, big, sizeof(big));
@@ -146,6 +146,41 @@ static void grows_onto_the_heap(void **state)
 	assert_null(b.p);
 	assert_false(a.heap);
 	ax_free(&a);
+}
+
+/* A value of a type the codec has no writer for (an OID, NULL, an
+ * exception's type) drops the PDU rather than send a varbind of the
+ * wrong length; each type it writes is accepted. */
+static void value_type_refused(void **state)
+{
+	static const enum ax_data_type refused[] = {
+	    AX_NULL, AX_OBJECT_ID, AX_IPADDRESS, AX_OPAQUE, AX_NO_SUCH_OBJECT,
+	    AX_END_OF_MIB_VIEW, 0, 71};
+	static const enum ax_data_type written[] = {
+	    AX_INTEGER,	  AX_OCTET_STRING, AX_COUNTER32,
+	    AX_GAUGE32,	  AX_TIMETICKS,	   AX_COUNTER64};
+	unsigned char st[512];
+	struct ax_buf b;
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(refused) / sizeof(refused[0]); k++) {
+		struct ax_value v = {.type = refused[k]};
+		ax_init(&b, st, sizeof(st));
+		ax_response(&b, &(struct ax_ids){1, 2, 3}, 4, 0, 0);
+		ax_varbind(&b, cell, CELL_LEN, &v);
+		assert_int_equal(b.len, 28);
+		assert_int_equal(ax_finish(&b), -1);
+		ax_free(&b);
+	}
+	for (size_t k = 0; k < sizeof(written) / sizeof(written[0]); k++) {
+		struct ax_value v = {.type = written[k]};
+		ax_init(&b, st, sizeof(st));
+		ax_response(&b, &(struct ax_ids){1, 2, 3}, 4, 0, 0);
+		ax_varbind(&b, cell, CELL_LEN, &v);
+		assert_int_equal(ax_finish(&b), 0);
+		assert_int_equal(get16(b.p + 28), written[k]);
+		ax_free(&b);
+	}
 }
 
 /* n_subid is one octet: a longer name cannot be sent, the PDU is
@@ -273,6 +308,7 @@ int main(void)
 	    cmocka_unit_test(scalars_strings_and_exceptions),
 	    cmocka_unit_test(grows_onto_the_heap),
 	    cmocka_unit_test(name_too_long),
+	    cmocka_unit_test(value_type_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
