@@ -94,26 +94,7 @@ grep -q '#include <net-snmp/' "$S/agent/reader.c" &&
     fail "agent/reader.c includes net-snmp's headers (doc/architecture.md: the reading thread calls nothing of it)"
 [ "$bad" = 0 ] && echo "ok: net-snmp's headers in agent/ only, as doc/architecture.md says"
 
-# doc/architecture.md's layout: lib/'s folders from the top floor down.
-# Every folder of lib/ is listed, and a file of one includes headers of
-# its own folder and of those listed below it only.
-floors=$(sed -n '/^## Layout/,/^## /p' "$S/doc/architecture.md" |
-    sed -n 's|^  \([a-z]*\)/ .*|\1|p')
-[ "$(echo "$floors" | wc -l)" -ge 8 ] || fail "doc/architecture.md's layout lists only: $floors"
-for d in "$S"/lib/*/; do
-    d=$(basename "$d")
-    echo "$floors" | grep -qx "$d" || fail "lib/$d/ is not in doc/architecture.md's layout"
-done
-for d in $floors; do
-    [ -d "$S/lib/$d" ] || fail "doc/architecture.md's layout names lib/$d/, which does not exist"
-    below=$(echo "$floors" | sed -n "/^$d\$/,\$p")
-    for f in "$S/lib/$d"/*.[ch]; do
-        for inc in $(sed -n 's|^#include "\([a-z_]*\)/.*|\1|p' "$f" | sort -u); do
-            echo "$below" | grep -qx "$inc" ||
-                fail "${f#"$S"/} includes from lib/$inc/, a floor above lib/$d/ (doc/architecture.md's layout)"
-        done
-    done
-done
-[ "$bad" = 0 ] && echo "ok: lib/'s $(echo $floors | wc -w) folders include only downward, as doc/architecture.md's layout lists them"
+# doc/architecture.md's layout (the floors, their includes and prefixes):
+# tests/layout.sh.
 
 exit $bad
