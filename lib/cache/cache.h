@@ -166,7 +166,7 @@ enum sample_status cache_value(const struct cache *c, int counter, long cpu,
 enum sample_status cache_delta(const struct cache *c, int counter, long cpu,
 			       uint64_t *delta);
 /* The span set of the sum (cpu < 0) or of one CPU's row; NULL if none. */
-const struct span_set *cache_span(const struct cache *c, long cpu);
+const struct span_set *cache_row_span(const struct cache *c, long cpu);
 
 void cache_init(struct cache *c);
 void cache_free(struct cache *c);

@@ -32,7 +32,7 @@ const struct cpu_row *cache_row(const struct cache *c, unsigned cpu)
 	return NULL;
 }
 
-const struct span_set *cache_span(const struct cache *c, long cpu)
+const struct span_set *cache_row_span(const struct cache *c, long cpu)
 {
 	if (CACHE_IS_GROUP(cpu))
 		return CACHE_GROUP_OF(cpu) < c->groups.n

@@ -37,7 +37,7 @@ static enum sample_status input(const struct cache *c, size_t stat,
 	uint64_t v;
 	enum sample_status st = cache_value(c, counter, cpu, &v);
 	if (st == SAMPLE_OK)
-		*d = v - span_anchor(cache_span(c, cpu), (unsigned)stat,
+		*d = v - span_anchor(cache_row_span(c, cpu), (unsigned)stat,
 				     counter);
 	return st;
 }
@@ -83,7 +83,7 @@ enum sample_status stat_value(const struct cache *c, size_t stat, long cpu,
 		return SAMPLE_NONE;
 	if (s->rule == STAT_REV3 && !stat_rev3_applies(c->cpurev))
 		return SAMPLE_NONE;
-	const struct span_set *sp = cache_span(c, cpu);
+	const struct span_set *sp = cache_row_span(c, cpu);
 	enum span_group_status mode =
 	    sp ? span_group(sp, (unsigned)stat) : SPAN_GROUP_DELTAS;
 	const int which[4] = {in.num, in.minus, in.den, in.plus};
