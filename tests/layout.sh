@@ -7,7 +7,11 @@
 #   and no header includes itself through others (no circle);
 # - every symbol an object of the build exports starts with its floor's
 #   prefix (nm), each prefix belongs to one floor: a name tells its
-#   folder.
+#   folder;
+# - the page is true where a program can tell: each floor's row names
+#   every C file of its folder, every path the page names exists, and
+#   every function it names (`name()`) is defined in the tree or in a
+#   library's headers.
 set -u
 : "${HWR_SRCDIR:=$(cd "$(dirname "$0")/.." && pwd)}"
 : "${HWR_BUILDDIR:=$HWR_SRCDIR}"
@@ -25,9 +29,10 @@ bad = []
 # The table: | `folder/` | `prefix_` or - | what it holds |, top floor first.
 doc = open(os.path.join(src, "doc/architecture.md")).read()
 section = doc.split("\n## Layout\n", 1)[1].split("\n## ", 1)[0]
-floors, prefix = [], {}
-for m in re.finditer(r"^\| `([a-z/]+)/` \| (`([a-z]+)_` |- )\|", section, re.M):
+floors, prefix, row = [], {}, {}
+for m in re.finditer(r"^\| `([a-z/]+)/` \| (`([a-z]+)_` |- )\|(.*)$", section, re.M):
     floors.append(m.group(1))
+    row[m.group(1)] = m.group(4)
     if m.group(3):
         prefix[m.group(1)] = m.group(3)
 if len(floors) < 12:
@@ -45,7 +50,8 @@ tracked = subprocess.run(["git", "-C", src, "ls-files"], capture_output=True,
                          text=True).stdout.split()
 if not tracked:  # a tarball: walk it
     for root, dirs, files in os.walk(src):
-        dirs[:] = [d for d in dirs if not d.startswith((".", "build", "autom4te"))]
+        dirs[:] = [d for d in dirs if not d.startswith((".", "_", "build", "autom4te"))
+                   and not os.path.exists(os.path.join(root, d, "config.status"))]
         tracked += [os.path.relpath(os.path.join(root, f), src) for f in files]
 cfiles = [f for f in tracked if f.endswith((".c", ".h", ".def"))]
 folders = {os.path.dirname(f) for f in cfiles}
@@ -55,6 +61,39 @@ for d in sorted(folders):
 for f in floors:
     if not os.path.isdir(os.path.join(src, f)):
         bad.append("the layout names %s/, which does not exist" % f)
+
+
+# Each C floor's row names each of its files (a .c and its .h: one name).
+for f in floors:
+    if f in ("tests", "fuzz", "bench"):
+        continue
+    words = set(re.findall(r"[A-Za-z0-9_.]+", row[f]))
+    for c in sorted(x for x in cfiles if os.path.dirname(x) == f):
+        name = os.path.basename(c)
+        stem = re.sub(r"\.(c|h)$", "", name)
+        if stem not in words and name not in words:
+            bad.append("%s is not named in the layout's row for %s/" % (c, f))
+
+# Every path the page names exists (a * is a glob), in the tree or, for
+# a generated file, in the build.
+import glob
+for p in sorted(set(re.findall(
+        r"(?<![\w/.])((?:lib|agent|mib|tests|tools|conf|bench|fuzz|doc|debian|man)"
+        r"/[A-Za-z0-9_.*/-]*[A-Za-z0-9_*])", doc))):
+    if "NAME" in p:  # the page's placeholder for a new thing's name
+        continue
+    if not any(glob.glob(os.path.join(top, p)) for top in (src, build, os.path.join(src, "doc"))):
+        bad.append("doc/architecture.md names %s, which does not exist" % p)
+
+# Every function the page names, `name()`, is defined here or declared
+# by a library.
+for fn in sorted(set(re.findall(r"`([a-z_][a-z0-9_]*)\(\)`", doc))):
+    defined = subprocess.run(["git", "-C", src, "grep", "-qE",
+                              r"^[a-z].*[ *]%s\(" % fn, "--", "*.c"]).returncode == 0
+    if not defined:
+        defined = subprocess.run(["grep", "-rqw", fn, "/usr/include"]).returncode == 0
+    if not defined:
+        bad.append("doc/architecture.md names %s(), defined nowhere" % fn)
 
 
 def floor_of(path):
