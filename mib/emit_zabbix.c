@@ -42,15 +42,6 @@ static void put_availability_item(FILE *out)
 	zbx_triggers(out, 8, &zbx_snmp_down, 1, false);
 }
 
-/* The CPUs of the walk's object: a row per "s_CPU" (a CPU's status). */
-#define CPU_JS                                                             \
-	"var o = JSON.parse(value), out = [], k, m;\n"                     \
-	"for (k in o) {\n"                                                  \
-	"  m = /^s_([0-9]+)$/.exec(k);\n"                                    \
-	"  if (m) out.push({\"{#SNMPINDEX}\": m[1]});\n"                    \
-	"}\n"                                                               \
-	"return JSON.stringify(out);"
-
 /* The per-CPU objects of the status table's rule: dependent items, the
  * columns hwr10k.poll walks ("s_CPU" the status, "d_CPU" the duty
  * cycle): a CPU away for a poll stores no value, where an SNMP GET of
@@ -313,9 +304,13 @@ void mibmodel_write_zabbix(const struct mibmodel *mm, FILE *out)
 	zbx_exact_items(out, mm);
 
 	fprintf(out, "      discovery_rules:\n");
+	/* The CPUs of the walk's object: a row per "s_CPU" (a CPU's status). */
+	char cpu_js[ZBX_LEN];
+	zbx_keys_js(cpu_js, sizeof(cpu_js), "", "s_([0-9]+)", "",
+		    "{\"{#SNMPINDEX}\": m[1]}");
 	struct zbx_rule r = {
 	    .key = "hwr10k.cpu.discovery", .name = "CPUs with event counters",
-	    .master = ZBX_POLL_KEY, .js = CPU_JS, .cpu = "{#SNMPINDEX}",
+	    .master = ZBX_POLL_KEY, .js = cpu_js, .cpu = "{#SNMPINDEX}",
 	    .descr = "One set of items per CPU in hwR10kEvCtrCpuStatusTable, "
 		     "read in hwr10k.poll when {$HWR10K.CPU.WALK} says so; "
 		     "{#SNMPINDEX} is the CPU number."};
