@@ -1,5 +1,5 @@
 /*
- * mibmodel_stats.c - the derived statistics of mib/stats.def as objects
+ * mibmodel_stats.c - the derived statistics of mib/tables/stats.def as objects
  * of the model: each one's SYNTAX, UNITS, summary, what it is in words
  * (made from its row: a difference, or a ratio and its scale) and its
  * hw.help citation.
@@ -54,8 +54,8 @@ int mibmodel_add_stats(struct mibmodel *mm, const struct row *r, FILE *err)
 
 		if (stat_inputs(i, &in) != 0) {
 			fprintf(err,
-				"mib/stats.def: %s: an input is not a counter "
-				"of metrics.def\n",
+				"mib/tables/stats.def: %s: an input is not a "
+				"counter of metrics.def\n",
 				st->name);
 			errors++;
 			continue;

@@ -1,4 +1,4 @@
-/* rows.c - mib/objects.def expanded into struct row (rows.h). */
+/* rows.c - mib/tables/objects.def expanded into struct row (rows.h). */
 #include "rows.h"
 
 const struct row model_rows[] = {
@@ -68,6 +68,6 @@ const struct row model_rows[] = {
 	 .descr = d},
 #define GROUP(n, k, d)	 {.kind = R_GROUP, .name = n, .what = k, .descr = d},
 #define COMPLIANCE(n, d) {.kind = R_COMPLIANCE, .name = n, .descr = d},
-#include "objects.def"
+#include "tables/objects.def"
 };
 const size_t model_nrows = sizeof(model_rows) / sizeof(model_rows[0]);

@@ -69,6 +69,9 @@ bool zbx_item_for(const struct node *n, struct zbx_item *it, char *key,
 const struct zbx_trigger *zbx_triggers_on(const struct node *n, size_t *count);
 /* A counter some statistic is computed from. */
 bool zbx_stat_input(const struct metric *c);
+/* The scalar or column of tag (and of counter, unless it is < 0). */
+const struct node *zbx_find_tag(const struct mibmodel *mm, enum obj_tag tag,
+				int counter);
 /* "No SNMP data collection" (on zabbix[host,snmp,available]), and the
  * host's "not counting": what the other triggers depend on. */
 extern const struct zbx_trigger zbx_snmp_down, zbx_state_down;
@@ -108,6 +111,14 @@ void zbx_exact_rules(FILE *out);
 void zbx_event_rule(FILE *out, enum zbx_scope sc);
 /* {"3": "cycles", ...}: the counters by arc, as a JavaScript object. */
 void zbx_names_js(char *buf, size_t len);
+/* The JavaScript of a discovery rule over the walk's object, the one
+ * text of the CPUs', the groups' and the events' rules: a row per key
+ * that matches /^re$/ and, unless cond is "", the test " && ..." cond
+ * (on m, the match, and o, the object), written as row (a JavaScript
+ * object literal); vars declares more variables ("n = {...}, ") or is
+ * "".  A text over len bytes stops the build. */
+void zbx_keys_js(char *js, size_t len, const char *vars, const char *re,
+		 const char *cond, const char *row);
 /* zabbix_stats.c: the rule of statistic st for the scope, with its item
  * (and the IPC's graph). */
 void zbx_stat_rule(FILE *out, size_t st, enum zbx_scope sc);
@@ -115,8 +126,6 @@ void zbx_stat_rule(FILE *out, size_t st, enum zbx_scope sc);
  * read in hwr10k.poll): a group's clocks and CPUs, its counters, rates
  * and statistics. */
 void zbx_group_rules(FILE *out);
-const struct node *zbx_find_tag(const struct mibmodel *mm, enum obj_tag tag,
-				int counter);
 
 /* zabbix_yaml.c */
 void zbx_uuid(FILE *out, const char *what, const char *key);

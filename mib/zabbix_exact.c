@@ -15,8 +15,9 @@
  * items divide their changes.  Discovery rules, dependent on the master,
  * make the items only for the events the host counts (an event not
  * counted has no instance, so no key in the walk) and for the statistics
- * whose inputs it counts, at the first reading after linking.  The
- * formulas themselves are zabbix_formula.c's.
+ * whose inputs it counts, at the first reading after linking: their
+ * JavaScript is one text (zbx_keys_js), also the CPUs' and the groups'
+ * rules'.  The formulas themselves are zabbix_formula.c's.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,18 +33,6 @@
 /* The counting time's arc in hwR10kEvCtrAgent, the discontinuity time's */
 #define ARC_TIME 9
 #define ARC_DISC 5
-
-const struct node *zbx_find_tag(const struct mibmodel *mm, enum obj_tag tag,
-				int counter)
-{
-	for (size_t i = 0; i < mm->count; i++)
-		if (mm->nodes[i].tag == tag &&
-		    (counter < 0 || mm->nodes[i].counter == counter) &&
-		    (mm->nodes[i].kind == NK_SCALAR ||
-		     mm->nodes[i].kind == NK_COLUMN))
-			return &mm->nodes[i];
-	return NULL;
-}
 
 static const struct node *find_name(const struct mibmodel *mm, const char *s)
 {
@@ -113,10 +102,10 @@ static void poll_oid(char *oid, size_t len, const struct mibmodel *mm)
  * agent's, "hN_G" column N of group G's row (2 its name, 4 its CPUs, 5
  * those counting, 6 its discontinuity time), "gN_G" group G's counter of
  * arc N, "s_CPU", "d_CPU" and "t_CPU" a CPU's status, duty cycle and
- * discontinuity time, "cN_CPU" a
- * CPU's counter of arc N: only the events
+ * discontinuity time, "cN_CPU" a CPU's counter of arc N: only the events
  * {$HWR10K.LLD.CPU.EVENT.MATCHES} names (the dependent items' master
  * value is this object: the walk's other per-CPU counters cost no more).
+ * The discovery rules read it through zbx_keys_js.
  */
 static void poll_js(char *js, size_t len)
 {
@@ -288,6 +277,26 @@ void zbx_names_js(char *buf, size_t len)
 	zbx_add(buf, len, "}");
 }
 
+void zbx_keys_js(char *js, size_t len, const char *vars, const char *re,
+		 const char *cond, const char *row)
+{
+	if ((size_t)snprintf(js, len,
+			     "var o = JSON.parse(value), %sout = [], k, m;\n"
+			     "for (k in o) {\n"
+			     "  m = /^%s$/.exec(k);\n"
+			     "  if (m%s)%sout.push(%s);\n"
+			     "}\n"
+			     "return JSON.stringify(out);",
+			     vars, re, cond, cond[0] ? "\n    " : " ",
+			     row) >= len) {
+		fprintf(stderr,
+			"genmib: a discovery rule's JavaScript over "
+			"%zu bytes: /^%s$/\n",
+			len, re);
+		exit(1);
+	}
+}
+
 /* An events rule's JavaScript: a row per counter in the walk's object
  * (summed: key "vN"; per CPU: "cN_CPU"; per group: "gN_G", named by the
  * group's row "h2_G") whose arc N is an event's. */
@@ -298,18 +307,15 @@ static void event_js(char *js, size_t len, enum zbx_scope sc)
 	static const char *const row[] = {
 	    "", "\"{#CPU}\": m[2], ",
 	    "\"{#GROUP}\": o[\"h2_\" + m[2]], \"{#GIDX}\": m[2], "};
-	char names[LEN];
+	char names[LEN], vars[LEN + 8], r[256];
 	zbx_names_js(names, sizeof(names));
-	snprintf(js, len,
-		 "var o = JSON.parse(value), n = %s, out = [], k, m;\n"
-		 "for (k in o) {\n"
-		 "  m = /^%s$/.exec(k);\n"
-		 "  if (m && n[m[1]]%s)\n"
-		 "    out.push({%s\"{#EVENT}\": n[m[1]], \"{#COL}\": m[1]});\n"
-		 "}\n"
-		 "return JSON.stringify(out);",
-		 names, re[sc],
-		 sc == ZS_GROUP ? " && (\"h2_\" + m[2]) in o" : "", row[sc]);
+	snprintf(vars, sizeof(vars), "n = %s, ", names);
+	snprintf(r, sizeof(r), "{%s\"{#EVENT}\": n[m[1]], \"{#COL}\": m[1]}",
+		 row[sc]);
+	zbx_keys_js(js, len, vars, re[sc],
+		    sc == ZS_GROUP ? " && n[m[1]] && (\"h2_\" + m[2]) in o"
+				   : " && n[m[1]]",
+		    r);
 }
 
 void zbx_event_rule(FILE *out, enum zbx_scope sc)

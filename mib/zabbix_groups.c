@@ -19,15 +19,6 @@
 #define CPUS	 "hwr10k.group.cpus[{#GROUP}]"
 #define COUNTING "hwr10k.group.cpus.counting[{#GROUP}]"
 
-/* A group's row of the walk's object: "h2_G" its name. */
-static const char group_js[] =
-    "var o = JSON.parse(value), out = [], k, m;\n"
-    "for (k in o) {\n"
-    "  m = /^h2_([0-9]+)$/.exec(k);\n"
-    "  if (m) out.push({\"{#GROUP}\": o[k], \"{#GIDX}\": m[1]});\n"
-    "}\n"
-    "return JSON.stringify(out);";
-
 /* Not a short gap (a CPU away for a poll or three): every reading of
  * the last 5 minutes had a CPU of the group not counting. */
 static const struct zbx_trigger not_counting = {
@@ -88,6 +79,10 @@ static void put_group_items(FILE *out)
 
 void zbx_group_rules(FILE *out)
 {
+	/* A group's row of the walk's object: "h2_G" its name. */
+	char group_js[ZBX_LEN];
+	zbx_keys_js(group_js, sizeof(group_js), "", "h2_([0-9]+)", "",
+		    "{\"{#GROUP}\": o[k], \"{#GIDX}\": m[1]}");
 	struct zbx_rule r = {
 	    .key = "hwr10k.group.discovery",
 	    .name = "CPU groups",

@@ -164,3 +164,15 @@ bool zbx_item_for(const struct node *n, struct zbx_item *it, char *key,
 	snprintf(it->param, sizeof(it->param), "%s", m->param);
 	return true;
 }
+
+const struct node *zbx_find_tag(const struct mibmodel *mm, enum obj_tag tag,
+				int counter)
+{
+	for (size_t i = 0; i < mm->count; i++)
+		if (mm->nodes[i].tag == tag &&
+		    (counter < 0 || mm->nodes[i].counter == counter) &&
+		    (mm->nodes[i].kind == NK_SCALAR ||
+		     mm->nodes[i].kind == NK_COLUMN))
+			return &mm->nodes[i];
+	return NULL;
+}

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "root.def"
+#include "tables/root.def"
 #include "zabbix.h"
 
 static const unsigned root_oid[] = {MIB_ROOT_PARENT_OID, MIB_ROOT_ARC};

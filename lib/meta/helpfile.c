@@ -214,7 +214,7 @@ int helpfile_check_metrics(const struct helpfile *hf, FILE *err)
 		if (!metric_by_name(e->metric)) {
 			fprintf(err,
 				"%s:%u: metric %s is not in the metrics table "
-				"(mib/metrics.def)\n",
+				"(mib/tables/metrics.def)\n",
 				hf->filename, e->line, e->metric);
 			errors++;
 		}

@@ -1,4 +1,4 @@
-/* metrics.c - expands mib/metrics.def into the metrics table. */
+/* metrics.c - expands mib/tables/metrics.def into the metrics table. */
 #include "meta/metrics.h"
 
 #include <ctype.h>
@@ -10,7 +10,7 @@ const struct metric metrics[] = {
 #define M(arc, name, kind, ev0, ev1, rev, perf, match, simrate)                \
 	{arc,	    name, METRIC_PREFIX name, METRIC_##kind, ev0, ev1,         \
 	 REV_##rev, perf, MATCH_##match,      simrate},
-#include "metrics.def"
+#include "tables/metrics.def"
 #undef M
 };
 

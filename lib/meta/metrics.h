@@ -1,4 +1,4 @@
-/* metrics.h - the metrics table (mib/metrics.def) as C data. */
+/* metrics.h - the metrics table (mib/tables/metrics.def) as C data. */
 #ifndef HWR10K_METRICS_H
 #define HWR10K_METRICS_H
 
@@ -43,7 +43,7 @@ enum {
 	COUNTER_COUNT = 0
 #define M(arc, name, kind, ev0, ev1, rev, perf, match, simrate)                \
 	+METRIC_IS_COUNTER_##kind
-#include "metrics.def"
+#include "tables/metrics.def"
 #undef M
 };
 extern const struct metric *const counters; /* counters[0..COUNTER_COUNT) */

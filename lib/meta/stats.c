@@ -1,4 +1,5 @@
-/* stats.c - mib/stats.def as data, and the names of its inputs resolved. */
+/* stats.c - mib/tables/stats.def as data, and the names of its inputs
+ * resolved. */
 #include "meta/stats.h"
 
 #include <stdio.h>
@@ -13,7 +14,7 @@ const struct stat_def stat_defs[] = {
 	  summary, cite)                                                       \
 	{arc,	name, desc, num,   minus,   den, plus,                         \
 	 scale, rule, syn,  units, summary, cite},
-#include "stats.def"
+#include "tables/stats.def"
 #undef S
 };
 #undef ANY

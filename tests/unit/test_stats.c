@@ -1,4 +1,4 @@
-/* test_stats.c - the derived statistics of mib/stats.def: predicted values
+/* test_stats.c - the derived statistics of mib/tables/stats.def: predicted values
  * on the sim and on a replay recording, the revision rule, no instance
  * without an input or a denominator, and alarms that watch them. */
 #include "testenv.h"
