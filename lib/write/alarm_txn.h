@@ -13,7 +13,7 @@
 
 #include "alarm/alarm.h"
 
-/* hwR10kEvCtrAlarmEntry's writable columns (mib/objects.def). */
+/* hwR10kEvCtrAlarmEntry's writable columns (mib/tables/objects.def). */
 enum alarm_column {
 	AC_NAME = 2,
 	AC_METRIC = 3,
