@@ -21,6 +21,7 @@
 #include "config/config.h"
 #include "privilege.h"
 #include "reader.h"
+#include "session.h"
 #include "view/served.h"
 #include "stamps.h"
 #include "view/values.h"
@@ -64,6 +65,7 @@ struct agent {
 	struct stamps stamps;	 /* stamps.c: when the TimeStamps were */
 	const char *xaddr;	 /* -x, overrides agentXSocket */
 	struct privilege priv;	 /* -u, -g */
+	struct session session;	 /* session.c: the AgentX session */
 	volatile sig_atomic_t reload_requested, stop_requested;
 	/* why the last SIGHUP reload was refused (STATUS says it until a
 	 * reload succeeds), "" when it was not */
@@ -142,8 +144,8 @@ int alarms_build(struct agent *a, const struct config *cfg,
 void alarms_writer_configure(struct agent *a);
 
 /* notify.c (through session.c) */
-void notify_discontinuity(const struct mib_view *v);
-void notify_alarm(const struct mib_view *v, size_t index, bool rising);
+void notify_discontinuity(struct agent *a);
+void notify_alarm(struct agent *a, size_t index, bool rising);
 
 /* confload.c: net-snmp config handlers -> struct config */
 /* net-snmp's library settings for this agent, before init_snmp(): the

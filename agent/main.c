@@ -25,7 +25,8 @@
 #include "dump.h"
 #include "util/log.h"
 
-static struct agent agent_ctx; /* the agent's one mutable context */
+/* the agent's one mutable context (signal handlers reach it here) */
+static struct agent agent_ctx;
 
 /* lib/ code logs through net-snmp, so -L applies to it too. */
 static void log_to_netsnmp(int priority, const char *msg)
@@ -121,8 +122,9 @@ static void reload(struct agent *a)
 						  .writer = &a->writer};
 		snmp_log(LOG_INFO, "reload: AgentX settings changed; "
 				   "connecting again\n");
-		session_stop();
-		session_start(a->xaddr ? a->xaddr : a->cfg.agentx_socket,
+		session_stop(&a->session);
+		session_start(&a->session,
+			      a->xaddr ? a->xaddr : a->cfg.agentx_socket,
 			      a->cfg.agentx_ping, &a->view, &ev);
 	}
 }
@@ -135,7 +137,7 @@ static void reload(struct agent *a)
  * select() waits no longer than its time).  Nothing in it waits for the
  * master or the backend.
  */
-static void loop_once(bool block)
+static void loop_once(struct agent *a, bool block)
 {
 	int nfds = 0, fakeblock = 0;
 	fd_set r, w;
@@ -144,31 +146,32 @@ static void loop_once(bool block)
 	FD_ZERO(&r);
 	FD_ZERO(&w);
 	snmp_select_info(&nfds, &r, &tv, &fakeblock);
-	session_fds(&nfds, &r, &w);
-	poll_fds(&agent_ctx, &nfds, &r);
+	session_fds(&a->session, &nfds, &r, &w);
+	poll_fds(a, &nfds, &r);
 	if (!block || tv.tv_sec > 1)
 		tv = (struct timeval){block ? 1 : 0, 0};
-	publish_timeout(&agent_ctx, &tv);
+	publish_timeout(a, &tv);
 	int n = select(nfds, &r, &w, NULL, &tv);
 	if (n > 0) {
-		if (session_io(&r, &w))
-			publish_request_seen(&agent_ctx);
-		poll_io(&agent_ctx, &r);
+		if (session_io(&a->session, &r, &w))
+			publish_request_seen(a);
+		poll_io(a, &r);
 	} else if (n < 0) {
 		FD_ZERO(&r);
 	}
 	run_alarms();
-	poll_publish_due(&agent_ctx);
+	poll_publish_due(a);
 }
 
+/* poll.c's calls take no argument: the one context */
 static void serve_pending(void)
 {
-	loop_once(false);
+	loop_once(&agent_ctx, false);
 }
 
 static void serve_wait(void)
 {
-	loop_once(true);
+	loop_once(&agent_ctx, true);
 }
 
 /*
@@ -214,7 +217,7 @@ static void reopen_log(const char *path)
 static void run(struct agent *a)
 {
 	while (!a->stop_requested) {
-		loop_once(true);
+		loop_once(a, true);
 		if (a->reload_requested) {
 			a->reload_requested = 0;
 			reopen_log(a->priv.logfile);
@@ -276,7 +279,8 @@ static int start(struct agent *a, const struct options *opt, int *failed)
 			 a->priv.user || a->priv.group ? a->priv.gid
 						       : (gid_t)-1) != 0)
 		return -1;
-	if (session_start(a->xaddr ? a->xaddr : a->cfg.agentx_socket,
+	if (session_start(&a->session,
+			  a->xaddr ? a->xaddr : a->cfg.agentx_socket,
 			  a->cfg.agentx_ping, &a->view, &ev) != 0)
 		return -1;
 	if (poll_start(a, err, sizeof(err)) != 0) {
@@ -307,7 +311,7 @@ static int end_early(struct agent *a, const struct options *opt, int rc)
 {
 	if (opt->pidfile) /* ours only if it was locked */
 		pidfile_remove(opt->pidfile);
-	session_stop();
+	session_stop(&a->session);
 	poll_stop(a);
 	cache_free(&a->cache);
 	sample_free(&a->sample);
@@ -322,7 +326,7 @@ static void stop(struct agent *a, const struct options *opt)
 {
 	snmp_log(LOG_INFO, "%s stopping\n", AGENT_NAME);
 	service_stopping();
-	session_stop();
+	session_stop(&a->session);
 	poll_stop(a);
 	if (opt->pidfile) /* while logging works: it may have to say why not */
 		pidfile_remove(opt->pidfile);

@@ -60,7 +60,7 @@ static void status(const struct agent *a, char *buf, size_t len,
 		 (int)c->state,
 		 c->polls && c->state <= 0 ? " (no counter counts: see the log)"
 					   : "",
-		 session_is_up() ? "connected" : "not connected",
+		 session_is_up(&a->session) ? "connected" : "not connected",
 		 a->xaddr ? a->xaddr : a->cfg.agentx_socket, (unsigned)c->polls,
 		 (unsigned)a->served.poll_errors);
 }
