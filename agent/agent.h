@@ -21,6 +21,8 @@
 #include "config/config.h"
 #include "privilege.h"
 #include "reader.h"
+#include "sdnotify.h"
+#include "service.h"
 #include "session.h"
 #include "view/served.h"
 #include "stamps.h"
@@ -66,6 +68,8 @@ struct agent {
 	const char *xaddr;	 /* -x, overrides agentXSocket */
 	struct privilege priv;	 /* -u, -g */
 	struct session session;	 /* session.c: the AgentX session */
+	struct sdnotify sd;	 /* sdnotify.c: systemd's socket */
+	struct service service;	 /* service.c: its timers, STATUS */
 	volatile sig_atomic_t reload_requested, stop_requested;
 	/* why the last SIGHUP reload was refused (STATUS says it until a
 	 * reload succeeds), "" when it was not */

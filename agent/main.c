@@ -26,7 +26,7 @@
 #include "util/log.h"
 
 /* the agent's one mutable context (signal handlers reach it here) */
-static struct agent agent_ctx;
+static struct agent agent_ctx = {.sd = SDNOTIFY_INIT};
 
 /* lib/ code logs through net-snmp, so -L applies to it too. */
 static void log_to_netsnmp(int priority, const char *msg)
@@ -222,7 +222,7 @@ static void run(struct agent *a)
 			a->reload_requested = 0;
 			reopen_log(a->priv.logfile);
 			snmp_log(LOG_INFO, "SIGHUP: reloading the config\n");
-			service_reloading();
+			service_reloading(a);
 			reload(a);
 			service_ready(a);
 		}
@@ -325,7 +325,7 @@ static int end_early(struct agent *a, const struct options *opt, int rc)
 static void stop(struct agent *a, const struct options *opt)
 {
 	snmp_log(LOG_INFO, "%s stopping\n", AGENT_NAME);
-	service_stopping();
+	service_stopping(a);
 	session_stop(&a->session);
 	poll_stop(a);
 	if (opt->pidfile) /* while logging works: it may have to say why not */
@@ -369,7 +369,7 @@ int main(int argc, char **argv)
 		confload_leave_out_unreadable();
 	confload_library_setup();
 	install_signals();
-	if (!opt.dump && !opt.check && !sdnotify_init())
+	if (!opt.dump && !opt.check && !sdnotify_init(&a->sd))
 		return 1;
 	hwr_log_set(log_to_netsnmp);
 	bad += load_state(a, &opt);
