@@ -19,6 +19,7 @@
 #include "backend/backend.h"
 #include "cache/cache.h"
 #include "config/config.h"
+#include "daemon.h"
 #include "privilege.h"
 #include "reader.h"
 #include "sdnotify.h"
@@ -70,6 +71,7 @@ struct agent {
 	struct session session;	 /* session.c: the AgentX session */
 	struct sdnotify sd;	 /* sdnotify.c: systemd's socket */
 	struct service service;	 /* service.c: its timers, STATUS */
+	struct daemon_state daemon; /* daemon.c: early stderr, pid file */
 	volatile sig_atomic_t reload_requested, stop_requested;
 	/* why the last SIGHUP reload was refused (STATUS says it until a
 	 * reload succeeds), "" when it was not */

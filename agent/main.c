@@ -26,7 +26,8 @@
 #include "util/log.h"
 
 /* the agent's one mutable context (signal handlers reach it here) */
-static struct agent agent_ctx = {.sd = SDNOTIFY_INIT};
+static struct agent agent_ctx = {.sd = SDNOTIFY_INIT,
+				 .daemon = DAEMON_STATE_INIT};
 
 /* lib/ code logs through net-snmp, so -L applies to it too. */
 static void log_to_netsnmp(int priority, const char *msg)
@@ -275,7 +276,8 @@ static int start(struct agent *a, const struct options *opt, int *failed)
 	/* the pid file first: a second instance stops before it touches
 	 * the master or the backend */
 	if (opt->pidfile &&
-	    pidfile_lock(opt->pidfile, a->priv.user ? a->priv.uid : (uid_t)-1,
+	    pidfile_lock(&a->daemon, opt->pidfile,
+			 a->priv.user ? a->priv.uid : (uid_t)-1,
 			 a->priv.user || a->priv.group ? a->priv.gid
 						       : (gid_t)-1) != 0)
 		return -1;
@@ -294,15 +296,15 @@ static int start(struct agent *a, const struct options *opt, int *failed)
 		return -1;
 	}
 	int ready = -1; /* the waiting parent, when daemonized */
-	if (!opt->foreground && (ready = daemon_detach()) < 0)
+	if (!opt->foreground && (ready = daemon_detach(&a->daemon)) < 0)
 		return -1;
 	a->priv.keep_perfmon = backend_needs_perfmon(a->cfg.backend);
-	if ((opt->pidfile && pidfile_write(opt->pidfile) != 0) ||
+	if ((opt->pidfile && pidfile_write(&a->daemon, opt->pidfile) != 0) ||
 	    privilege_drop(&a->priv) != 0) {
-		daemon_ready(ready, false);
+		daemon_ready(&a->daemon, ready, false);
 		return -1;
 	}
-	daemon_ready(ready, true);
+	daemon_ready(&a->daemon, ready, true);
 	return 0;
 }
 
@@ -310,7 +312,7 @@ static int start(struct agent *a, const struct options *opt, int *failed)
 static int end_early(struct agent *a, const struct options *opt, int rc)
 {
 	if (opt->pidfile) /* ours only if it was locked */
-		pidfile_remove(opt->pidfile);
+		pidfile_remove(&a->daemon, opt->pidfile);
 	session_stop(&a->session);
 	poll_stop(a);
 	cache_free(&a->cache);
@@ -329,7 +331,7 @@ static void stop(struct agent *a, const struct options *opt)
 	session_stop(&a->session);
 	poll_stop(a);
 	if (opt->pidfile) /* while logging works: it may have to say why not */
-		pidfile_remove(opt->pidfile);
+		pidfile_remove(&a->daemon, opt->pidfile);
 	close_log_file(a->priv.logfile);
 	snmp_shutdown(AGENT_NAME);
 	cache_free(&a->cache);
@@ -358,7 +360,7 @@ int main(int argc, char **argv)
 	else if (!opt.logging_set)
 		snmp_enable_stderrlog();
 	else if (!opt.foreground && !opt.dump)
-		daemon_early_stderr(); /* a refused start says why here */
+		daemon_early_stderr(&a->daemon); /* a refused start says why */
 	/* -t goes on to name the problems of the other files too */
 	int bad = opt.config ? use_config_files(opt.config) : 0;
 	if (bad && !opt.check) {
