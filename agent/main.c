@@ -98,7 +98,7 @@ static void reload(struct agent *a)
 {
 	struct config next;
 	char why[64];
-	int bad = confload_reread(&next);
+	int bad = confload_reread(&a->confload, &next);
 
 	if (bad) { /* each problem was named as it was read */
 		snprintf(why, sizeof(why), "%d config problem(s)", bad);
@@ -239,10 +239,10 @@ static int load(struct agent *a)
 	reader_init(&a->reader);
 	a->serve_wait = serve_wait;
 	a->view = (struct mib_view){.cache = &a->cache, .served = &a->served};
-	confload_register();
-	confload_begin(&a->cfg);
+	confload_register(&a->confload);
+	confload_begin(&a->confload, &a->cfg);
 	init_snmp(AGENT_NAME);
-	return confload_end();
+	return confload_end(&a->confload);
 }
 
 /* The state directory and the config: --dump and -t read and report
@@ -368,7 +368,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (bad)
-		confload_leave_out_unreadable();
+		confload_leave_out_unreadable(&a->confload);
 	confload_library_setup();
 	install_signals();
 	if (!opt.dump && !opt.check && !sdnotify_init(&a->sd))
