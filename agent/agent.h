@@ -1,13 +1,18 @@
 /*
  * agent.h - the one agent context: the running config, backend, cache,
- * alarms and served state live here.  The other file statics of agent/
- * are for callbacks that get no context (the AgentX session's handle in
- * session.c, the config loader's staging area, the pid file), each
- * commented where it is.
+ * alarms and served state live here, and each agent/ module's own state
+ * (the AgentX session, systemd's socket and timers, the pid file and
+ * early stderr, a config load in progress) as a struct of its header,
+ * passed to its functions.  What remains at file scope is one pointer
+ * per file for a callback that gets no context: main.c's agent_ctx (the
+ * signal handlers, the backend's progress call), confload.c's loader
+ * (net-snmp's config handlers) and reader.c's worker thread's own
+ * reader (lib/util/log.h's sink), each commented where it is.
  */
 #ifndef HWR10K_AGENT_H
 #define HWR10K_AGENT_H
 
+#include <regex.h>
 #include <signal.h>
 #include <sys/select.h>
 #include <stdbool.h>
@@ -19,13 +24,33 @@
 #include "backend/backend.h"
 #include "cache/cache.h"
 #include "config/config.h"
+#include "daemon.h"
 #include "privilege.h"
 #include "reader.h"
+#include "sdnotify.h"
+#include "service.h"
+#include "session.h"
 #include "view/served.h"
 #include "stamps.h"
 #include "view/values.h"
 
 #define AGENT_NAME "hw-r10kevctr" /* config file type: hw-r10kevctr.conf */
+
+/* confload.c: a load of the config files in progress, and what it has
+ * counted.  An unknown token's line is said again as an error naming the
+ * token (at most CONFLOAD_UNKNOWN_MAX of them) once the files are read. */
+#define CONFLOAD_UNKNOWN_MAX 8
+struct confload {
+	struct config *staging; /* the config being read; NULL: no load */
+	int bad_lines;		/* problems logged during this load */
+	regex_t unknown_token;	/* net-snmp's wording of an unknown token */
+	bool registered;	/* the handlers are net-snmp's */
+	char backends[128];	/* backend's usage text: net-snmp keeps it */
+	bool files_left_out;	/* -t: confload_leave_out_unreadable() */
+	char unknown_said[CONFLOAD_UNKNOWN_MAX][320];
+	unsigned unknown_count;
+	bool replaying; /* our own error lines are not counted again */
+};
 
 /* publish.c: a reading that ended while requests were coming, held until
  * they pause. */
@@ -64,6 +89,11 @@ struct agent {
 	struct stamps stamps;	 /* stamps.c: when the TimeStamps were */
 	const char *xaddr;	 /* -x, overrides agentXSocket */
 	struct privilege priv;	 /* -u, -g */
+	struct session session;	 /* session.c: the AgentX session */
+	struct sdnotify sd;	 /* sdnotify.c: systemd's socket */
+	struct service service;	 /* service.c: its timers, STATUS */
+	struct daemon_state daemon; /* daemon.c: early stderr, pid file */
+	struct confload confload;   /* confload.c: a load in progress */
 	volatile sig_atomic_t reload_requested, stop_requested;
 	/* why the last SIGHUP reload was refused (STATUS says it until a
 	 * reload succeeds), "" when it was not */
@@ -142,28 +172,32 @@ int alarms_build(struct agent *a, const struct config *cfg,
 void alarms_writer_configure(struct agent *a);
 
 /* notify.c (through session.c) */
-void notify_discontinuity(const struct mib_view *v);
-void notify_alarm(const struct mib_view *v, size_t index, bool rising);
+void notify_discontinuity(struct agent *a);
+void notify_alarm(struct agent *a, size_t index, bool rising);
 
 /* confload.c: net-snmp config handlers -> struct config */
 /* net-snmp's library settings for this agent, before init_snmp(): the
  * config files, logging and alarms (the daemon's, and test_confload's). */
 void confload_library_setup(void);
-void confload_register(void);
+/* The config tokens' handlers and the log's counter, reading into cl
+ * (once per process: net-snmp keeps the handlers and a usage text of
+ * cl's, so cl lives as long as the process; the handlers reach it
+ * through confload.c's one pointer, set here). */
+void confload_register(struct confload *cl);
 /* Start collecting lines into cfg (set to defaults). */
-void confload_begin(struct config *cfg);
+void confload_begin(struct confload *cl, struct config *cfg);
 /* Stop collecting; returns the number of problems seen (each bad line,
  * each check across lines that failed: one each). */
-int confload_end(void);
+int confload_end(struct confload *cl);
 /* Re-read the config files (SIGHUP) into cfg; returns the number of
  * problems (an unreadable -c file is one, and nothing else is read). */
-int confload_reread(struct config *cfg);
+int confload_reread(struct confload *cl, struct config *cfg);
 /* Each of the comma-separated -c files is a readable regular file; logs
  * why not and returns the number of bad ones. */
 int confload_check_files(const char *list);
 /* -t: read only the -c files that can be, and leave out the checks
  * across lines (a missing file is one problem, not also "no backend"). */
-void confload_leave_out_unreadable(void);
+void confload_leave_out_unreadable(struct confload *cl);
 /* The comma-separated list with each path made absolute (malloc'ed), so
  * that a reload after daemonizing (cwd /) finds the same files. */
 char *confload_absolute(const char *list);

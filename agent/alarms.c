@@ -84,13 +84,6 @@ static void store_dir_prepare(const char *dir, uid_t uid, gid_t gid)
 			 dir, (unsigned)sb.st_uid, (unsigned)uid);
 }
 
-/* The writer's save: the file rewritten whole. */
-static int save(void *ctx, const struct alarm_set *set, char *why, size_t len)
-{
-	struct agent *a = ctx;
-	return alarm_store_save(&a->store, set, why, len);
-}
-
 /* The writer's clock: monotonic seconds. */
 static uint64_t clock_s(void *ctx)
 {
@@ -260,8 +253,7 @@ void alarms_writer_configure(struct agent *a)
 	    .max_rows = a->cfg.alarm_set_max_rows,
 	    .not_ready_max_age = a->cfg.alarm_set_not_ready,
 	    .clock = clock_s,
-	    .save = save,
-	    .ctx = a,
+	    .store = &a->store, /* the writer saves each change there */
 	};
 	alarm_writer_init(&a->writer, &a->alarms, &env);
 }

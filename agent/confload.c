@@ -28,19 +28,21 @@
 #include "confcheck.h"
 #include "confwhere.h"
 
-static struct config *staging;
-static int bad_lines;
-static regex_t unknown_token; /* net-snmp's wording of an unknown token */
-static bool registered;
-static bool files_left_out; /* -t: confload_leave_out_unreadable() */
+/* The load the handlers read into and count for, set once by
+ * confload_register().  net-snmp calls a config handler with the token
+ * and the line only (register_app_config_handler takes no closure
+ * argument), and the logging callback's client argument cannot carry it
+ * either: snmp_shutdown()'s clear_callback() free()s every callback's
+ * client argument, which would free a pointer into the agent's context. */
+static struct confload *loader;
 
 static void on_line(const char *token, char *line)
 {
 	char err[256];
 
-	if (!staging)
+	if (!loader || !loader->staging)
 		return; /* read outside a load (cannot happen): ignore */
-	if (config_apply(staging, token, line, err, sizeof(err)) != 0)
+	if (config_apply(loader->staging, token, line, err, sizeof(err)) != 0)
 		config_perror(err); /* logs FILE: line N: Error: err */
 }
 
@@ -67,49 +69,46 @@ static void on_privilege_token(const char *token, char *line)
  * says so, as an error with the same file and line.  (Not from on_log:
  * net-snmp holds its callback lock there, so logging would deadlock.)
  */
-#define UNKNOWN_SAID_MAX 8
-static char unknown_said[UNKNOWN_SAID_MAX][320];
-static unsigned unknown_count;
-static bool replaying; /* our own error lines are not counted again */
-
-static void note_unknown_token(const char *msg)
+static void note_unknown_token(struct confload *cl, const char *msg)
 {
 	regmatch_t m[4];
 
-	if (regexec(&unknown_token, msg, 4, m, 0) != 0)
+	if (regexec(&cl->unknown_token, msg, 4, m, 0) != 0)
 		return;
-	if (unknown_count < UNKNOWN_SAID_MAX)
-		snprintf(unknown_said[unknown_count],
-			 sizeof(unknown_said[0]),
+	if (cl->unknown_count < CONFLOAD_UNKNOWN_MAX)
+		snprintf(cl->unknown_said[cl->unknown_count],
+			 sizeof(cl->unknown_said[0]),
 			 "%.*s: line %.*s: Error: '%.*s' is not a token of "
 			 AGENT_NAME ".conf (hw-r10kevctr-agent -H lists them)",
 			 (int)(m[1].rm_eo - m[1].rm_so), msg + m[1].rm_so,
 			 (int)(m[2].rm_eo - m[2].rm_so), msg + m[2].rm_so,
 			 (int)(m[3].rm_eo - m[3].rm_so), msg + m[3].rm_so);
-	unknown_count++;
+	cl->unknown_count++;
 }
 
-static void say_unknown_tokens(void)
+static void say_unknown_tokens(struct confload *cl)
 {
-	replaying = true;
-	for (unsigned i = 0; i < unknown_count && i < UNKNOWN_SAID_MAX; i++)
-		snmp_log(LOG_ERR, "%s\n", unknown_said[i]);
-	if (unknown_count > UNKNOWN_SAID_MAX)
+	cl->replaying = true;
+	for (unsigned i = 0; i < cl->unknown_count && i < CONFLOAD_UNKNOWN_MAX;
+	     i++)
+		snmp_log(LOG_ERR, "%s\n", cl->unknown_said[i]);
+	if (cl->unknown_count > CONFLOAD_UNKNOWN_MAX)
 		snmp_log(LOG_ERR, "config: %u more unknown tokens\n",
-			 unknown_count - UNKNOWN_SAID_MAX);
-	replaying = false;
-	unknown_count = 0;
+			 cl->unknown_count - CONFLOAD_UNKNOWN_MAX);
+	cl->replaying = false;
+	cl->unknown_count = 0;
 }
 
 static int on_log(int major, int minor, void *server, void *client)
 {
 	const struct snmp_log_message *m = server;
+	struct confload *cl = loader;
 
 	/* counted by severity, not by wording (doc/architecture.md) */
-	if (replaying || !staging || m->priority > LOG_WARNING)
+	if (cl->replaying || !cl->staging || m->priority > LOG_WARNING)
 		return SNMPERR_SUCCESS;
-	bad_lines++;
-	note_unknown_token(m->msg);
+	cl->bad_lines++;
+	note_unknown_token(cl, m->msg);
 	return SNMPERR_SUCCESS;
 }
 
@@ -142,19 +141,19 @@ void confload_library_setup(void)
 			       NETSNMP_DS_LIB_DISABLE_PERSISTENT_SAVE, 1);
 }
 
-void confload_register(void)
+void confload_register(struct confload *cl)
 {
-	if (registered)
+	if (cl->registered)
 		return;
-	regcomp(&unknown_token,
+	loader = cl;
+	regcomp(&cl->unknown_token,
 		"^(.*): line ([0-9]+): Warning: Unknown token: ([^ \n]*)\\.",
 		REG_EXTENDED);
-	static char backends[128]; /* net-snmp keeps the pointer */
 	for (const struct config_token *t = config_tokens; t->token; t++)
 		register_app_config_handler(
 		    t->token, on_line, NULL,
-		    config_token_usage(t, backend_sections(), backends,
-				       sizeof(backends)));
+		    config_token_usage(t, backend_sections(), cl->backends,
+				       sizeof(cl->backends)));
 	for (const struct config_section *const *s = backend_sections(); *s;
 	     s++)
 		for (const struct config_token *t = (*s)->tokens; t && t->token;
@@ -168,15 +167,15 @@ void confload_register(void)
 	netsnmp_register_loghandler(NETSNMP_LOGHANDLER_CALLBACK, LOG_WARNING);
 	snmp_register_callback(SNMP_CALLBACK_LIBRARY, SNMP_CALLBACK_LOGGING,
 			       on_log, NULL);
-	registered = true;
+	cl->registered = true;
 }
 
-void confload_begin(struct config *cfg)
+void confload_begin(struct confload *cl, struct config *cfg)
 {
 	config_defaults(cfg, backend_sections());
-	staging = cfg;
-	bad_lines = 0;
-	unknown_count = 0;
+	cl->staging = cfg;
+	cl->bad_lines = 0;
+	cl->unknown_count = 0;
 }
 
 /*
@@ -201,11 +200,12 @@ static void no_backend(void)
 		 files, backend_names(names, sizeof(names)));
 }
 
-int confload_end(void)
+int confload_end(struct confload *cl)
 {
+	struct config *staging = cl->staging;
 	char err[256];
 
-	say_unknown_tokens();
+	say_unknown_tokens(cl);
 	/* Logged as FILE: line N: Error, so on_log() counts each. */
 	if (staging)
 		confwhere_nul_lines();
@@ -214,13 +214,13 @@ int confload_end(void)
 	 * 'backend' or replayFile line is one problem, not two).  Their
 	 * messages are errors logged while staging is set: on_log() counts
 	 * each once, as every other problem. */
-	bool whole = bad_lines == 0 && !files_left_out;
+	bool whole = cl->bad_lines == 0 && !cl->files_left_out;
 	if (staging && whole && !staging->backend_set)
 		no_backend();
 	if (staging && whole && config_validate(staging, err, sizeof(err)) != 0)
 		confcheck_say_across(staging, err);
-	staging = NULL;
-	return bad_lines;
+	cl->staging = NULL;
+	return cl->bad_lines;
 }
 
 /*
@@ -254,7 +254,7 @@ static int check_file(const char *path)
  * for each such file), and the checks across lines are left out, as
  * after a bad line: a missing file is one problem, not also "no backend".
  */
-void confload_leave_out_unreadable(void)
+void confload_leave_out_unreadable(struct confload *cl)
 {
 	const char *list = netsnmp_ds_get_string(NETSNMP_DS_LIBRARY_ID,
 						 NETSNMP_DS_LIB_OPTIONALCONFIG);
@@ -274,7 +274,7 @@ void confload_leave_out_unreadable(void)
 	netsnmp_ds_set_string(NETSNMP_DS_LIBRARY_ID,
 			      NETSNMP_DS_LIB_OPTIONALCONFIG,
 			      keep && keep[0] ? keep : NULL);
-	files_left_out = true;
+	cl->files_left_out = true;
 	free(copy);
 	free(keep);
 }
@@ -323,7 +323,7 @@ char *confload_absolute(const char *list)
 	return out;
 }
 
-int confload_reread(struct config *cfg)
+int confload_reread(struct confload *cl, struct config *cfg)
 {
 	const char *optional = netsnmp_ds_get_string(
 	    NETSNMP_DS_LIBRARY_ID, NETSNMP_DS_LIB_OPTIONALCONFIG);
@@ -333,7 +333,7 @@ int confload_reread(struct config *cfg)
 		config_defaults(cfg, backend_sections());
 		return unreadable;
 	}
-	confload_begin(cfg);
+	confload_begin(cl, cfg);
 	if (!netsnmp_ds_get_boolean(NETSNMP_DS_LIBRARY_ID,
 				    NETSNMP_DS_LIB_DONT_READ_CONFIGS))
 		read_config_files(NORMAL_CONFIG);
@@ -344,5 +344,5 @@ int confload_reread(struct config *cfg)
 			read_config_with_type(f, AGENT_NAME);
 		free(list);
 	}
-	return confload_end();
+	return confload_end(cl);
 }

@@ -50,22 +50,19 @@ static void to_dev_null(bool keep_stderr)
 		close(fd);
 }
 
-static netsnmp_log_handler *early_stderr; /* daemon_early_stderr's */
-static bool keep_stderr; /* -L logs to stderr: keep it after ready */
-
-void daemon_early_stderr(void)
+void daemon_early_stderr(struct daemon_state *d)
 {
 	if (snmp_stderrlog_status())
 		return; /* -Le: it is there already */
-	early_stderr = netsnmp_register_loghandler(NETSNMP_LOGHANDLER_STDERR,
+	d->early_stderr = netsnmp_register_loghandler(NETSNMP_LOGHANDLER_STDERR,
 						   LOG_WARNING);
 }
 
-int daemon_detach(void)
+int daemon_detach(struct daemon_state *d)
 {
 	int p[2];
 
-	keep_stderr = !early_stderr && snmp_stderrlog_status();
+	d->keep_stderr = !d->early_stderr && snmp_stderrlog_status();
 	if (pipe(p) != 0) {
 		snmp_log(LOG_ERR, "daemon: pipe: %s\n", strerror(errno));
 		return -1;
@@ -94,23 +91,21 @@ int daemon_detach(void)
 	return p[1];
 }
 
-void daemon_ready(int fd, bool ok)
+void daemon_ready(struct daemon_state *d, int fd, bool ok)
 {
 	char c = ok ? 0 : 1;
 	if (fd < 0)
 		return;
 	if (ok) { /* serving: the terminal is no longer ours */
-		if (early_stderr)
-			netsnmp_remove_loghandler(early_stderr);
-		early_stderr = NULL;
-		to_dev_null(keep_stderr);
+		if (d->early_stderr)
+			netsnmp_remove_loghandler(d->early_stderr);
+		d->early_stderr = NULL;
+		to_dev_null(d->keep_stderr);
 	}
 	while (write(fd, &c, 1) < 0 && errno == EINTR)
 		;
 	close(fd);
 }
-
-static int pid_fd = -1; /* the pid file, open for pidfile_remove */
 
 /* The pid file's directory, made when it is missing (its parent must
  * exist): owned by the user the agent becomes, so it can remove the file
@@ -204,7 +199,8 @@ static int open_locked(const char *path, struct stat *st)
 	return fd;
 }
 
-int pidfile_lock(const char *path, uid_t owner, gid_t group)
+int pidfile_lock(struct daemon_state *d, const char *path, uid_t owner,
+		 gid_t group)
 {
 	if (pid_dir(path, owner, group) != 0) {
 		snmp_log(LOG_ERR,
@@ -225,7 +221,7 @@ int pidfile_lock(const char *path, uid_t owner, gid_t group)
 			if (fchmod(fd, 0644) != 0)
 				snmp_log(LOG_WARNING, "%s: chmod 0644: %s\n",
 					 path, strerror(errno));
-			pid_fd = fd;
+			d->pid_fd = fd;
 			return 0;
 		}
 		close(fd);
@@ -236,41 +232,41 @@ int pidfile_lock(const char *path, uid_t owner, gid_t group)
 	return -1;
 }
 
-int pidfile_write(const char *path)
+int pidfile_write(const struct daemon_state *d, const char *path)
 {
 	char buf[32];
 	int len = snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
-	if (pid_fd < 0 || ftruncate(pid_fd, 0) != 0 ||
-	    pwrite(pid_fd, buf, (size_t)len, 0) != len) {
+	if (d->pid_fd < 0 || ftruncate(d->pid_fd, 0) != 0 ||
+	    pwrite(d->pid_fd, buf, (size_t)len, 0) != len) {
 		snmp_log(LOG_ERR, "%s: cannot write the pid file: %s\n", path,
-			 pid_fd < 0 ? "not locked" : strerror(errno));
+			 d->pid_fd < 0 ? "not locked" : strerror(errno));
 		return -1;
 	}
 	return 0;
 }
 
-void pidfile_remove(const char *path)
+void pidfile_remove(struct daemon_state *d, const char *path)
 {
 	struct stat ours, now;
 
-	if (pid_fd < 0)
+	if (d->pid_fd < 0)
 		return; /* never another instance's file: we hold no lock */
 	/* only the file we locked: not one put in its place since */
-	if (fstat(pid_fd, &ours) == 0 && stat(path, &now) == 0 &&
+	if (fstat(d->pid_fd, &ours) == 0 && stat(path, &now) == 0 &&
 	    ours.st_dev == now.st_dev && ours.st_ino == now.st_ino &&
 	    unlink(path) != 0) {
 		/* after -u a root-owned directory forbids the unlink: empty
 		 * the file (no stale pid) and say so */
 		int e = errno;
-		bool emptied = ftruncate(pid_fd, 0) == 0;
+		bool emptied = ftruncate(d->pid_fd, 0) == 0;
 		snmp_log(LOG_WARNING,
 			 "%s: cannot remove the pid file (%s)%s; give the "
 			 "agent a pid file directory of its own, such as "
 			 "/run/hw-r10kevctr\n",
 			 path, strerror(e), emptied ? "; emptied it" : "");
 	}
-	close(pid_fd);
-	pid_fd = -1;
+	close(d->pid_fd);
+	d->pid_fd = -1;
 }
 
 int logfile_check(const char *path)

@@ -5,6 +5,17 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+struct netsnmp_log_handler_s;
+
+/* daemon.c's state (struct agent's; DAEMON_STATE_INIT before use). */
+struct daemon_state {
+	/* daemon_early_stderr's handler, removed when the daemon is ready */
+	struct netsnmp_log_handler_s *early_stderr;
+	bool keep_stderr; /* -L logs to stderr: keep it after ready */
+	int pid_fd;	  /* the locked pid file, -1: none */
+};
+#define DAEMON_STATE_INIT {.pid_fd = -1}
+
 /*
  * Open /dev/null on each of fds 0, 1 and 2 that is closed (as sshd's
  * sanitise_stdfd): else the first file or socket the agent opens takes
@@ -16,7 +27,7 @@ void daemon_std_fds(void);
  * at LOG_WARNING or worse goes to stderr too, unless -L sends it there
  * already.  Call after -L is applied.
  */
-void daemon_early_stderr(void);
+void daemon_early_stderr(struct daemon_state *d);
 /*
  * Fork into the background (new session, cwd /).  Returns, in the
  * daemon, the fd to pass to daemon_ready(); the original process exits 0
@@ -24,8 +35,8 @@ void daemon_early_stderr(void);
  * -1 on error.  daemon_ready(fd, true) puts stdio on /dev/null (stderr
  * kept when -L logs there) before it reports.
  */
-int daemon_detach(void);
-void daemon_ready(int fd, bool ok);
+int daemon_detach(struct daemon_state *d);
+void daemon_ready(struct daemon_state *d, int fd, bool ok);
 
 /*
  * Open and lock the pid file (mode 0644, never through a planted link:
@@ -36,13 +47,14 @@ void daemon_ready(int fd, bool ok);
  * pid file after giving up root.  The file stays open and locked, across
  * daemon_detach's forks, until the process exits.
  */
-int pidfile_lock(const char *path, uid_t owner, gid_t group);
+int pidfile_lock(struct daemon_state *d, const char *path, uid_t owner,
+		 gid_t group);
 /* Write this process's pid into the locked file (after detaching). */
-int pidfile_write(const char *path);
+int pidfile_write(const struct daemon_state *d, const char *path);
 /* Remove the file this process locked (if it is still the one at path);
  * where the directory forbids that (a root-owned one after -u), empty it
  * through the open file and say so.  Call while logging still works. */
-void pidfile_remove(const char *path);
+void pidfile_remove(struct daemon_state *d, const char *path);
 
 /* Before net-snmp opens -Lf PATH: refuse a symlink or a file that is
  * neither regular nor a character device, create a missing one with mode

@@ -25,7 +25,9 @@
 #include "dump.h"
 #include "util/log.h"
 
-static struct agent agent_ctx; /* the agent's one mutable context */
+/* the agent's one mutable context (signal handlers reach it here) */
+static struct agent agent_ctx = {.sd = SDNOTIFY_INIT,
+				 .daemon = DAEMON_STATE_INIT};
 
 /* lib/ code logs through net-snmp, so -L applies to it too. */
 static void log_to_netsnmp(int priority, const char *msg)
@@ -96,7 +98,7 @@ static void reload(struct agent *a)
 {
 	struct config next;
 	char why[64];
-	int bad = confload_reread(&next);
+	int bad = confload_reread(&a->confload, &next);
 
 	if (bad) { /* each problem was named as it was read */
 		snprintf(why, sizeof(why), "%d config problem(s)", bad);
@@ -121,8 +123,9 @@ static void reload(struct agent *a)
 						  .writer = &a->writer};
 		snmp_log(LOG_INFO, "reload: AgentX settings changed; "
 				   "connecting again\n");
-		session_stop();
-		session_start(a->xaddr ? a->xaddr : a->cfg.agentx_socket,
+		session_stop(&a->session);
+		session_start(&a->session,
+			      a->xaddr ? a->xaddr : a->cfg.agentx_socket,
 			      a->cfg.agentx_ping, &a->view, &ev);
 	}
 }
@@ -135,7 +138,7 @@ static void reload(struct agent *a)
  * select() waits no longer than its time).  Nothing in it waits for the
  * master or the backend.
  */
-static void loop_once(bool block)
+static void loop_once(struct agent *a, bool block)
 {
 	int nfds = 0, fakeblock = 0;
 	fd_set r, w;
@@ -144,31 +147,32 @@ static void loop_once(bool block)
 	FD_ZERO(&r);
 	FD_ZERO(&w);
 	snmp_select_info(&nfds, &r, &tv, &fakeblock);
-	session_fds(&nfds, &r, &w);
-	poll_fds(&agent_ctx, &nfds, &r);
+	session_fds(&a->session, &nfds, &r, &w);
+	poll_fds(a, &nfds, &r);
 	if (!block || tv.tv_sec > 1)
 		tv = (struct timeval){block ? 1 : 0, 0};
-	publish_timeout(&agent_ctx, &tv);
+	publish_timeout(a, &tv);
 	int n = select(nfds, &r, &w, NULL, &tv);
 	if (n > 0) {
-		if (session_io(&r, &w))
-			publish_request_seen(&agent_ctx);
-		poll_io(&agent_ctx, &r);
+		if (session_io(&a->session, &r, &w))
+			publish_request_seen(a);
+		poll_io(a, &r);
 	} else if (n < 0) {
 		FD_ZERO(&r);
 	}
 	run_alarms();
-	poll_publish_due(&agent_ctx);
+	poll_publish_due(a);
 }
 
+/* poll.c's calls take no argument: the one context */
 static void serve_pending(void)
 {
-	loop_once(false);
+	loop_once(&agent_ctx, false);
 }
 
 static void serve_wait(void)
 {
-	loop_once(true);
+	loop_once(&agent_ctx, true);
 }
 
 /*
@@ -214,12 +218,12 @@ static void reopen_log(const char *path)
 static void run(struct agent *a)
 {
 	while (!a->stop_requested) {
-		loop_once(true);
+		loop_once(a, true);
 		if (a->reload_requested) {
 			a->reload_requested = 0;
 			reopen_log(a->priv.logfile);
 			snmp_log(LOG_INFO, "SIGHUP: reloading the config\n");
-			service_reloading();
+			service_reloading(a);
 			reload(a);
 			service_ready(a);
 		}
@@ -235,10 +239,10 @@ static int load(struct agent *a)
 	reader_init(&a->reader);
 	a->serve_wait = serve_wait;
 	a->view = (struct mib_view){.cache = &a->cache, .served = &a->served};
-	confload_register();
-	confload_begin(&a->cfg);
+	confload_register(&a->confload);
+	confload_begin(&a->confload, &a->cfg);
 	init_snmp(AGENT_NAME);
-	return confload_end();
+	return confload_end(&a->confload);
 }
 
 /* The state directory and the config: --dump and -t read and report
@@ -272,11 +276,13 @@ static int start(struct agent *a, const struct options *opt, int *failed)
 	/* the pid file first: a second instance stops before it touches
 	 * the master or the backend */
 	if (opt->pidfile &&
-	    pidfile_lock(opt->pidfile, a->priv.user ? a->priv.uid : (uid_t)-1,
+	    pidfile_lock(&a->daemon, opt->pidfile,
+			 a->priv.user ? a->priv.uid : (uid_t)-1,
 			 a->priv.user || a->priv.group ? a->priv.gid
 						       : (gid_t)-1) != 0)
 		return -1;
-	if (session_start(a->xaddr ? a->xaddr : a->cfg.agentx_socket,
+	if (session_start(&a->session,
+			  a->xaddr ? a->xaddr : a->cfg.agentx_socket,
 			  a->cfg.agentx_ping, &a->view, &ev) != 0)
 		return -1;
 	if (poll_start(a, err, sizeof(err)) != 0) {
@@ -290,15 +296,15 @@ static int start(struct agent *a, const struct options *opt, int *failed)
 		return -1;
 	}
 	int ready = -1; /* the waiting parent, when daemonized */
-	if (!opt->foreground && (ready = daemon_detach()) < 0)
+	if (!opt->foreground && (ready = daemon_detach(&a->daemon)) < 0)
 		return -1;
 	a->priv.keep_perfmon = backend_needs_perfmon(a->cfg.backend);
-	if ((opt->pidfile && pidfile_write(opt->pidfile) != 0) ||
+	if ((opt->pidfile && pidfile_write(&a->daemon, opt->pidfile) != 0) ||
 	    privilege_drop(&a->priv) != 0) {
-		daemon_ready(ready, false);
+		daemon_ready(&a->daemon, ready, false);
 		return -1;
 	}
-	daemon_ready(ready, true);
+	daemon_ready(&a->daemon, ready, true);
 	return 0;
 }
 
@@ -306,8 +312,8 @@ static int start(struct agent *a, const struct options *opt, int *failed)
 static int end_early(struct agent *a, const struct options *opt, int rc)
 {
 	if (opt->pidfile) /* ours only if it was locked */
-		pidfile_remove(opt->pidfile);
-	session_stop();
+		pidfile_remove(&a->daemon, opt->pidfile);
+	session_stop(&a->session);
 	poll_stop(a);
 	cache_free(&a->cache);
 	sample_free(&a->sample);
@@ -321,11 +327,11 @@ static int end_early(struct agent *a, const struct options *opt, int rc)
 static void stop(struct agent *a, const struct options *opt)
 {
 	snmp_log(LOG_INFO, "%s stopping\n", AGENT_NAME);
-	service_stopping();
-	session_stop();
+	service_stopping(a);
+	session_stop(&a->session);
 	poll_stop(a);
 	if (opt->pidfile) /* while logging works: it may have to say why not */
-		pidfile_remove(opt->pidfile);
+		pidfile_remove(&a->daemon, opt->pidfile);
 	close_log_file(a->priv.logfile);
 	snmp_shutdown(AGENT_NAME);
 	cache_free(&a->cache);
@@ -354,7 +360,7 @@ int main(int argc, char **argv)
 	else if (!opt.logging_set)
 		snmp_enable_stderrlog();
 	else if (!opt.foreground && !opt.dump)
-		daemon_early_stderr(); /* a refused start says why here */
+		daemon_early_stderr(&a->daemon); /* a refused start says why */
 	/* -t goes on to name the problems of the other files too */
 	int bad = opt.config ? use_config_files(opt.config) : 0;
 	if (bad && !opt.check) {
@@ -362,10 +368,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (bad)
-		confload_leave_out_unreadable();
+		confload_leave_out_unreadable(&a->confload);
 	confload_library_setup();
 	install_signals();
-	if (!opt.dump && !opt.check && !sdnotify_init())
+	if (!opt.dump && !opt.check && !sdnotify_init(&a->sd))
 		return 1;
 	hwr_log_set(log_to_netsnmp);
 	bad += load_state(a, &opt);

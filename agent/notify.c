@@ -51,9 +51,10 @@ static const struct mib_notification *notification(const char *name)
  * OBJECTS the MIB declares for it (objects.def), each at its instance:
  * .0, or the alarm's index.
  */
-static void send_notification(const struct mib_view *v, const char *name,
+static void send_notification(struct agent *a, const char *name,
 			      unsigned long alarm_index)
 {
+	const struct mib_view *v = &a->view;
 	const struct mib_notification *no = notification(name);
 	unsigned long trap[MIBVIEW_OID_MAX];
 	unsigned char st[1024];
@@ -62,7 +63,7 @@ static void send_notification(const struct mib_view *v, const char *name,
 	int bad = !no;
 
 	ax_init(&b, st, sizeof(st));
-	if (!session_notify_start(&b)) {
+	if (!session_notify_start(&a->session, &b)) {
 		snmp_log(LOG_NOTICE,
 			 "notify: no master connected; %s not sent\n", name);
 		ax_free(&b);
@@ -73,7 +74,7 @@ static void send_notification(const struct mib_view *v, const char *name,
 	for (unsigned k = 0; !bad && k < no->len; k++)
 		trap[n++] = no->arcs[k];
 	ax_varbind_timeticks(&b, sysuptime_oid, OIDLEN(sysuptime_oid),
-			     session_uptime());
+			     session_uptime(&a->session));
 	ax_varbind_oid(&b, snmptrap_oid, OIDLEN(snmptrap_oid), trap, n);
 	for (unsigned i = 0; !bad && i < no->nobjects; i++)
 		bad = add_object(&b, v, no->objects[i],
@@ -84,20 +85,20 @@ static void send_notification(const struct mib_view *v, const char *name,
 			 name);
 		return;
 	}
-	if (session_notify_send(&b) != 0)
+	if (session_notify_send(&a->session, &b) != 0)
 		snmp_log(LOG_ERR, "notify: %s could not be sent\n", name);
 	else
 		DEBUGMSGTL(("hwr10k/notify", "sent %s\n", name));
 }
 
-void notify_discontinuity(const struct mib_view *v)
+void notify_discontinuity(struct agent *a)
 {
-	send_notification(v, "hwR10kEvCtrCounterDiscontinuity", 0);
+	send_notification(a, "hwR10kEvCtrCounterDiscontinuity", 0);
 }
 
-void notify_alarm(const struct mib_view *v, size_t index, bool rising)
+void notify_alarm(struct agent *a, size_t index, bool rising)
 {
 	send_notification(
-	    v, rising ? "hwR10kEvCtrRisingAlarm" : "hwR10kEvCtrFallingAlarm",
+	    a, rising ? "hwR10kEvCtrRisingAlarm" : "hwR10kEvCtrFallingAlarm",
 	    index);
 }

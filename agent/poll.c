@@ -23,9 +23,9 @@
 
 /* Our TimeStamps are sysUpTime values: the session keeps its uptime in
  * step with the master's at every AgentX Response. */
-static uint32_t uptime_ticks(void)
+static uint32_t uptime_ticks(const struct agent *a)
 {
-	return session_uptime();
+	return session_uptime(&a->session);
 }
 
 static void on_alarm_event(void *ctx, const struct alarm *al, size_t index,
@@ -38,7 +38,7 @@ static void on_alarm_event(void *ctx, const struct alarm *al, size_t index,
  * the alarms and the notifications: on the main loop. */
 void poll_process(struct agent *a, int rc)
 {
-	uint32_t now = uptime_ticks();
+	uint32_t now = uptime_ticks(a);
 	struct cache *c = &a->cache;
 
 	/* A restarted master restarts sysUpTime; TimeStamps after it reset
@@ -80,7 +80,7 @@ void poll_process(struct agent *a, int rc)
 	stamps_polled(a, first, disc && !first); /* and the notification */
 	served_errors(&a->served, a->sample.errors);
 	alarm_write_age(&a->writer); /* notReady rows left too long */
-	alarms_evaluate(c, &a->alarms, on_alarm_event, &a->view);
+	alarms_evaluate(c, &a->alarms, on_alarm_event, a);
 }
 
 /* A reading held while requests came (publish.c), folded in when its

@@ -12,12 +12,6 @@
 
 #include "sdnotify.h"
 
-static int fd = -1;
-static struct sockaddr_un addr;
-static socklen_t addr_len;
-static uint64_t watchdog_usec;
-static bool failed_logged;
-
 /* Children never inherit systemd's variables meant for the agent. */
 static void unset_env(void)
 {
@@ -26,7 +20,7 @@ static void unset_env(void)
 	unsetenv("WATCHDOG_PID");
 }
 
-bool sdnotify_init(void)
+bool sdnotify_init(struct sdnotify *sd)
 {
 	const char *path = getenv("NOTIFY_SOCKET");
 	const char *usec = getenv("WATCHDOG_USEC");
@@ -36,14 +30,15 @@ bool sdnotify_init(void)
 		char *end;
 		unsigned long long v = strtoull(usec, &end, 10);
 		if (*end == '\0' && v > 0)
-			watchdog_usec = v;
+			sd->watchdog_usec = v;
 	}
 	if (!path || !path[0]) {
-		watchdog_usec = 0; /* nobody to feed */
+		sd->watchdog_usec = 0; /* nobody to feed */
 		return true;
 	}
 	size_t n = strlen(path);
-	if ((path[0] != '/' && path[0] != '@') || n >= sizeof(addr.sun_path)) {
+	if ((path[0] != '/' && path[0] != '@') ||
+	    n >= sizeof(sd->addr.sun_path)) {
 		/* Only an absolute path or an abstract name ('@') is a
 		 * notification socket here; anything else (a relative name,
 		 * a vsock: address, an oversized path) sends nothing and the
@@ -55,59 +50,59 @@ bool sdnotify_init(void)
 			    "NOTIFY_SOCKET '%s' is not a socket path: "
 			    "ignored\n",
 			    path));
-		watchdog_usec = 0;
+		sd->watchdog_usec = 0;
 		unset_env();
 		return true;
 	}
-	memset(&addr, 0, sizeof(addr));
-	addr.sun_family = AF_UNIX;
-	memcpy(addr.sun_path, path, n);
+	memset(&sd->addr, 0, sizeof(sd->addr));
+	sd->addr.sun_family = AF_UNIX;
+	memcpy(sd->addr.sun_path, path, n);
 	if (path[0] == '@')
-		addr.sun_path[0] = '\0'; /* an abstract name */
-	addr_len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n +
-			       (path[0] == '@' ? 0 : 1));
-	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0) {
+		sd->addr.sun_path[0] = '\0'; /* an abstract name */
+	sd->addr_len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n +
+				   (path[0] == '@' ? 0 : 1));
+	sd->fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (sd->fd < 0) {
 		snmp_log(LOG_ERR, "NOTIFY_SOCKET: socket: %s\n",
 			 strerror(errno));
-		watchdog_usec = 0;
+		sd->watchdog_usec = 0;
 		return false;
 	}
 	unset_env();
 	return true;
 }
 
-bool sdnotify_enabled(void)
+bool sdnotify_enabled(const struct sdnotify *sd)
 {
-	return fd >= 0;
+	return sd->fd >= 0;
 }
 
-void sdnotify_send(const char *msg)
+void sdnotify_send(struct sdnotify *sd, const char *msg)
 {
-	if (fd < 0)
+	if (sd->fd < 0)
 		return;
 	ssize_t n;
 	do
-		n = sendto(fd, msg, strlen(msg), MSG_NOSIGNAL,
-			   (const struct sockaddr *)&addr, addr_len);
+		n = sendto(sd->fd, msg, strlen(msg), MSG_NOSIGNAL,
+			   (const struct sockaddr *)&sd->addr, sd->addr_len);
 	while (n < 0 && errno == EINTR);
-	if (n < 0 && !failed_logged) {
+	if (n < 0 && !sd->failed_logged) {
 		snmp_log(LOG_WARNING,
 			 "NOTIFY_SOCKET: cannot notify systemd: %s (logged "
 			 "once)\n",
 			 strerror(errno));
-		failed_logged = true;
+		sd->failed_logged = true;
 	}
 }
 
-uint64_t sdnotify_watchdog_usec(void)
+uint64_t sdnotify_watchdog_usec(const struct sdnotify *sd)
 {
-	return fd >= 0 ? watchdog_usec : 0;
+	return sd->fd >= 0 ? sd->watchdog_usec : 0;
 }
 
-void sdnotify_close(void)
+void sdnotify_close(struct sdnotify *sd)
 {
-	if (fd >= 0)
-		close(fd);
-	fd = -1;
+	if (sd->fd >= 0)
+		close(sd->fd);
+	sd->fd = -1;
 }

@@ -10,18 +10,31 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+
+/* The notification socket and what systemd asked for (struct agent's;
+ * SDNOTIFY_INIT before sdnotify_init: no socket). */
+struct sdnotify {
+	int fd; /* -1: no socket, every call does nothing */
+	struct sockaddr_un addr;
+	socklen_t addr_len;
+	uint64_t watchdog_usec; /* 0: no watchdog */
+	bool failed_logged;	/* a failed send is logged once */
+};
+#define SDNOTIFY_INIT {.fd = -1}
 
 /* Read NOTIFY_SOCKET, WATCHDOG_USEC and WATCHDOG_PID (a watchdog meant
  * for another process is ignored) and take them out of the environment;
  * a NOTIFY_SOCKET that is not a socket path is ignored, as sd_notify(3)
  * ignores it; false (logged) when no socket can be made. */
-bool sdnotify_init(void);
+bool sdnotify_init(struct sdnotify *sd);
 /* Whether a notification socket was given. */
-bool sdnotify_enabled(void);
+bool sdnotify_enabled(const struct sdnotify *sd);
 /* Send "KEY=VALUE\n..." lines; a failure is logged once. */
-void sdnotify_send(const char *msg);
+void sdnotify_send(struct sdnotify *sd, const char *msg);
 /* The watchdog's interval in microseconds, 0 when none was asked for. */
-uint64_t sdnotify_watchdog_usec(void);
-void sdnotify_close(void);
+uint64_t sdnotify_watchdog_usec(const struct sdnotify *sd);
+void sdnotify_close(struct sdnotify *sd);
 
 #endif

@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "agent.h"
 #include "sdnotify.h"
 #include "service.h"
 #include "session.h"
@@ -36,18 +37,14 @@
 /* a STATUS datagram: the refused reload's note, the AgentX address... */
 #define STATUS_MAX 1024
 
-static unsigned watchdog_alarm;
-static unsigned stall_alarm;
-static unsigned stall_said; /* the stall the last STATUS said, s */
-
-static void status(const struct agent *a, char *buf, size_t len,
+static void status(struct agent *a, char *buf, size_t len,
 		   const char *prefix)
 {
 	const struct cache *c = &a->cache;
 	char stall[48] = "";
 	unsigned stalled = poll_stalled_s(a);
 
-	stall_said = stalled;
+	a->service.stall_said = stalled;
 	if (stalled)
 		snprintf(stall, sizeof(stall), " (stalled for %u s)", stalled);
 	/* state -1 or 0 (no PMU on most VMs, counters disabled, a lost
@@ -60,7 +57,7 @@ static void status(const struct agent *a, char *buf, size_t len,
 		 (int)c->state,
 		 c->polls && c->state <= 0 ? " (no counter counts: see the log)"
 					   : "",
-		 session_is_up() ? "connected" : "not connected",
+		 session_is_up(&a->session) ? "connected" : "not connected",
 		 a->xaddr ? a->xaddr : a->cfg.agentx_socket, (unsigned)c->polls,
 		 (unsigned)a->served.poll_errors);
 }
@@ -68,11 +65,12 @@ static void status(const struct agent *a, char *buf, size_t len,
 /* Fed whenever the main loop runs its timers. */
 static void on_watchdog(unsigned int reg, void *arg)
 {
+	struct agent *a = arg;
 	char buf[STATUS_MAX];
 
 	(void)reg;
-	status(arg, buf, sizeof(buf), "WATCHDOG=1\n");
-	sdnotify_send(buf);
+	status(a, buf, sizeof(buf), "WATCHDOG=1\n");
+	sdnotify_send(&a->sd, buf);
 }
 
 /* Every second, watchdog or not: a stall that began, grew or ended is
@@ -80,30 +78,34 @@ static void on_watchdog(unsigned int reg, void *arg)
  * and without one nothing else would say it). */
 static void on_stall_check(unsigned int reg, void *arg)
 {
+	struct agent *a = arg;
+
 	(void)reg;
-	if (poll_stalled_s(arg) != stall_said)
-		service_status(arg);
+	if (poll_stalled_s(a) != a->service.stall_said)
+		service_status(a);
 }
 
 void service_ready(struct agent *a)
 {
+	struct service *sv = &a->service;
 	char buf[STATUS_MAX];
 
-	if (!sdnotify_enabled())
+	if (!sdnotify_enabled(&a->sd))
 		return;
 	char prefix[64];
 	snprintf(prefix, sizeof(prefix), "READY=1\nMAINPID=%ld\n",
 		 (long)getpid());
 	status(a, buf, sizeof(buf), prefix);
-	sdnotify_send(buf);
-	if (!stall_alarm)
-		stall_alarm = snmp_alarm_register(1, SA_REPEAT, on_stall_check, a);
-	uint64_t usec = sdnotify_watchdog_usec();
-	if (usec && !watchdog_alarm) {
+	sdnotify_send(&a->sd, buf);
+	if (!sv->stall_alarm)
+		sv->stall_alarm =
+		    snmp_alarm_register(1, SA_REPEAT, on_stall_check, a);
+	uint64_t usec = sdnotify_watchdog_usec(&a->sd);
+	if (usec && !sv->watchdog_alarm) {
 		uint64_t half = usec / 2 ? usec / 2 : 1;
 		struct timeval tv = {(time_t)(half / 1000000u),
 				     (suseconds_t)(half % 1000000u)};
-		watchdog_alarm =
+		sv->watchdog_alarm =
 		    snmp_alarm_register_hr(tv, SA_REPEAT, on_watchdog, a);
 		/* the interval as registered, as a check of the split */
 		snmp_log(LOG_INFO,
@@ -114,28 +116,30 @@ void service_ready(struct agent *a)
 	}
 }
 
-void service_status(const struct agent *a)
+void service_status(struct agent *a)
 {
 	char buf[STATUS_MAX];
 
-	if (!sdnotify_enabled())
+	if (!sdnotify_enabled(&a->sd))
 		return;
 	status(a, buf, sizeof(buf), "");
-	sdnotify_send(buf);
+	sdnotify_send(&a->sd, buf);
 }
 
-void service_reloading(void)
+void service_reloading(struct agent *a)
 {
-	sdnotify_send("RELOADING=1\nSTATUS=reloading the config\n");
+	sdnotify_send(&a->sd, "RELOADING=1\nSTATUS=reloading the config\n");
 }
 
-void service_stopping(void)
+void service_stopping(struct agent *a)
 {
-	if (watchdog_alarm)
-		snmp_alarm_unregister(watchdog_alarm);
-	if (stall_alarm)
-		snmp_alarm_unregister(stall_alarm);
-	watchdog_alarm = stall_alarm = 0;
-	sdnotify_send("STOPPING=1\nSTATUS=stopping\n");
-	sdnotify_close();
+	struct service *sv = &a->service;
+
+	if (sv->watchdog_alarm)
+		snmp_alarm_unregister(sv->watchdog_alarm);
+	if (sv->stall_alarm)
+		snmp_alarm_unregister(sv->stall_alarm);
+	sv->watchdog_alarm = sv->stall_alarm = 0;
+	sdnotify_send(&a->sd, "STOPPING=1\nSTATUS=stopping\n");
+	sdnotify_close(&a->sd);
 }

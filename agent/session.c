@@ -13,9 +13,6 @@
 #include "session/ax_session.h"
 #include "session.h"
 
-static struct ax_session *sess; /* the one session; NULL when stopped */
-static unsigned timer;		/* snmp_alarm: its tick */
-
 static uint64_t now_ms(void)
 {
 	struct timespec ts;
@@ -30,11 +27,14 @@ static void trace(const char *msg)
 
 static void tick(unsigned int reg, void *arg)
 {
-	if (sess)
-		ax_session_tick(sess);
+	struct session *s = arg;
+
+	(void)reg;
+	if (s->sess)
+		ax_session_tick(s->sess);
 }
 
-int session_start(const char *address, unsigned ping_s,
+int session_start(struct session *s, const char *address, unsigned ping_s,
 		  const struct mib_view *view, const struct session_events *ev)
 {
 	const struct ax_session_env env = {
@@ -46,36 +46,36 @@ int session_start(const char *address, unsigned ping_s,
 	    .view = view,
 	    .writer = ev ? ev->writer : NULL,
 	};
-	session_stop();
-	if (!(sess = ax_session_new(&env))) {
+	session_stop(s);
+	if (!(s->sess = ax_session_new(&env))) {
 		snmp_log(LOG_ERR, "AgentX: out of memory\n");
 		return -1;
 	}
-	if (ax_session_start(sess, address, ping_s) != 0) {
-		ax_session_free(sess);
-		sess = NULL;
+	if (ax_session_start(s->sess, address, ping_s) != 0) {
+		ax_session_free(s->sess);
+		s->sess = NULL;
 		return -1;
 	}
-	timer = snmp_alarm_register(1, SA_REPEAT, tick, NULL);
+	s->timer = snmp_alarm_register(1, SA_REPEAT, tick, s);
 	return 0;
 }
 
-void session_stop(void)
+void session_stop(struct session *s)
 {
-	if (!sess)
+	if (!s->sess)
 		return;
-	ax_session_stop(sess);
-	ax_session_free(sess);
-	sess = NULL;
-	if (timer)
-		snmp_alarm_unregister(timer);
-	timer = 0;
+	ax_session_stop(s->sess);
+	ax_session_free(s->sess);
+	s->sess = NULL;
+	if (s->timer)
+		snmp_alarm_unregister(s->timer);
+	s->timer = 0;
 }
 
-void session_fds(int *nfds, fd_set *r, fd_set *w)
+void session_fds(const struct session *s, int *nfds, fd_set *r, fd_set *w)
 {
 	bool want_write;
-	int fd = sess ? ax_session_fd(sess, &want_write) : -1;
+	int fd = s->sess ? ax_session_fd(s->sess, &want_write) : -1;
 	if (fd < 0)
 		return;
 	FD_SET(fd, r);
@@ -85,37 +85,37 @@ void session_fds(int *nfds, fd_set *r, fd_set *w)
 		*nfds = fd + 1;
 }
 
-bool session_io(const fd_set *r, const fd_set *w)
+bool session_io(struct session *s, const fd_set *r, const fd_set *w)
 {
 	bool want_write;
-	int fd = sess ? ax_session_fd(sess, &want_write) : -1;
+	int fd = s->sess ? ax_session_fd(s->sess, &want_write) : -1;
 	if (fd < 0)
 		return false;
 	bool input = FD_ISSET(fd, r);
-	ax_session_io(sess, input, FD_ISSET(fd, w));
+	ax_session_io(s->sess, input, FD_ISSET(fd, w));
 	return input;
 }
 
-bool session_is_up(void)
+bool session_is_up(const struct session *s)
 {
-	return sess && ax_session_is_up(sess);
+	return s->sess && ax_session_is_up(s->sess);
 }
 
-uint32_t session_uptime(void)
+uint32_t session_uptime(const struct session *s)
 {
-	return sess ? ax_session_uptime(sess) : 0;
+	return s->sess ? ax_session_uptime(s->sess) : 0;
 }
 
-bool session_notify_start(struct ax_buf *b)
+bool session_notify_start(struct session *s, struct ax_buf *b)
 {
-	return sess && ax_session_notify_start(sess, b);
+	return s->sess && ax_session_notify_start(s->sess, b);
 }
 
-int session_notify_send(struct ax_buf *b)
+int session_notify_send(struct session *s, struct ax_buf *b)
 {
-	if (!sess) {
+	if (!s->sess) {
 		ax_free(b);
 		return -1;
 	}
-	return ax_session_notify_send(sess, b);
+	return ax_session_notify_send(s->sess, b);
 }

@@ -17,6 +17,15 @@
 #include "write/alarm_write.h"
 #include "view/mibview.h"
 
+struct ax_session;
+
+/* The agent's one session (struct agent's): the handle, NULL when
+ * stopped, and the net-snmp alarm that ticks it. */
+struct session {
+	struct ax_session *sess;
+	unsigned timer; /* snmp_alarm id, 0 = none */
+};
+
 struct session_events {
 	void (*up)(void *ctx);	 /* registered with a master */
 	void (*down)(void *ctx); /* the session ended */
@@ -27,27 +36,29 @@ struct session_events {
 /* Start connecting to address (unix:PATH, PATH, tcp:HOST:PORT); Pings
  * every ping_s seconds, and reconnects that often.  -1 with a message
  * when the address cannot be used at all. */
-int session_start(const char *address, unsigned ping_s,
+int session_start(struct session *s, const char *address, unsigned ping_s,
 		  const struct mib_view *view, const struct session_events *ev);
 /* Close the session (Close, reason shutdown) and stop. */
-void session_stop(void);
+void session_stop(struct session *s);
 
 /* The main loop: the descriptors to wait for, then what they said. */
-void session_fds(int *nfds, fd_set *readable, fd_set *writable);
+void session_fds(const struct session *s, int *nfds, fd_set *readable,
+		 fd_set *writable);
 /* true when the master sent something (requests: publish.c waits for
  * them to pause) */
-bool session_io(const fd_set *readable, const fd_set *writable);
+bool session_io(struct session *s, const fd_set *readable,
+		const fd_set *writable);
 
-bool session_is_up(void);
+bool session_is_up(const struct session *s);
 /* sysUpTime (TimeTicks): the master's, kept in step at each of its
  * Responses; before any, the agent's own since the session started. */
-uint32_t session_uptime(void);
+uint32_t session_uptime(const struct session *s);
 
 /* A Notify: session_notify_start writes its header (false when no
  * master is registered: nothing to send); the caller appends the
  * varbinds; session_notify_send finishes and queues it (-1 if it could
  * not be built). */
-bool session_notify_start(struct ax_buf *b);
-int session_notify_send(struct ax_buf *b);
+bool session_notify_start(struct session *s, struct ax_buf *b);
+int session_notify_send(struct session *s, struct ax_buf *b);
 
 #endif

@@ -1,7 +1,9 @@
 /*
  * alarm_store.h - the alarm rows created over SNMP with StorageType
  * nonVolatile, kept in one file (in net-snmp's persistent directory: the
- * agent picks it, doc/alarms.md) and read back at start and at a reload.
+ * agent picks it, doc/alarms.md) and read back at start and at a reload
+ * (agent/alarms.c); the writer saves each committed change to it
+ * (lib/write/alarm_write.c: the agent hands the store over once).
  *
  * One line per row, in the words of a config 'alarm' line after its
  * index, status and storage, and its owner last (alarm_owner_encode):

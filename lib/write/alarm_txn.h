@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "alarm/alarm.h"
+#include "write/alarm_store.h"
 
 /* hwR10kEvCtrAlarmEntry's writable columns (mib/tables/objects.def). */
 enum alarm_column {
@@ -64,13 +65,15 @@ struct alarm_writer_env {
 	/* a notReady row older than this (seconds) is removed, as RFC 2579
 	 * advises; 0: never */
 	unsigned not_ready_max_age;
-	/* seconds on a monotonic clock; NULL: always 0 */
+	/* seconds on a monotonic clock; NULL: always 0 (the tests' own
+	 * clock comes in here) */
 	uint64_t (*clock)(void *ctx);
-	/* After a change: keep the table (the store); -1 with why fails the
-	 * commit.  NULL: nothing is kept. */
-	int (*save)(void *ctx, const struct alarm_set *set, char *why,
-		    size_t len);
 	void *ctx;
+	/* Where a committed change that touches a kept row is written
+	 * (alarm_store_save: the file rewritten whole; a save that fails
+	 * fails the commit).  The agent's, opened and loaded by it (its
+	 * state directory, the file's owner); NULL: nothing is kept. */
+	struct alarm_store *store;
 };
 
 #define AW_TXN_MAX 4 /* transactions between TestSet and CleanupSet */

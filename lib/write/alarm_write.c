@@ -116,9 +116,9 @@ static int save(struct alarm_writer *w, const struct aw_txn *t,
 		const struct alarm_set *next, const char *phase)
 {
 	char why[512] = "";
-	if (!w->env.save || !touches_store(t))
+	if (!w->env.store || !touches_store(t))
 		return 0;
-	if (w->env.save(w->env.ctx, next, why, sizeof(why)) == 0)
+	if (alarm_store_save(w->env.store, next, why, sizeof(why)) == 0)
 		return 0;
 	hwr_log(LOG_ERR,
 		"alarm table: the %s of AgentX session %u, transaction %u "

@@ -9,8 +9,9 @@
  * table as it will be, and locks the rows it touches: a second request
  * on a locked row gets resourceUnavailable until the first one's
  * CleanupSet.  CommitSet builds the new table aside and swaps it in
- * whole (all or nothing), then saves it (the store; a save that fails
- * fails the commit, the table unchanged); UndoSet swaps the old table
+ * whole (all or nothing), then saves it itself (alarm_store_save on the
+ * store env.store names; a save that fails fails the commit, the table
+ * unchanged); UndoSet swaps the old table
  * back; CleanupSet frees it.  Every row created, changed or destroyed is
  * logged with the AgentX session and transaction that did it.  The
  * rules, in doc/alarms.md: rows 1..1024 are the config file's (permanent:

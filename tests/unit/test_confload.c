@@ -13,6 +13,7 @@
 
 #include "../../agent/agent.h"
 
+static struct confload cl; /* as struct agent holds it */
 static char logbuf[8192];
 
 static int capture(int major, int minor, void *server, void *client)
@@ -35,7 +36,7 @@ static int load(const char *text, struct config *cfg, const char **path)
 	logbuf[0] = '\0';
 	netsnmp_ds_set_string(NETSNMP_DS_LIBRARY_ID,
 			      NETSNMP_DS_LIB_OPTIONALCONFIG, *path);
-	int bad = confload_reread(cfg);
+	int bad = confload_reread(&cl, cfg);
 	unlink(*path);
 	return bad;
 }
@@ -44,13 +45,13 @@ static int setup(void **state)
 {
 	/* as the daemon sets the library up (main.c), except that
 	 * init_snmp() reads no file: each test's is read by
-	 * confload_reread() */
+	 * confload_reread(&cl, ) */
 	confload_library_setup();
 	netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID,
 			       NETSNMP_DS_LIB_DONT_READ_CONFIGS, 1);
 	snmp_register_callback(SNMP_CALLBACK_LIBRARY, SNMP_CALLBACK_LOGGING,
 			       capture, NULL);
-	confload_register();
+	confload_register(&cl);
 	init_snmp(AGENT_NAME);
 	return 0;
 }
@@ -174,7 +175,7 @@ static void one_problem_one_count(void **state)
 	netsnmp_ds_set_string(NETSNMP_DS_LIBRARY_ID,
 			      NETSNMP_DS_LIB_OPTIONALCONFIG,
 			      "/nonexistent/hwr-gone.conf");
-	assert_int_equal(confload_reread(&cfg), 1);
+	assert_int_equal(confload_reread(&cl, &cfg), 1);
 	assert_non_null(strstr(logbuf, "/nonexistent/hwr-gone.conf: cannot "
 				       "read the config file"));
 	config_free(&cfg);
