@@ -1,56 +1,8 @@
-/* test_stats.c - the derived statistics of mib/tables/stats.def: predicted values
- * on the sim and on a replay recording, the revision rule, no instance
- * without an input or a denominator, and alarms that watch them. */
-#include "testenv.h"
-
-#include <ctype.h>
-#include <stdlib.h>
-#include <unistd.h>
-
-#include "alarm/alarm_eval.h"
-#include "backend/backend.h"
-#include "cache/stat_eval.h"
-#include "meta/stats.h"
-#include "testconf.h"
-
-static int C(const char *name)
-{
-	char full[64];
-	snprintf(full, sizeof(full), "%s%s", METRIC_PREFIX, name);
-	return counter_index_by_name(full);
-}
-
-static uint64_t rate(const char *name)
-{
-	return name[0] ? counters[C(name)].sim_rate : 0;
-}
-
-/* The backend's clock, one poll interval per poll (the sim counts
- * elapsed time). */
-static uint64_t now_ns;
-static uint64_t test_clock(void)
-{
-	return now_ns;
-}
-
-/* Poll a backend twice (one interval) into c. */
-static void two_polls(struct config *cfg, struct cache *c)
-{
-	struct backend b = {.clock_ns = test_clock};
-	struct sample s = {0};
-	char err[256];
-
-	assert_int_equal(backend_open(&b, cfg, err, sizeof(err)), 0);
-	cache_init(c);
-	for (uint32_t t = 1; t <= 2; t++) {
-		assert_int_equal(backend_read(&b, &s), 0);
-		assert_int_equal(sample_sort(&s), 0);
-		assert_true(cache_update(c, &s, t) >= 0);
-		now_ns += (uint64_t)cfg->poll_interval * 1000000000u;
-	}
-	backend_close(&b);
-	sample_free(&s);
-}
+/* test_stats_values.c - the derived statistics of mib/tables/stats.def:
+ * predicted values on the sim and on a replay recording, differences and
+ * their gaps, the revision rule, no instance without an input or a
+ * denominator, and alarms that watch them. */
+#include "stats_fixture.h"
 
 /* Every statistic on the sim equals what its row predicts from the sim
  * rates: the CPU factor and the interval cancel in ratios. */
@@ -102,21 +54,6 @@ static void sim_predicted(void **state)
 	cache_free(&c);
 	config_free(&cfg);
 }
-
-/* Load a replay recording (text) into c over two polls. */
-static void replay_two_polls(const char *text, struct cache *c)
-{
-	char path[64];
-	struct config cfg;
-
-	tmp_file_with(path, sizeof(path), "hwr-stats", text, strlen(text));
-	conf_init(&cfg, "replay");
-	CONF(&cfg, "replayFile", "%s", path);
-	two_polls(&cfg, c);
-	unlink(path);
-	config_free(&cfg);
-}
-
 /* One replay interval: IPC per CPU and summed from the same deltas; at
  * the end (no deltas) no instance; before the second poll none. */
 static void replay_predicted(void **state)
@@ -228,56 +165,6 @@ static void pcache_ratio_needs_rev3(void **state)
 		}
 		cache_free(&c);
 	}
-}
-
-/* Text squeezed to single spaces. */
-static void squeeze(const char *in, char *out, size_t len)
-{
-	size_t n = 0;
-	bool space = false;
-	for (; *in && n + 1 < len; in++) {
-		if (isspace((unsigned char)*in)) {
-			space = n > 0;
-			continue;
-		}
-		if (space && n + 2 < len)
-			out[n++] = ' ';
-		space = false;
-		out[n++] = *in;
-	}
-	out[n] = '\0';
-}
-
-/* Every passage a statistic quotes ('...') is hw.help's own words. */
-static void quotations_are_hw_help(void **state)
-{
-	char path[512], *raw = malloc(1 << 16), *help = malloc(1 << 16);
-	snprintf(path, sizeof(path), "%s/mib/hw.help", getenv("HWR_SRCDIR"));
-	FILE *f = fopen(path, "r");
-	assert_non_null(f);
-	size_t n = fread(raw, 1, (1 << 16) - 1, f);
-	fclose(f);
-	raw[n] = '\0';
-	squeeze(raw, help, 1 << 16);
-	int quotes = 0;
-	for (size_t i = 0; i < stat_count; i++) {
-		const char *p = stat_defs[i].cite;
-		while ((p = strchr(p, '\'')) != NULL) {
-			const char *end = strchr(p + 1, '\'');
-			char q[512], sq[512];
-			assert_non_null(end);
-			snprintf(q, sizeof(q), "%.*s", (int)(end - p - 1), p + 1);
-			squeeze(q, sq, sizeof(sq));
-			if (!strstr(help, sq))
-				fail_msg("%s: '%s' is not in hw.help",
-					 stat_defs[i].name, sq);
-			quotes++;
-			p = end + 1;
-		}
-	}
-	assert_true(quotes >= (int)stat_count);
-	free(raw);
-	free(help);
 }
 
 static void emit_count(void *ctx, const struct alarm *a, size_t index,
@@ -395,7 +282,6 @@ int main(void)
 	    cmocka_unit_test(difference_sums_its_rows),
 	    cmocka_unit_test(difference_of_a_system_wide_input),
 	    cmocka_unit_test(pcache_ratio_needs_rev3),
-	    cmocka_unit_test(quotations_are_hw_help),
 	    cmocka_unit_test(difference_across_a_gap),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
