@@ -1,7 +1,7 @@
 /*
  * alarm_fixture.h - the shared set-up of the write path's tests
- * (test_alarm_write.c: the rules; test_alarm_txn.c: the phases around a
- * commit): a table with one config row, a writer with the real store in
+ * (test_alarm_write.c: the rules; test_alarm_txn_*.c, with
+ * alarm_txn_fixture.h: the phases around a commit): a table with one config row, a writer with the real store in
  * a temporary directory (its saves counted, and failed on demand, at
  * their rename()), and a master's set phases built byte by byte
  * (axpdu.h) and read by the decoder, as lib/write/agentx_write.c gets them.
