@@ -52,7 +52,7 @@ enum obj_table {
 /*
  * Which value an object serves: one tag per row of mib/tables/objects.def (and
  * the metrics' state and cpurev); lib/view/values.c has a value function for
- * each (test_mibview checks).
+ * each (test_mibview_get checks).
  */
 enum obj_tag {
 	TAG_STATE,

@@ -14,7 +14,7 @@
  * and drives it: ax_session_fd() to wait for, ax_session_io() with what
  * the descriptor said, ax_session_tick() at least once a second.  No
  * global state: the unit tests run sessions over socketpairs with a
- * clock of their own (tests/unit/test_ax_session.c).
+ * clock of their own (tests/unit/session/test_ax_session.c).
  */
 #ifndef HWR10K_AX_SESSION_H
 #define HWR10K_AX_SESSION_H
