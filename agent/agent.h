@@ -46,7 +46,7 @@ struct confload {
 	regex_t unknown_token;	/* net-snmp's wording of an unknown token */
 	bool registered;	/* the handlers are net-snmp's */
 	char backends[128];	/* backend's usage text: net-snmp keeps it */
-	bool files_left_out;	/* -t: confload_leave_out_unreadable() */
+	bool files_left_out;	/* -t: agent_confload_leave_out_unreadable() */
 	char unknown_said[CONFLOAD_UNKNOWN_MAX][320];
 	unsigned unknown_count;
 	bool replaying; /* our own error lines are not counted again */
@@ -105,101 +105,101 @@ struct agent {
  * 90 % of a poll interval, and at most PUBLISH_HOLD_MAX_MS. */
 #define PUBLISH_QUIET_MS 100
 #define PUBLISH_HOLD_MAX_MS 2000
-void publish_request_seen(struct agent *a); /* input from the master */
+void agent_publish_request_seen(struct agent *a); /* input from the master */
 /* A reading that ended: true when it is held, false when it is to be
  * folded in now (poll.c does both). */
-bool publish_hold(struct agent *a, int rc);
+bool agent_publish_hold(struct agent *a, int rc);
 /* The held reading's rc, when there is one and its time came (or now):
  * it is no longer held. */
-bool publish_take(struct agent *a, bool now, int *rc);
+bool agent_publish_take(struct agent *a, bool now, int *rc);
 /* Shortens select()'s wait to the held reading's time. */
-void publish_timeout(const struct agent *a, struct timeval *tv);
+void agent_publish_timeout(const struct agent *a, struct timeval *tv);
 
 /* poll.c */
-int poll_start(struct agent *a, char *err, size_t errlen);
-void poll_now(struct agent *a);
+int agent_poll_start(struct agent *a, char *err, size_t errlen);
+void agent_poll_now(struct agent *a);
 /* A reading that ended (rc: backend_read's) into the cache, the alarms
  * and the notifications. */
-void poll_process(struct agent *a, int rc);
+void agent_poll_process(struct agent *a, int rc);
 /* A held reading (publish.c) folded in when its time came (the main
  * loop, every turn). */
-void poll_publish_due(struct agent *a);
-/* The main loop's select: the reading thread's descriptor (poll_fds),
- * and a read that ended folded into the cache (poll_io). */
-void poll_fds(const struct agent *a, int *nfds, fd_set *r);
-void poll_io(struct agent *a, fd_set *r);
+void agent_poll_publish_due(struct agent *a);
+/* The main loop's select: the reading thread's descriptor (agent_poll_fds),
+ * and a read that ended folded into the cache (agent_poll_io). */
+void agent_poll_fds(const struct agent *a, int *nfds, fd_set *r);
+void agent_poll_io(struct agent *a, fd_set *r);
 /* How long the read in flight is overdue (beyond pollInterval), 0 when
  * none is. */
-unsigned poll_stalled_s(const struct agent *a);
+unsigned agent_poll_stalled_s(const struct agent *a);
 /* The longest a reload or a stop waits for a read in flight, s. */
 #define POLL_WAIT_S 10
-void poll_stop(struct agent *a);
+void agent_poll_stop(struct agent *a);
 /* The AgentX session (re)connected: reset the TimeStamps. */
-void poll_master_connected(struct agent *a);
+void agent_poll_master_connected(struct agent *a);
 /* What reload.c builds on: answer requests until no read is in flight
  * (at most POLL_WAIT_S; -1 when one still is), a poll now on the reading
  * thread waited for so, the poll timer (re)started at cfg's interval,
  * the served state described from cfg, seconds since a monotonic time. */
-int poll_wait_idle(struct agent *a);
-int poll_sync(struct agent *a);
-void poll_schedule(struct agent *a);
-void poll_describe_served(struct agent *a);
-double poll_seconds_since(uint64_t ns);
+int agent_poll_wait_idle(struct agent *a);
+int agent_poll_sync(struct agent *a);
+void agent_poll_schedule(struct agent *a);
+void agent_poll_describe_served(struct agent *a);
+double agent_poll_seconds_since(uint64_t ns);
 
 /* reload.c: apply a new validated config (SIGHUP); keeps the running one
  * (logged) when it cannot be applied. */
-int reload_apply(struct agent *a, struct config *newcfg);
+int agent_reload_apply(struct agent *a, struct config *newcfg);
 
 
 /* alarms.c: the store and the writer of the alarm table */
 /* The agent's state directory, made for its user if missing (before
  * init_snmp and the switch to -u), and net-snmp's persistent directory. */
-void alarms_state_dir(struct agent *a);
+void agent_alarms_state_dir(struct agent *a);
 /* --dump and -t: no state directory at all (net-snmp's persistent
  * directory is /dev/null, where nothing can be made). */
-void alarms_no_state_dir(void);
+void agent_alarms_no_state_dir(void);
 /* After init_snmp, as root before -u: what net-snmp made in the state
  * directory (cert_indexes and its files) handed to the agent's user. */
-void alarms_state_hand_over(const struct agent *a);
-int alarms_open(struct agent *a);
-void alarms_close(struct agent *a);
+void agent_alarms_state_hand_over(const struct agent *a);
+int agent_alarms_open(struct agent *a);
+void agent_alarms_close(struct agent *a);
 /* The table of cfg's alarm lines and the stored rows, with the state of
  * old's unchanged rows (old may be NULL). */
-int alarms_build(struct agent *a, const struct config *cfg,
+int agent_alarms_build(struct agent *a, const struct config *cfg,
 		 struct alarm_set *out, const struct alarm_set *old);
 /* The writer over a->alarms with a->cfg's alarmSet settings (any set in
  * progress is forgotten). */
-void alarms_writer_configure(struct agent *a);
+void agent_alarms_writer_configure(struct agent *a);
 
 /* notify.c (through session.c) */
-void notify_discontinuity(struct agent *a);
-void notify_alarm(struct agent *a, size_t index, bool rising);
+void agent_notify_discontinuity(struct agent *a);
+void agent_notify_alarm(struct agent *a, size_t index, bool rising);
 
 /* confload.c: net-snmp config handlers -> struct config */
 /* net-snmp's library settings for this agent, before init_snmp(): the
  * config files, logging and alarms (the daemon's, and test_confload's). */
-void confload_library_setup(void);
+void agent_confload_library_setup(void);
 /* The config tokens' handlers and the log's counter, reading into cl
  * (once per process: net-snmp keeps the handlers and a usage text of
  * cl's, so cl lives as long as the process; the handlers reach it
  * through confload.c's one pointer, set here). */
-void confload_register(struct confload *cl);
+void agent_confload_register(struct confload *cl);
 /* Start collecting lines into cfg (set to defaults). */
-void confload_begin(struct confload *cl, struct config *cfg);
+void agent_confload_begin(struct confload *cl, struct config *cfg);
 /* Stop collecting; returns the number of problems seen (each bad line,
  * each check across lines that failed: one each). */
-int confload_end(struct confload *cl);
+int agent_confload_end(struct confload *cl);
 /* Re-read the config files (SIGHUP) into cfg; returns the number of
  * problems (an unreadable -c file is one, and nothing else is read). */
-int confload_reread(struct confload *cl, struct config *cfg);
+int agent_confload_reread(struct confload *cl, struct config *cfg);
 /* Each of the comma-separated -c files is a readable regular file; logs
  * why not and returns the number of bad ones. */
-int confload_check_files(const char *list);
+int agent_confload_check_files(const char *list);
 /* -t: read only the -c files that can be, and leave out the checks
  * across lines (a missing file is one problem, not also "no backend"). */
-void confload_leave_out_unreadable(struct confload *cl);
+void agent_confload_leave_out_unreadable(struct confload *cl);
 /* The comma-separated list with each path made absolute (malloc'ed), so
  * that a reload after daemonizing (cwd /) finds the same files. */
-char *confload_absolute(const char *list);
+char *agent_confload_absolute(const char *list);
 
 #endif

@@ -98,7 +98,7 @@ static uid_t run_uid(const struct agent *a)
 	return a->priv.user ? a->priv.uid : geteuid();
 }
 
-void alarms_no_state_dir(void)
+void agent_alarms_no_state_dir(void)
 {
 	/* /dev/null is a device under any uid: net-snmp's mkdirhier and
 	 * its cert_indexes fail there quietly, nothing is created */
@@ -120,7 +120,7 @@ static void hand_over(int dir, const char *name, uid_t uid, gid_t gid)
 			 strerror(errno));
 }
 
-void alarms_state_hand_over(const struct agent *a)
+void agent_alarms_state_hand_over(const struct agent *a)
 {
 	uid_t uid = run_uid(a);
 	gid_t gid = a->priv.user || a->priv.group ? a->priv.gid : getegid();
@@ -149,7 +149,7 @@ void alarms_state_hand_over(const struct agent *a)
 	close(fd);
 }
 
-void alarms_state_dir(struct agent *a)
+void agent_alarms_state_dir(struct agent *a)
 {
 	const char *dir = store_dir();
 	/* net-snmp's own files (its library makes cert_indexes at start)
@@ -160,17 +160,17 @@ void alarms_state_dir(struct agent *a)
 							: getegid());
 }
 
-int alarms_open(struct agent *a)
+int agent_alarms_open(struct agent *a)
 {
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/%s", store_dir(), STORE_FILE);
-	return alarm_store_init(&a->store, path, run_uid(a));
+	return write_store_init(&a->store, path, run_uid(a));
 }
 
-void alarms_close(struct agent *a)
+void agent_alarms_close(struct agent *a)
 {
-	alarm_write_reset(&a->writer);
-	alarm_store_free(&a->store);
+	write_reset(&a->writer);
+	write_store_free(&a->store);
 }
 
 /* Is the name a config alarm's? */
@@ -212,21 +212,21 @@ static void keep_unstored(const struct config *cfg, const struct alarm_set *old,
 				 "config file or the store has its name or "
 				 "index\n",
 				 r->index, r->cfg.name,
-				 alarm_storage_name(r->storage));
+				 write_storage_name(r->storage));
 			continue;
 		}
 		rows[(*n)++] = alarm_def_of(r);
 	}
 }
 
-int alarms_build(struct agent *a, const struct config *cfg,
+int agent_alarms_build(struct agent *a, const struct config *cfg,
 		 struct alarm_set *out, const struct alarm_set *old)
 {
 	struct alarm_def *rows = NULL, *more;
 	size_t n = 0;
 	unsigned bad = 0;
 
-	if (alarm_store_load(&a->store, cfg->alarms, cfg->nalarms, &rows, &n,
+	if (write_store_load(&a->store, cfg->alarms, cfg->nalarms, &rows, &n,
 			     &bad) == 0 &&
 	    (n || bad))
 		snmp_log(bad ? LOG_WARNING : LOG_INFO,
@@ -246,7 +246,7 @@ int alarms_build(struct agent *a, const struct config *cfg,
 	return r;
 }
 
-void alarms_writer_configure(struct agent *a)
+void agent_alarms_writer_configure(struct agent *a)
 {
 	const struct alarm_writer_env env = {
 	    .enabled = a->cfg.alarm_set,
@@ -255,5 +255,5 @@ void alarms_writer_configure(struct agent *a)
 	    .clock = clock_s,
 	    .store = &a->store, /* the writer saves each change there */
 	};
-	alarm_writer_init(&a->writer, &a->alarms, &env);
+	write_init(&a->writer, &a->alarms, &env);
 }

@@ -39,7 +39,7 @@ static void find_named(const struct config_token *table, const char *text,
 {
 	for (const struct config_token *t = table; t && t->token; t++)
 		if (*n < NAMED_MAX && names(text, t->token)) {
-			confwhere_find(t->token, &w[*n]);
+			agent_confwhere_find(t->token, &w[*n]);
 			*n += w[*n].line != 0;
 		}
 }
@@ -66,7 +66,7 @@ static void sort_where(struct conf_where *w, size_t n)
 		}
 }
 
-void confcheck_say_across(const struct config *cfg, const char *err)
+void agent_confcheck_say_across(const struct config *cfg, const char *err)
 {
 	static struct conf_where w[NAMED_MAX]; /* PATH_MAX each */
 	const struct config_section *s = section_of(cfg);
@@ -76,11 +76,11 @@ void confcheck_say_across(const struct config *cfg, const char *err)
 	find_named(config_tokens, err, w, &n);
 	find_named(s ? s->tokens : NULL, err, w, &n);
 	if (n == 0) { /* a token missing: the backend line asked for it */
-		confwhere_find("backend", &w[0]);
+		agent_confwhere_find("backend", &w[0]);
 		n = w[0].line != 0;
 	}
 	sort_where(w, n);
-	confwhere_say(w, n, where, sizeof(where));
+	agent_confwhere_say(w, n, where, sizeof(where));
 	snmp_log(LOG_ERR, "%s: %s\n", where[0] ? where : "config", err);
 }
 
@@ -88,7 +88,7 @@ void confcheck_say_across(const struct config *cfg, const char *err)
 static const char *value_of(const struct config *cfg, const char *token)
 {
 	const struct config_section *s = section_of(cfg);
-	const struct config_token *t = s ? token_find(s->tokens, token) : NULL;
+	const struct config_token *t = s ? config_token_find(s->tokens, token) : NULL;
 
 	if (!t || t->kind != TK_STRING)
 		return NULL;
@@ -185,15 +185,15 @@ static void say_problem(const struct item *it, const char *as)
 			 it->path, as, why);
 		return;
 	}
-	confwhere_find(it->token, &w);
-	confwhere_say(&w, 1, where, sizeof(where));
+	agent_confwhere_find(it->token, &w);
+	agent_confwhere_say(&w, 1, where, sizeof(where));
 	bool other = strcmp(it->path, it->value) != 0; /* an archive's */
 	snmp_log(LOG_ERR, "%s: %s %s: cannot read%s%s%s: %s\n",
 		 where[0] ? where : "config", it->token, it->value,
 		 other ? " " : "", other ? it->path : "", as, why);
 }
 
-int confcheck_files(const struct config *cfg, const struct privilege *p)
+int agent_confcheck_files(const struct config *cfg, const struct privilege *p)
 {
 	enum { MAX = OPENED_N + 32 };
 	struct item *items = calloc(MAX, sizeof(*items));
@@ -206,7 +206,7 @@ int confcheck_files(const struct config *cfg, const struct privilege *p)
 	size_t n = collect(cfg, p, items, MAX);
 	for (size_t i = 0; i < n; i++)
 		rc[i] = (struct read_check){items[i].path, items[i].rc.regular, 0};
-	if (n && privilege_read_check(p, rc, n) != 0) {
+	if (n && agent_privilege_read_check(p, rc, n) != 0) {
 		free(items);
 		return 1;
 	}

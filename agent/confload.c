@@ -29,7 +29,7 @@
 #include "confwhere.h"
 
 /* The load the handlers read into and count for, set once by
- * confload_register().  net-snmp calls a config handler with the token
+ * agent_confload_register().  net-snmp calls a config handler with the token
  * and the line only (register_app_config_handler takes no closure
  * argument), and the logging callback's client argument cannot carry it
  * either: snmp_shutdown()'s clear_callback() free()s every callback's
@@ -65,7 +65,7 @@ static void on_privilege_token(const char *token, char *line)
 
 /*
  * net-snmp words an unknown token as a warning ("FILE: line N: Warning:
- * Unknown token: X."), but this agent refuses the file: confload_end()
+ * Unknown token: X."), but this agent refuses the file: agent_confload_end()
  * says so, as an error with the same file and line.  (Not from on_log:
  * net-snmp holds its callback lock there, so logging would deadlock.)
  */
@@ -115,7 +115,7 @@ static int on_log(int major, int minor, void *server, void *client)
 /* net-snmp's library settings for this agent, before init_snmp(): it is
  * used for the config files, logging and alarms only; the AgentX session
  * is session.c's. */
-void confload_library_setup(void)
+void agent_confload_library_setup(void)
 {
 	/* The subagent works with numeric OIDs only: load no MIB modules
 	 * (Debian's default list would only log errors about missing ones). */
@@ -141,7 +141,7 @@ void confload_library_setup(void)
 			       NETSNMP_DS_LIB_DISABLE_PERSISTENT_SAVE, 1);
 }
 
-void confload_register(struct confload *cl)
+void agent_confload_register(struct confload *cl)
 {
 	if (cl->registered)
 		return;
@@ -170,7 +170,7 @@ void confload_register(struct confload *cl)
 	cl->registered = true;
 }
 
-void confload_begin(struct confload *cl, struct config *cfg)
+void agent_confload_begin(struct confload *cl, struct config *cfg)
 {
 	config_defaults(cfg, backend_sections());
 	cl->staging = cfg;
@@ -189,7 +189,7 @@ static void no_backend(void)
 	bool only = netsnmp_ds_get_boolean(NETSNMP_DS_LIBRARY_ID,
 					   NETSNMP_DS_LIB_DONT_READ_CONFIGS);
 
-	confwhere_files(files, sizeof(files));
+	agent_confwhere_files(files, sizeof(files));
 	if (!files[0])
 		snprintf(files, sizeof(files), "config (no file: %s%s)",
 			 only ? "" : AGENT_NAME ".conf in ",
@@ -200,7 +200,7 @@ static void no_backend(void)
 		 files, backend_names(names, sizeof(names)));
 }
 
-int confload_end(struct confload *cl)
+int agent_confload_end(struct confload *cl)
 {
 	struct config *staging = cl->staging;
 	char err[256];
@@ -208,7 +208,7 @@ int confload_end(struct confload *cl)
 	say_unknown_tokens(cl);
 	/* Logged as FILE: line N: Error, so on_log() counts each. */
 	if (staging)
-		confwhere_nul_lines();
+		agent_confwhere_nul_lines();
 
 	/* The checks across lines run once every line is good (a bad
 	 * 'backend' or replayFile line is one problem, not two).  Their
@@ -218,7 +218,7 @@ int confload_end(struct confload *cl)
 	if (staging && whole && !staging->backend_set)
 		no_backend();
 	if (staging && whole && config_validate(staging, err, sizeof(err)) != 0)
-		confcheck_say_across(staging, err);
+		agent_confcheck_say_across(staging, err);
 	cl->staging = NULL;
 	return cl->bad_lines;
 }
@@ -254,7 +254,7 @@ static int check_file(const char *path)
  * for each such file), and the checks across lines are left out, as
  * after a bad line: a missing file is one problem, not also "no backend".
  */
-void confload_leave_out_unreadable(struct confload *cl)
+void agent_confload_leave_out_unreadable(struct confload *cl)
 {
 	const char *list = netsnmp_ds_get_string(NETSNMP_DS_LIBRARY_ID,
 						 NETSNMP_DS_LIB_OPTIONALCONFIG);
@@ -279,7 +279,7 @@ void confload_leave_out_unreadable(struct confload *cl)
 	free(keep);
 }
 
-int confload_check_files(const char *list)
+int agent_confload_check_files(const char *list)
 {
 	char *copy = list ? strdup(list) : NULL, *save = NULL;
 	int bad = 0;
@@ -293,7 +293,7 @@ int confload_check_files(const char *list)
 	return bad;
 }
 
-char *confload_absolute(const char *list)
+char *agent_confload_absolute(const char *list)
 {
 	char *copy = strdup(list), *save = NULL, *out = NULL;
 	size_t used = 0;
@@ -323,17 +323,17 @@ char *confload_absolute(const char *list)
 	return out;
 }
 
-int confload_reread(struct confload *cl, struct config *cfg)
+int agent_confload_reread(struct confload *cl, struct config *cfg)
 {
 	const char *optional = netsnmp_ds_get_string(
 	    NETSNMP_DS_LIBRARY_ID, NETSNMP_DS_LIB_OPTIONALCONFIG);
 
-	int unreadable = confload_check_files(optional);
+	int unreadable = agent_confload_check_files(optional);
 	if (unreadable) { /* each named: FILE: cannot read ... */
 		config_defaults(cfg, backend_sections());
 		return unreadable;
 	}
-	confload_begin(cl, cfg);
+	agent_confload_begin(cl, cfg);
 	if (!netsnmp_ds_get_boolean(NETSNMP_DS_LIBRARY_ID,
 				    NETSNMP_DS_LIB_DONT_READ_CONFIGS))
 		read_config_files(NORMAL_CONFIG);
@@ -344,5 +344,5 @@ int confload_reread(struct confload *cl, struct config *cfg)
 			read_config_with_type(f, AGENT_NAME);
 		free(list);
 	}
-	return confload_end(cl);
+	return agent_confload_end(cl);
 }

@@ -77,7 +77,7 @@ static void nul_lines(const char *path, unsigned order, void *ctx)
 	fclose(f);
 }
 
-void confwhere_nul_lines(void)
+void agent_confwhere_nul_lines(void)
 {
 	each_file(nul_lines, NULL);
 }
@@ -121,7 +121,7 @@ static void find_in(const char *path, unsigned order, void *ctx)
 	fclose(f);
 }
 
-void confwhere_find(const char *token, struct conf_where *w)
+void agent_confwhere_find(const char *token, struct conf_where *w)
 {
 	struct finding fd = {token, w};
 
@@ -145,7 +145,7 @@ static void join_existing(const char *path, unsigned order, void *ctx)
 			 used ? ", " : "", path);
 }
 
-void confwhere_files(char *buf, size_t len)
+void agent_confwhere_files(char *buf, size_t len)
 {
 	struct joined j = {buf, len};
 
@@ -165,7 +165,7 @@ static bool one_file(const struct conf_where *w, size_t n)
 	return true;
 }
 
-void confwhere_say(const struct conf_where *w, size_t n, char *buf,
+void agent_confwhere_say(const struct conf_where *w, size_t n, char *buf,
 		   size_t len)
 {
 	size_t found = 0, said = 0, used = 0;

@@ -19,15 +19,15 @@ struct conf_where {
 };
 
 /* Log FILE: line N: Error: a NUL byte in the line, for each such line. */
-void confwhere_nul_lines(void);
+void agent_confwhere_nul_lines(void);
 /* Where token (any case) was last read: the line that won; line 0 when
  * no file of the load has it. */
-void confwhere_find(const char *token, struct conf_where *w);
+void agent_confwhere_find(const char *token, struct conf_where *w);
 /* The files of the load that exist, comma-separated ("" when none). */
-void confwhere_files(char *buf, size_t len);
+void agent_confwhere_files(char *buf, size_t len);
 /* "FILE: line N", "FILE: lines N and M", "F1: line N and F2: line M"
  * for the n places found (line 0 ones are left out); "" when none. */
-void confwhere_say(const struct conf_where *w, size_t n, char *buf,
+void agent_confwhere_say(const struct conf_where *w, size_t n, char *buf,
 		   size_t len);
 
 #endif

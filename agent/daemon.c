@@ -29,7 +29,7 @@
 
 #include "daemon.h"
 
-void daemon_std_fds(void)
+void agent_daemon_std_fds(void)
 {
 	for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++)
 		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF &&
@@ -50,7 +50,7 @@ static void to_dev_null(bool keep_stderr)
 		close(fd);
 }
 
-void daemon_early_stderr(struct daemon_state *d)
+void agent_daemon_early_stderr(struct daemon_state *d)
 {
 	if (snmp_stderrlog_status())
 		return; /* -Le: it is there already */
@@ -58,7 +58,7 @@ void daemon_early_stderr(struct daemon_state *d)
 						   LOG_WARNING);
 }
 
-int daemon_detach(struct daemon_state *d)
+int agent_daemon_detach(struct daemon_state *d)
 {
 	int p[2];
 
@@ -91,7 +91,7 @@ int daemon_detach(struct daemon_state *d)
 	return p[1];
 }
 
-void daemon_ready(struct daemon_state *d, int fd, bool ok)
+void agent_daemon_ready(struct daemon_state *d, int fd, bool ok)
 {
 	char c = ok ? 0 : 1;
 	if (fd < 0)
@@ -199,7 +199,7 @@ static int open_locked(const char *path, struct stat *st)
 	return fd;
 }
 
-int pidfile_lock(struct daemon_state *d, const char *path, uid_t owner,
+int agent_pidfile_lock(struct daemon_state *d, const char *path, uid_t owner,
 		 gid_t group)
 {
 	if (pid_dir(path, owner, group) != 0) {
@@ -232,7 +232,7 @@ int pidfile_lock(struct daemon_state *d, const char *path, uid_t owner,
 	return -1;
 }
 
-int pidfile_write(const struct daemon_state *d, const char *path)
+int agent_pidfile_write(const struct daemon_state *d, const char *path)
 {
 	char buf[32];
 	int len = snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
@@ -245,7 +245,7 @@ int pidfile_write(const struct daemon_state *d, const char *path)
 	return 0;
 }
 
-void pidfile_remove(struct daemon_state *d, const char *path)
+void agent_pidfile_remove(struct daemon_state *d, const char *path)
 {
 	struct stat ours, now;
 
@@ -269,7 +269,7 @@ void pidfile_remove(struct daemon_state *d, const char *path)
 	d->pid_fd = -1;
 }
 
-int logfile_check(const char *path)
+int agent_logfile_check(const char *path)
 {
 	struct stat st;
 

@@ -60,7 +60,7 @@ static void install_signals(void)
  * The number of problems: each file that is not (named). */
 static int use_config_files(const char *list)
 {
-	char *abs = confload_absolute(list);
+	char *abs = agent_confload_absolute(list);
 
 	if (!abs) {
 		snmp_log(LOG_ERR, "out of memory\n");
@@ -69,19 +69,19 @@ static int use_config_files(const char *list)
 	netsnmp_ds_set_string(NETSNMP_DS_LIBRARY_ID,
 			      NETSNMP_DS_LIB_OPTIONALCONFIG, abs);
 	free(abs);
-	return confload_check_files(netsnmp_ds_get_string(
+	return agent_confload_check_files(netsnmp_ds_get_string(
 	    NETSNMP_DS_LIBRARY_ID, NETSNMP_DS_LIB_OPTIONALCONFIG));
 }
 
 static void on_master_up(void *ctx)
 {
-	poll_master_connected(ctx);
-	service_status(ctx);
+	agent_poll_master_connected(ctx);
+	agent_service_status(ctx);
 }
 
 static void on_master_down(void *ctx)
 {
-	service_status(ctx);
+	agent_service_status(ctx);
 }
 
 /* A SIGHUP reload that keeps the running config: logged, and said in
@@ -98,7 +98,7 @@ static void reload(struct agent *a)
 {
 	struct config next;
 	char why[64];
-	int bad = confload_reread(&a->confload, &next);
+	int bad = agent_confload_reread(&a->confload, &next);
 
 	if (bad) { /* each problem was named as it was read */
 		snprintf(why, sizeof(why), "%d config problem(s)", bad);
@@ -108,7 +108,7 @@ static void reload(struct agent *a)
 	char address[AGENTX_SOCKET_MAX];
 	unsigned ping = a->cfg.agentx_ping;
 	snprintf(address, sizeof(address), "%s", a->cfg.agentx_socket);
-	if (reload_apply(a, &next) != 0) { /* reload.c said why */
+	if (agent_reload_apply(a, &next) != 0) { /* reload.c said why */
 		refuse_reload(a, &next, "the new config could not be applied");
 		return;
 	}
@@ -123,8 +123,8 @@ static void reload(struct agent *a)
 						  .writer = &a->writer};
 		snmp_log(LOG_INFO, "reload: AgentX settings changed; "
 				   "connecting again\n");
-		session_stop(&a->session);
-		session_start(&a->session,
+		agent_session_stop(&a->session);
+		agent_session_start(&a->session,
 			      a->xaddr ? a->xaddr : a->cfg.agentx_socket,
 			      a->cfg.agentx_ping, &a->view, &ev);
 	}
@@ -147,21 +147,21 @@ static void loop_once(struct agent *a, bool block)
 	FD_ZERO(&r);
 	FD_ZERO(&w);
 	snmp_select_info(&nfds, &r, &tv, &fakeblock);
-	session_fds(&a->session, &nfds, &r, &w);
-	poll_fds(a, &nfds, &r);
+	agent_session_fds(&a->session, &nfds, &r, &w);
+	agent_poll_fds(a, &nfds, &r);
 	if (!block || tv.tv_sec > 1)
 		tv = (struct timeval){block ? 1 : 0, 0};
-	publish_timeout(a, &tv);
+	agent_publish_timeout(a, &tv);
 	int n = select(nfds, &r, &w, NULL, &tv);
 	if (n > 0) {
-		if (session_io(&a->session, &r, &w))
-			publish_request_seen(a);
-		poll_io(a, &r);
+		if (agent_session_io(&a->session, &r, &w))
+			agent_publish_request_seen(a);
+		agent_poll_io(a, &r);
 	} else if (n < 0) {
 		FD_ZERO(&r);
 	}
 	run_alarms();
-	poll_publish_due(a);
+	agent_poll_publish_due(a);
 }
 
 /* poll.c's calls take no argument: the one context */
@@ -223,9 +223,9 @@ static void run(struct agent *a)
 			a->reload_requested = 0;
 			reopen_log(a->priv.logfile);
 			snmp_log(LOG_INFO, "SIGHUP: reloading the config\n");
-			service_reloading(a);
+			agent_service_reloading(a);
 			reload(a);
-			service_ready(a);
+			agent_service_ready(a);
 		}
 	}
 }
@@ -235,14 +235,14 @@ static void run(struct agent *a)
 static int load(struct agent *a)
 {
 	cache_init(&a->cache);
-	served_init(&a->served);
-	reader_init(&a->reader);
+	view_served_init(&a->served);
+	agent_reader_init(&a->reader);
 	a->serve_wait = serve_wait;
 	a->view = (struct mib_view){.cache = &a->cache, .served = &a->served};
-	confload_register(&a->confload);
-	confload_begin(&a->confload, &a->cfg);
+	agent_confload_register(&a->confload);
+	agent_confload_begin(&a->confload, &a->cfg);
 	init_snmp(AGENT_NAME);
-	return confload_end(&a->confload);
+	return agent_confload_end(&a->confload);
 }
 
 /* The state directory and the config: --dump and -t read and report
@@ -253,12 +253,12 @@ static int load(struct agent *a)
 static int load_state(struct agent *a, const struct options *opt)
 {
 	if (opt->dump || opt->check) {
-		alarms_no_state_dir();
+		agent_alarms_no_state_dir();
 		return load(a);
 	}
-	alarms_state_dir(a);
+	agent_alarms_state_dir(a);
 	int bad = load(a);
-	alarms_state_hand_over(a);
+	agent_alarms_state_hand_over(a);
 	return bad;
 }
 
@@ -276,16 +276,16 @@ static int start(struct agent *a, const struct options *opt, int *failed)
 	/* the pid file first: a second instance stops before it touches
 	 * the master or the backend */
 	if (opt->pidfile &&
-	    pidfile_lock(&a->daemon, opt->pidfile,
+	    agent_pidfile_lock(&a->daemon, opt->pidfile,
 			 a->priv.user ? a->priv.uid : (uid_t)-1,
 			 a->priv.user || a->priv.group ? a->priv.gid
 						       : (gid_t)-1) != 0)
 		return -1;
-	if (session_start(&a->session,
+	if (agent_session_start(&a->session,
 			  a->xaddr ? a->xaddr : a->cfg.agentx_socket,
 			  a->cfg.agentx_ping, &a->view, &ev) != 0)
 		return -1;
-	if (poll_start(a, err, sizeof(err)) != 0) {
+	if (agent_poll_start(a, err, sizeof(err)) != 0) {
 		if (a->stop_requested) {
 			snmp_log(LOG_INFO, "stopped while starting%s%s\n",
 				 err[0] ? ": " : "", err);
@@ -296,15 +296,15 @@ static int start(struct agent *a, const struct options *opt, int *failed)
 		return -1;
 	}
 	int ready = -1; /* the waiting parent, when daemonized */
-	if (!opt->foreground && (ready = daemon_detach(&a->daemon)) < 0)
+	if (!opt->foreground && (ready = agent_daemon_detach(&a->daemon)) < 0)
 		return -1;
 	a->priv.keep_perfmon = backend_needs_perfmon(a->cfg.backend);
-	if ((opt->pidfile && pidfile_write(&a->daemon, opt->pidfile) != 0) ||
-	    privilege_drop(&a->priv) != 0) {
-		daemon_ready(&a->daemon, ready, false);
+	if ((opt->pidfile && agent_pidfile_write(&a->daemon, opt->pidfile) != 0) ||
+	    agent_privilege_drop(&a->priv) != 0) {
+		agent_daemon_ready(&a->daemon, ready, false);
 		return -1;
 	}
-	daemon_ready(&a->daemon, ready, true);
+	agent_daemon_ready(&a->daemon, ready, true);
 	return 0;
 }
 
@@ -312,11 +312,11 @@ static int start(struct agent *a, const struct options *opt, int *failed)
 static int end_early(struct agent *a, const struct options *opt, int rc)
 {
 	if (opt->pidfile) /* ours only if it was locked */
-		pidfile_remove(&a->daemon, opt->pidfile);
-	session_stop(&a->session);
-	poll_stop(a);
+		agent_pidfile_remove(&a->daemon, opt->pidfile);
+	agent_session_stop(&a->session);
+	agent_poll_stop(a);
 	cache_free(&a->cache);
-	sample_free(&a->sample);
+	cache_sample_free(&a->sample);
 	snmp_shutdown(AGENT_NAME);
 	config_free(&a->cfg);
 	return rc;
@@ -327,16 +327,16 @@ static int end_early(struct agent *a, const struct options *opt, int rc)
 static void stop(struct agent *a, const struct options *opt)
 {
 	snmp_log(LOG_INFO, "%s stopping\n", AGENT_NAME);
-	service_stopping(a);
-	session_stop(&a->session);
-	poll_stop(a);
+	agent_service_stopping(a);
+	agent_session_stop(&a->session);
+	agent_poll_stop(a);
 	if (opt->pidfile) /* while logging works: it may have to say why not */
-		pidfile_remove(&a->daemon, opt->pidfile);
+		agent_pidfile_remove(&a->daemon, opt->pidfile);
 	close_log_file(a->priv.logfile);
 	snmp_shutdown(AGENT_NAME);
 	cache_free(&a->cache);
 	if (!a->reader.abandoned) /* else still the reading thread's */
-		sample_free(&a->sample);
+		cache_sample_free(&a->sample);
 	config_free(&a->cfg);
 }
 
@@ -347,11 +347,11 @@ int main(int argc, char **argv)
 	a->serve_pending = serve_pending;
 	int rc = 1;
 
-	daemon_std_fds();
-	int parsed = options_parse(argc, argv, &opt, a);
+	agent_daemon_std_fds();
+	int parsed = agent_options_parse(argc, argv, &opt, a);
 	if (parsed != 0) {
 		if (parsed == OPTIONS_USAGE)
-			options_usage(stderr, argv[0]);
+			agent_options_usage(stderr, argv[0]);
 		return 1;
 	}
 	if (opt.check) /* problems only, not net-snmp's "Created directory" */
@@ -360,7 +360,7 @@ int main(int argc, char **argv)
 	else if (!opt.logging_set)
 		snmp_enable_stderrlog();
 	else if (!opt.foreground && !opt.dump)
-		daemon_early_stderr(&a->daemon); /* a refused start says why */
+		agent_daemon_early_stderr(&a->daemon); /* a refused start says why */
 	/* -t goes on to name the problems of the other files too */
 	int bad = opt.config ? use_config_files(opt.config) : 0;
 	if (bad && !opt.check) {
@@ -368,15 +368,15 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (bad)
-		confload_leave_out_unreadable(&a->confload);
-	confload_library_setup();
+		agent_confload_leave_out_unreadable(&a->confload);
+	agent_confload_library_setup();
 	install_signals();
-	if (!opt.dump && !opt.check && !sdnotify_init(&a->sd))
+	if (!opt.dump && !opt.check && !agent_sdnotify_init(&a->sd))
 		return 1;
-	hwr_log_set(log_to_netsnmp);
+	util_log_set(log_to_netsnmp);
 	bad += load_state(a, &opt);
 	if (opt.check) /* the files a start opens, as its user */
-		bad += confcheck_files(&a->cfg, &a->priv);
+		bad += agent_confcheck_files(&a->cfg, &a->priv);
 	if (bad)
 		snmp_log(LOG_ERR, "%d config problem(s)%s\n", bad,
 			 opt.check ? "" : "; not starting");
@@ -387,7 +387,7 @@ int main(int argc, char **argv)
 	if (bad || opt.dump || opt.check || start(a, &opt, &rc) != 0)
 		return end_early(a, &opt, rc);
 	snmp_log(LOG_INFO, "%s %s started\n", AGENT_NAME, HWR_VERSION);
-	service_ready(a);
+	agent_service_ready(a);
 
 	run(a);
 	stop(a, &opt);

@@ -1,7 +1,7 @@
 /*
  * notify.c - notifications, sent through the master over AgentX as
  * Notify PDUs (session.c), so the master's trap sinks and SNMPv3
- * notification targets apply.  Varbind values come from mibview_value(),
+ * notification targets apply.  Varbind values come from view_value(),
  * the code that answers GET, so a notification never disagrees with a
  * walk.  net-snmp's send_v2trap() is not used: it would first build an
  * SNMPv1 copy for v1 trap sinks, which a subagent never has, and log two
@@ -25,14 +25,14 @@ static const unsigned long sysuptime_oid[] = {1, 3, 6, 1, 2, 1, 1, 3, 0};
 static int add_object(struct ax_buf *b, const struct mib_view *v,
 		      const char *name, unsigned long instance)
 {
-	const struct mib_object *o = mibview_object(name);
+	const struct mib_object *o = view_object(name);
 	struct mib_value val;
 	unsigned long o_oid[MIBVIEW_OID_MAX];
 
-	if (!o || mibview_value(v, o, instance, &val) != MV_OK)
+	if (!o || view_value(v, o, instance, &val) != MV_OK)
 		return -1;
-	size_t len = mibview_oid(o, instance, o_oid);
-	struct ax_value w = value_wire(&val);
+	size_t len = view_oid(o, instance, o_oid);
+	struct ax_value w = view_value_wire(&val);
 	ax_varbind(b, o_oid, len, &w);
 	return 0;
 }
@@ -40,9 +40,9 @@ static int add_object(struct ax_buf *b, const struct mib_view *v,
 /* The generated notification `name`; NULL if unknown. */
 static const struct mib_notification *notification(const char *name)
 {
-	for (size_t i = 0; i < mib_notifications_count; i++)
-		if (strcmp(mib_notifications[i].name, name) == 0)
-			return &mib_notifications[i];
+	for (size_t i = 0; i < meta_notifications_count; i++)
+		if (strcmp(meta_notifications[i].name, name) == 0)
+			return &meta_notifications[i];
 	return NULL;
 }
 
@@ -63,18 +63,18 @@ static void send_notification(struct agent *a, const char *name,
 	int bad = !no;
 
 	ax_init(&b, st, sizeof(st));
-	if (!session_notify_start(&a->session, &b)) {
+	if (!agent_session_notify_start(&a->session, &b)) {
 		snmp_log(LOG_NOTICE,
 			 "notify: no master connected; %s not sent\n", name);
 		ax_free(&b);
 		return;
 	}
-	for (unsigned k = 0; !bad && k < mib_root_len; k++)
-		trap[n++] = mib_root[k];
+	for (unsigned k = 0; !bad && k < meta_root_len; k++)
+		trap[n++] = meta_root[k];
 	for (unsigned k = 0; !bad && k < no->len; k++)
 		trap[n++] = no->arcs[k];
 	ax_varbind_timeticks(&b, sysuptime_oid, OIDLEN(sysuptime_oid),
-			     session_uptime(&a->session));
+			     agent_session_uptime(&a->session));
 	ax_varbind_oid(&b, snmptrap_oid, OIDLEN(snmptrap_oid), trap, n);
 	for (unsigned i = 0; !bad && i < no->nobjects; i++)
 		bad = add_object(&b, v, no->objects[i],
@@ -85,18 +85,18 @@ static void send_notification(struct agent *a, const char *name,
 			 name);
 		return;
 	}
-	if (session_notify_send(&a->session, &b) != 0)
+	if (agent_session_notify_send(&a->session, &b) != 0)
 		snmp_log(LOG_ERR, "notify: %s could not be sent\n", name);
 	else
 		DEBUGMSGTL(("hwr10k/notify", "sent %s\n", name));
 }
 
-void notify_discontinuity(struct agent *a)
+void agent_notify_discontinuity(struct agent *a)
 {
 	send_notification(a, "hwR10kEvCtrCounterDiscontinuity", 0);
 }
 
-void notify_alarm(struct agent *a, size_t index, bool rising)
+void agent_notify_alarm(struct agent *a, size_t index, bool rising)
 {
 	send_notification(
 	    a, rising ? "hwR10kEvCtrRisingAlarm" : "hwR10kEvCtrFallingAlarm",

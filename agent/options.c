@@ -14,7 +14,7 @@
 #include "options.h"
 #include "backend/perfspec.h"
 
-void options_usage(FILE *out, const char *prog)
+void agent_options_usage(FILE *out, const char *prog)
 {
 	char names[128];
 
@@ -158,14 +158,14 @@ static void print_version(FILE *out)
 		netsnmp_get_version());
 	fprintf(out, "backends: %s; perf event names (pfm:): %s\n",
 		backend_names(names, sizeof(names)),
-		perfspec_pfm_built() ? "libpfm4, loaded on first use" : "no");
+		backend_perfspec_pfm_built() ? "libpfm4, loaded on first use" : "no");
 }
 
 /* -h, -H, -v: print and exit 0. */
 static void print_and_exit(int ch, const char *prog)
 {
 	if (ch == 'h')
-		options_usage(stdout, prog);
+		agent_options_usage(stdout, prog);
 	else if (ch == 'H')
 		print_tokens(stdout);
 	else
@@ -179,7 +179,7 @@ static void print_and_exit(int ch, const char *prog)
 static int apply_log_option(int argc, char **argv, struct agent *a)
 {
 	const char *logfile = log_file_arg(optarg, argc, argv);
-	int kind = logfile ? logfile_check(logfile) : 0;
+	int kind = logfile ? agent_logfile_check(logfile) : 0;
 
 	if (kind < 0)
 		return OPTIONS_FAILED; /* said why; not a usage error */
@@ -267,7 +267,7 @@ static int apply_option(int ch, int argc, char **argv, struct options *o,
 	}
 }
 
-int options_parse(int argc, char **argv, struct options *o, struct agent *a)
+int agent_options_parse(int argc, char **argv, struct options *o, struct agent *a)
 {
 	static const struct option longopts[] = {
 	    {"help", no_argument, NULL, 'h'},
@@ -292,5 +292,5 @@ int options_parse(int argc, char **argv, struct options *o, struct agent *a)
 			argv[optind]);
 		return -1;
 	}
-	return privilege_resolve(&a->priv) != 0 ? OPTIONS_FAILED : 0;
+	return agent_privilege_resolve(&a->priv) != 0 ? OPTIONS_FAILED : 0;
 }

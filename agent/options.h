@@ -17,7 +17,7 @@ struct options {
 	const char *config; /* -c: comma-separated files */
 };
 
-/* options_parse's failures, each after a message on stderr: the
+/* agent_options_parse's failures, each after a message on stderr: the
  * command line is malformed (the caller prints the usage), or a value
  * cannot be used (a -Lf file that cannot be created, an unknown -u
  * user): the message says why, the usage would only bury it. */
@@ -26,7 +26,7 @@ struct options {
 
 /* Parse the command line into o and a (-x, -u, -g, -Lf); 0, or one of
  * the failures above (the caller exits 1). */
-int options_parse(int argc, char **argv, struct options *o, struct agent *a);
-void options_usage(FILE *out, const char *prog);
+int agent_options_parse(int argc, char **argv, struct options *o, struct agent *a);
+void agent_options_usage(FILE *out, const char *prog);
 
 #endif

@@ -25,18 +25,18 @@
  * step with the master's at every AgentX Response. */
 static uint32_t uptime_ticks(const struct agent *a)
 {
-	return session_uptime(&a->session);
+	return agent_session_uptime(&a->session);
 }
 
 static void on_alarm_event(void *ctx, const struct alarm *al, size_t index,
 			   enum alarm_event_kind kind)
 {
-	notify_alarm(ctx, index, kind == ALARM_EVENT_RISING);
+	agent_notify_alarm(ctx, index, kind == ALARM_EVENT_RISING);
 }
 
 /* The reading of a poll that ended (rc: backend_read's), into the cache,
  * the alarms and the notifications: on the main loop. */
-void poll_process(struct agent *a, int rc)
+void agent_poll_process(struct agent *a, int rc)
 {
 	uint32_t now = uptime_ticks(a);
 	struct cache *c = &a->cache;
@@ -46,15 +46,15 @@ void poll_process(struct agent *a, int rc)
 	if (now < c->last_poll_time)
 		cache_timestamps_reset(c);
 	if (rc != 0) {
-		served_errors(&a->served, 1);
+		view_served_errors(&a->served, 1);
 		snmp_log(LOG_ERR,
 			 "poll: backend %s: read failed; serving the "
 			 "values of the last poll\n",
 			 a->cfg.backend);
 		return;
 	}
-	if (sample_sort(&a->sample) != 0) {
-		served_errors(&a->served, 1);
+	if (cache_sample_sort(&a->sample) != 0) {
+		view_served_errors(&a->served, 1);
 		snmp_log(LOG_ERR,
 			 "poll: backend %s reported a CPU twice; "
 			 "reading dropped\n",
@@ -68,7 +68,7 @@ void poll_process(struct agent *a, int rc)
 				  "the last poll's\n");
 	int disc = cache_update(c, &a->sample, now);
 	if (disc < 0) {
-		served_errors(&a->served, 1);
+		view_served_errors(&a->served, 1);
 		snmp_log(LOG_ERR, "poll: out of memory; reading dropped\n");
 		return;
 	}
@@ -77,10 +77,10 @@ void poll_process(struct agent *a, int rc)
 	if (disc && !first)
 		snmp_log(LOG_NOTICE, "counter discontinuity: %s\n",
 			 c->last_discontinuity);
-	stamps_polled(a, first, disc && !first); /* and the notification */
-	served_errors(&a->served, a->sample.errors);
-	alarm_write_age(&a->writer); /* notReady rows left too long */
-	alarms_evaluate(c, &a->alarms, on_alarm_event, a);
+	agent_stamps_polled(a, first, disc && !first); /* and the notification */
+	view_served_errors(&a->served, a->sample.errors);
+	write_age(&a->writer); /* notReady rows left too long */
+	alarm_evaluate(c, &a->alarms, on_alarm_event, a);
 }
 
 /* A reading held while requests came (publish.c), folded in when its
@@ -88,8 +88,8 @@ void poll_process(struct agent *a, int rc)
 static void fold_held(struct agent *a, bool now)
 {
 	int rc;
-	if (publish_take(a, now, &rc))
-		poll_process(a, rc);
+	if (agent_publish_take(a, now, &rc))
+		agent_poll_process(a, rc);
 }
 
 static void flush_held(struct agent *a)
@@ -97,27 +97,27 @@ static void flush_held(struct agent *a)
 	fold_held(a, true);
 }
 
-void poll_publish_due(struct agent *a)
+void agent_poll_publish_due(struct agent *a)
 {
 	fold_held(a, false);
 }
 
 /* A read on the main loop (the first one at start; or no thread). */
-void poll_now(struct agent *a)
+void agent_poll_now(struct agent *a)
 {
-	poll_process(a, backend_read(&a->backend, &a->sample));
+	agent_poll_process(a, backend_read(&a->backend, &a->sample));
 }
 
-double poll_seconds_since(uint64_t ns)
+double agent_poll_seconds_since(uint64_t ns)
 {
 	return (double)(backend_monotonic_ns() - ns) / 1e9;
 }
 
-unsigned poll_stalled_s(const struct agent *a)
+unsigned agent_poll_stalled_s(const struct agent *a)
 {
 	if (!a->reader.busy)
 		return 0;
-	double s = poll_seconds_since(a->reader.posted_ns);
+	double s = agent_poll_seconds_since(a->reader.posted_ns);
 	return s > a->cfg.poll_interval ? (unsigned)s : 0;
 }
 
@@ -125,7 +125,7 @@ unsigned poll_stalled_s(const struct agent *a)
  * stall logged once. */
 static void skip(struct agent *a)
 {
-	served_errors(&a->served, 1);
+	view_served_errors(&a->served, 1);
 	a->polls_skipped++;
 	if (a->polls_skipped > 1)
 		return;
@@ -134,7 +134,7 @@ static void skip(struct agent *a)
 		 "polls are skipped (each one counted in "
 		 "hwR10kEvCtrPollErrors) and answers are the last poll's "
 		 "until it ends\n",
-		 a->cfg.backend, poll_seconds_since(a->reader.posted_ns));
+		 a->cfg.backend, agent_poll_seconds_since(a->reader.posted_ns));
 }
 
 /* The poll timer: a read posted to the reading thread.  While a reload
@@ -150,13 +150,13 @@ static void poll_due(struct agent *a)
 		skip(a);
 		return;
 	}
-	if (reader_post(&a->reader, &a->backend, &a->sample) != 0)
-		poll_now(a); /* no thread (logged): on the main loop */
+	if (agent_reader_post(&a->reader, &a->backend, &a->sample) != 0)
+		agent_poll_now(a); /* no thread (logged): on the main loop */
 }
 
-void poll_fds(const struct agent *a, int *nfds, fd_set *r)
+void agent_poll_fds(const struct agent *a, int *nfds, fd_set *r)
 {
-	int fd = reader_fd(&a->reader);
+	int fd = agent_reader_fd(&a->reader);
 
 	if (fd >= 0) {
 		FD_SET(fd, r);
@@ -165,29 +165,29 @@ void poll_fds(const struct agent *a, int *nfds, fd_set *r)
 	}
 }
 
-void poll_io(struct agent *a, fd_set *r)
+void agent_poll_io(struct agent *a, fd_set *r)
 {
-	int fd = reader_fd(&a->reader), rc;
+	int fd = agent_reader_fd(&a->reader), rc;
 
 	/* a reload's open or close is collected by the reload (wait_job) */
 	if (fd < 0 || !FD_ISSET(fd, r) || a->reader.job != READER_READ ||
-	    !reader_collect(&a->reader, &rc))
+	    !agent_reader_collect(&a->reader, &rc))
 		return;
 	if (a->polls_skipped)
 		snmp_log(LOG_NOTICE,
 			 "poll: backend %s answered again after %.1f s; %u "
 			 "poll(s) skipped\n",
-			 a->cfg.backend, poll_seconds_since(a->reader.posted_ns),
+			 a->cfg.backend, agent_poll_seconds_since(a->reader.posted_ns),
 			 a->polls_skipped);
 	a->polls_skipped = 0;
 	flush_held(a); /* never two held: the older one first */
-	if (!publish_hold(a, rc))
-		poll_process(a, rc);
+	if (!agent_publish_hold(a, rc))
+		agent_poll_process(a, rc);
 }
 
 /* Answer requests (and run due timers) until no read is in flight, at
  * most POLL_WAIT_S; -1 when one still is (or the agent is stopping). */
-int poll_wait_idle(struct agent *a)
+int agent_poll_wait_idle(struct agent *a)
 {
 	uint64_t until = backend_monotonic_ns() + POLL_WAIT_S * 1000000000ull;
 
@@ -200,12 +200,12 @@ int poll_wait_idle(struct agent *a)
 
 /* A poll now on the reading thread, answering requests until it ended
  * (a reload's); -1 as wait_idle. */
-int poll_sync(struct agent *a)
+int agent_poll_sync(struct agent *a)
 {
-	if (poll_wait_idle(a) != 0)
+	if (agent_poll_wait_idle(a) != 0)
 		return -1;
 	poll_due(a);
-	return poll_wait_idle(a);
+	return agent_poll_wait_idle(a);
 }
 
 static void on_alarm(unsigned int reg, void *arg)
@@ -213,7 +213,7 @@ static void on_alarm(unsigned int reg, void *arg)
 	poll_due(arg);
 }
 
-void poll_schedule(struct agent *a)
+void agent_poll_schedule(struct agent *a)
 {
 	if (a->poll_alarm)
 		snmp_alarm_unregister(a->poll_alarm);
@@ -221,19 +221,19 @@ void poll_schedule(struct agent *a)
 	    snmp_alarm_register(a->cfg.poll_interval, SA_REPEAT, on_alarm, a);
 }
 
-void poll_describe_served(struct agent *a)
+void agent_poll_describe_served(struct agent *a)
 {
-	served_configure(&a->served, a->cfg.backend, a->cfg.poll_interval,
+	view_served_configure(&a->served, a->cfg.backend, a->cfg.poll_interval,
 			 &a->alarms);
 }
 
-int poll_start(struct agent *a, char *err, size_t errlen)
+int agent_poll_start(struct agent *a, char *err, size_t errlen)
 {
-	if (alarms_open(a) != 0 || alarms_build(a, &a->cfg, &a->alarms, NULL)) {
+	if (agent_alarms_open(a) != 0 || agent_alarms_build(a, &a->cfg, &a->alarms, NULL)) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	alarms_writer_configure(a);
+	agent_alarms_writer_configure(a);
 	a->backend.cancel = &a->stop_requested;
 	/* While a backend opens for long (a large replay file), answer what
 	 * the master sends meanwhile, from the cache as always, and run due
@@ -242,9 +242,9 @@ int poll_start(struct agent *a, char *err, size_t errlen)
 	a->backend.progress = a->serve_pending;
 	if (backend_open(&a->backend, &a->cfg, err, errlen) != 0)
 		return -1;
-	poll_describe_served(a);
-	poll_now(a);
-	poll_schedule(a);
+	agent_poll_describe_served(a);
+	agent_poll_now(a);
+	agent_poll_schedule(a);
 	snmp_log(LOG_INFO, "polling backend %s every %u s\n", a->cfg.backend,
 		 a->cfg.poll_interval);
 	return 0;
@@ -257,28 +257,28 @@ int poll_start(struct agent *a, char *err, size_t errlen)
  * serves them ahead of its sysUpTime; the agent's own start under a
  * running master is a discontinuity, notified now.
  */
-void poll_master_connected(struct agent *a)
+void agent_poll_master_connected(struct agent *a)
 {
-	stamps_master_connected(a);
+	agent_stamps_master_connected(a);
 }
 
-void poll_stop(struct agent *a)
+void agent_poll_stop(struct agent *a)
 {
 	if (a->poll_alarm)
 		snmp_alarm_unregister(a->poll_alarm);
 	a->poll_alarm = 0;
 	/* a read that does not end in time (a stalled pmcd) is left to the
 	 * exiting process with its backend: never closed under it */
-	if (!reader_wait(&a->reader, POLL_WAIT_S * 1000) ||
-	    !reader_stop(&a->reader))
+	if (!agent_reader_wait(&a->reader, POLL_WAIT_S * 1000) ||
+	    !agent_reader_stop(&a->reader))
 		snmp_log(LOG_WARNING,
 			 "stopping: backend %s stalls; exiting without "
 			 "closing it\n",
 			 a->cfg.backend);
 	else
 		backend_close(&a->backend);
-	served_configure(&a->served, a->cfg.backend, a->cfg.poll_interval,
+	view_served_configure(&a->served, a->cfg.backend, a->cfg.poll_interval,
 			 NULL);
-	alarms_close(a);
+	agent_alarms_close(a);
 	alarm_set_free(&a->alarms);
 }

@@ -44,7 +44,7 @@ static int parse_id(const char *s, unsigned long *out)
 	return 0;
 }
 
-int privilege_resolve(struct privilege *p)
+int agent_privilege_resolve(struct privilege *p)
 {
 	unsigned long id;
 
@@ -163,7 +163,7 @@ static int settle_caps(const struct privilege *p, unsigned keep)
 	return 0;
 }
 
-int privilege_drop(struct privilege *p)
+int agent_privilege_drop(struct privilege *p)
 {
 	if (!p->user && !p->group)
 		return 0;
@@ -224,7 +224,7 @@ static void read_as_child(const struct privilege *p, struct read_check *c,
 	_exit(0);
 }
 
-int privilege_read_check(const struct privilege *p, struct read_check *c,
+int agent_privilege_read_check(const struct privilege *p, struct read_check *c,
 			 size_t n)
 {
 	int fds[2], status = 0;

@@ -16,19 +16,19 @@ struct privilege {
 };
 
 /* Resolve names or numbers; -1 with a message on stderr. */
-int privilege_resolve(struct privilege *p);
+int agent_privilege_resolve(struct privilege *p);
 /*
  * Switch to p's group and user.  With keep_perfmon, CAP_PERFMON (and on
  * kernels before 5.8, which do not know it, CAP_SYS_ADMIN) stays
  * effective so the perf backend can open events again (hotplug, reload);
  * every other capability is gone.  -1 with a logged message.
  */
-int privilege_drop(struct privilege *p);
+int agent_privilege_drop(struct privilege *p);
 
 /*
  * Can p's user and group read these files (-t)?  Each one is opened for
  * reading, without blocking, by a child process that switched to them as
- * privilege_drop does (when started as root with -u or -g; else by this
+ * agent_privilege_drop does (when started as root with -u or -g; else by this
  * process as it is): the kernel's own answer, with the user's
  * supplementary groups, ACLs and any security module, where access(2)
  * would judge by the real ids and mode bits alone.  err: 0, an errno, or
@@ -41,7 +41,7 @@ struct read_check {
 	bool regular;
 	int err;
 };
-int privilege_read_check(const struct privilege *p, struct read_check *c,
+int agent_privilege_read_check(const struct privilege *p, struct read_check *c,
 			 size_t n);
 
 #endif

@@ -14,7 +14,7 @@
  * (a walk then may see two).
  * The reading's own time (the backend's clock) is what rates divide by,
  * so holding it changes no value.  This file decides; poll.c folds the
- * reading in (poll_process) when it is not held or its time came.
+ * reading in (agent_poll_process) when it is not held or its time came.
  */
 #include <net-snmp/net-snmp-config.h>
 #include <net-snmp/net-snmp-includes.h>
@@ -29,7 +29,7 @@ static uint64_t hold_max_ns(const struct agent *a)
 	return most < PUBLISH_HOLD_MAX_MS * MS ? most : PUBLISH_HOLD_MAX_MS * MS;
 }
 
-void publish_request_seen(struct agent *a)
+void agent_publish_request_seen(struct agent *a)
 {
 	a->publish.last_request_ns = backend_monotonic_ns();
 }
@@ -44,7 +44,7 @@ static uint64_t wait_ns(const struct agent *a, uint64_t now)
 	return at > now ? at - now : 0;
 }
 
-bool publish_hold(struct agent *a, int rc)
+bool agent_publish_hold(struct agent *a, int rc)
 {
 	uint64_t now = backend_monotonic_ns();
 
@@ -61,7 +61,7 @@ bool publish_hold(struct agent *a, int rc)
 	return true;
 }
 
-bool publish_take(struct agent *a, bool now, int *rc)
+bool agent_publish_take(struct agent *a, bool now, int *rc)
 {
 	if (!a->publish.held ||
 	    (!now && wait_ns(a, backend_monotonic_ns()) != 0))
@@ -71,7 +71,7 @@ bool publish_take(struct agent *a, bool now, int *rc)
 	return true;
 }
 
-void publish_timeout(const struct agent *a, struct timeval *tv)
+void agent_publish_timeout(const struct agent *a, struct timeval *tv)
 {
 	if (!a->publish.held)
 		return;

@@ -3,7 +3,7 @@
  * (reader.h).  The
  * worker blocks every signal (SIGHUP and SIGTERM must wake the main
  * loop's select) and calls nothing of net-snmp: its lib/ log lines go
- * through its own hwr_log sink into a queue the main loop logs.
+ * through its own util_log sink into a queue the main loop logs.
  */
 #include "reader.h"
 
@@ -19,7 +19,7 @@
 
 static _Thread_local struct reader *worker_self; /* the worker's reader */
 
-/* The worker's hwr_log sink: queued for the main loop. */
+/* The worker's util_log sink: queued for the main loop. */
 static void queue_line(int priority, const char *msg)
 {
 	struct reader *r = worker_self;
@@ -61,7 +61,7 @@ static void *worker(void *arg)
 	struct reader *r = arg;
 
 	worker_self = r;
-	hwr_log_set_thread(queue_line);
+	util_log_set_thread(queue_line);
 	pthread_mutex_lock(&r->mu);
 	for (;;) {
 		while (!r->request && !r->quit)
@@ -83,7 +83,7 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-void reader_init(struct reader *r)
+void agent_reader_init(struct reader *r)
 {
 	pthread_condattr_t ca;
 
@@ -101,7 +101,7 @@ static int start_worker(struct reader *r)
 	sigset_t all, old;
 
 	if (pipe2(r->wake, O_NONBLOCK | O_CLOEXEC) != 0) {
-		hwr_log(LOG_ERR, "poll: cannot make a pipe: %s\n",
+		util_log(LOG_ERR, "poll: cannot make a pipe: %s\n",
 			strerror(errno));
 		return -1;
 	}
@@ -110,7 +110,7 @@ static int start_worker(struct reader *r)
 	int err = pthread_create(&r->thread, NULL, worker, r);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (err) {
-		hwr_log(LOG_ERR, "poll: cannot start the reading thread: %s\n",
+		util_log(LOG_ERR, "poll: cannot start the reading thread: %s\n",
 			strerror(err));
 		close(r->wake[0]);
 		close(r->wake[1]);
@@ -143,23 +143,23 @@ static int post(struct reader *r, enum reader_job job, struct backend *b,
 	return 0;
 }
 
-int reader_post(struct reader *r, struct backend *b, struct sample *s)
+int agent_reader_post(struct reader *r, struct backend *b, struct sample *s)
 {
 	return post(r, READER_READ, b, s, NULL);
 }
 
-int reader_post_open(struct reader *r, struct backend *b,
+int agent_reader_post_open(struct reader *r, struct backend *b,
 		     const struct config *cfg)
 {
 	return post(r, READER_OPEN, b, NULL, cfg);
 }
 
-int reader_post_close(struct reader *r, struct backend *b)
+int agent_reader_post_close(struct reader *r, struct backend *b)
 {
 	return post(r, READER_CLOSE, b, NULL, NULL);
 }
 
-int reader_fd(const struct reader *r)
+int agent_reader_fd(const struct reader *r)
 {
 	return r->running ? r->wake[0] : -1;
 }
@@ -169,16 +169,16 @@ int reader_fd(const struct reader *r)
 static void log_lines(struct reader *r)
 {
 	for (unsigned i = 0; i < r->nlines; i++)
-		hwr_log(r->lines[i].priority, "%s", r->lines[i].msg);
+		util_log(r->lines[i].priority, "%s", r->lines[i].msg);
 	if (r->lost_lines)
-		hwr_log(LOG_WARNING,
+		util_log(LOG_WARNING,
 			"poll: %u more line(s) of the backend's "
 			"read not logged\n",
 			r->lost_lines);
 	r->nlines = r->lost_lines = 0;
 }
 
-bool reader_collect(struct reader *r, int *rc)
+bool agent_reader_collect(struct reader *r, int *rc)
 {
 	char buf[64];
 
@@ -199,7 +199,7 @@ bool reader_collect(struct reader *r, int *rc)
 	return done;
 }
 
-bool reader_wait(struct reader *r, unsigned ms)
+bool agent_reader_wait(struct reader *r, unsigned ms)
 {
 	struct timespec until;
 	int err = 0;
@@ -221,7 +221,7 @@ bool reader_wait(struct reader *r, unsigned ms)
 	return done;
 }
 
-bool reader_stop(struct reader *r)
+bool agent_reader_stop(struct reader *r)
 {
 	if (!r->running)
 		return true;

@@ -4,7 +4,7 @@
  * into the agent's sample, or opens or closes a backend instance, while
  * the main loop goes on answering from the cache.  One job in flight at
  * a time; the main loop posts it (a poll, a reload), is woken through
- * reader_fd() when it ended, and collects it (reader_collect) before it
+ * agent_reader_fd() when it ended, and collects it (agent_reader_collect) before it
  * touches the sample or that backend again.  Who owns what, while a job
  * is in flight: the backend instance, the sample and (an open's) config
  * are the worker's; everything else (the cache, net-snmp, the session,
@@ -55,29 +55,29 @@ struct reader {
 	unsigned nlines, lost_lines;
 };
 
-void reader_init(struct reader *r);
+void agent_reader_init(struct reader *r);
 /* Start reading b into s on the worker (made now if it is not yet: after
  * daemonizing, threads do not survive fork); -1 (logged) when no thread
  * can be made.  Never while busy. */
-int reader_post(struct reader *r, struct backend *b, struct sample *s);
+int agent_reader_post(struct reader *r, struct backend *b, struct sample *s);
 /* The same for backend_open(b, cfg) (b->progress must be NULL: the main
  * loop answers meanwhile; err holds its message when it failed) and
  * backend_close(b). */
-int reader_post_open(struct reader *r, struct backend *b,
+int agent_reader_post_open(struct reader *r, struct backend *b,
 		     const struct config *cfg);
-int reader_post_close(struct reader *r, struct backend *b);
+int agent_reader_post_close(struct reader *r, struct backend *b);
 /* The descriptor to watch for reading, -1 when there is no worker. */
-int reader_fd(const struct reader *r);
+int agent_reader_fd(const struct reader *r);
 /* Whether the job in flight ended; then *rc is its result (backend_read's,
- * backend_open's, 0 for a close), its log lines are logged (hwr_log) and
+ * backend_open's, 0 for a close), its log lines are logged (util_log) and
  * the reader is idle again. */
-bool reader_collect(struct reader *r, int *rc);
+bool agent_reader_collect(struct reader *r, int *rc);
 /* Wait at most ms for the read in flight to end (without serving: for
  * the agent's stop); true when it did (not collected yet). */
-bool reader_wait(struct reader *r, unsigned ms);
+bool agent_reader_wait(struct reader *r, unsigned ms);
 /* End the worker.  A read still in flight is left to the exiting
  * process: the thread is detached, and neither the backend nor the
  * sample may be closed or freed (returns false, and abandoned is set). */
-bool reader_stop(struct reader *r);
+bool agent_reader_stop(struct reader *r);
 
 #endif

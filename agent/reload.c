@@ -41,10 +41,10 @@
 static int wait_job(struct agent *a)
 {
 	int rc;
-	while (!reader_collect(&a->reader, &rc)) {
+	while (!agent_reader_collect(&a->reader, &rc)) {
 		if (!a->stop_requested)
 			a->serve_wait();
-		else if (!reader_wait(&a->reader, POLL_WAIT_S * 1000))
+		else if (!agent_reader_wait(&a->reader, POLL_WAIT_S * 1000))
 			return -2;
 	}
 	return rc;
@@ -59,7 +59,7 @@ static int open_off_loop(struct agent *a, const struct config *cfg,
 	struct backend *b = &a->reload_backend;
 	*b = (struct backend){.clock_ns = a->backend.clock_ns,
 			      .cancel = &a->stop_requested};
-	if (reader_post_open(&a->reader, b, cfg) != 0) {
+	if (agent_reader_post_open(&a->reader, b, cfg) != 0) {
 		b->progress = a->serve_pending;
 		return backend_open(b, cfg, err, errlen);
 	}
@@ -77,7 +77,7 @@ static int open_off_loop(struct agent *a, const struct config *cfg,
  * it reads) or there is none. */
 static void close_off_loop(struct agent *a, struct backend *b)
 {
-	if (a->reader.busy || reader_post_close(&a->reader, b) != 0) {
+	if (a->reader.busy || agent_reader_post_close(&a->reader, b) != 0) {
 		backend_close(b);
 		return;
 	}
@@ -118,16 +118,16 @@ static int reopen(struct agent *a, struct config *newcfg, bool *keep)
  * ended within POLL_WAIT_S. */
 static int reload_wait(struct agent *a, bool last)
 {
-	if ((last ? poll_sync(a) : poll_wait_idle(a)) == 0)
+	if ((last ? agent_poll_sync(a) : agent_poll_wait_idle(a)) == 0)
 		return 0;
 	snmp_log(LOG_ERR,
 		 "reload: backend %s stalls (a read in flight for %.0f s); "
 		 "keeping the running config\n",
-		 a->cfg.backend, poll_seconds_since(a->reader.posted_ns));
+		 a->cfg.backend, agent_poll_seconds_since(a->reader.posted_ns));
 	return -1;
 }
 
-int reload_apply(struct agent *a, struct config *newcfg)
+int agent_reload_apply(struct agent *a, struct config *newcfg)
 {
 	struct alarm_set na;
 	bool keep;
@@ -152,7 +152,7 @@ int reload_apply(struct agent *a, struct config *newcfg)
 	/* Alarms whose settings did not change keep their state; the rows
 	 * created over SNMP are read back from the store, as at a start,
 	 * and the running table's volatile and notReady rows are kept. */
-	if (alarms_build(a, newcfg, &na, &a->alarms)) {
+	if (agent_alarms_build(a, newcfg, &na, &a->alarms)) {
 		snmp_log(LOG_ERR, "reload: out of memory; keeping the running "
 				  "config\n");
 		if (!keep)
@@ -165,19 +165,19 @@ int reload_apply(struct agent *a, struct config *newcfg)
 		a->reload_backend = old;
 		cache_clock_restart(&a->cache);
 	}
-	alarm_write_reset(&a->writer); /* sets in progress: of the old table */
+	write_reset(&a->writer); /* sets in progress: of the old table */
 	alarm_set_free(&a->alarms);
 	a->alarms = na;
 	config_free(&a->cfg);
 	a->cfg = *newcfg; /* takes ownership */
-	alarms_writer_configure(a);
-	poll_describe_served(a);
+	agent_alarms_writer_configure(a);
+	agent_poll_describe_served(a);
 	if (!keep) {
 		close_off_loop(a, &a->reload_backend);
-		poll_sync(a); /* still in flight after POLL_WAIT_S: fine */
+		agent_poll_sync(a); /* still in flight after POLL_WAIT_S: fine */
 	}
 	if (reschedule)
-		poll_schedule(a);
+		agent_poll_schedule(a);
 	snmp_log(LOG_INFO, "reload: %s backend %s, polling every %u s\n",
 		 keep ? "kept" : "reopened", a->cfg.backend,
 		 a->cfg.poll_interval);

@@ -20,7 +20,7 @@ static void unset_env(void)
 	unsetenv("WATCHDOG_PID");
 }
 
-bool sdnotify_init(struct sdnotify *sd)
+bool agent_sdnotify_init(struct sdnotify *sd)
 {
 	const char *path = getenv("NOTIFY_SOCKET");
 	const char *usec = getenv("WATCHDOG_USEC");
@@ -72,12 +72,12 @@ bool sdnotify_init(struct sdnotify *sd)
 	return true;
 }
 
-bool sdnotify_enabled(const struct sdnotify *sd)
+bool agent_sdnotify_enabled(const struct sdnotify *sd)
 {
 	return sd->fd >= 0;
 }
 
-void sdnotify_send(struct sdnotify *sd, const char *msg)
+void agent_sdnotify_send(struct sdnotify *sd, const char *msg)
 {
 	if (sd->fd < 0)
 		return;
@@ -95,12 +95,12 @@ void sdnotify_send(struct sdnotify *sd, const char *msg)
 	}
 }
 
-uint64_t sdnotify_watchdog_usec(const struct sdnotify *sd)
+uint64_t agent_sdnotify_watchdog_usec(const struct sdnotify *sd)
 {
 	return sd->fd >= 0 ? sd->watchdog_usec : 0;
 }
 
-void sdnotify_close(struct sdnotify *sd)
+void agent_sdnotify_close(struct sdnotify *sd)
 {
 	if (sd->fd >= 0)
 		close(sd->fd);

@@ -14,7 +14,7 @@
 #include <sys/un.h>
 
 /* The notification socket and what systemd asked for (struct agent's;
- * SDNOTIFY_INIT before sdnotify_init: no socket). */
+ * SDNOTIFY_INIT before agent_sdnotify_init: no socket). */
 struct sdnotify {
 	int fd; /* -1: no socket, every call does nothing */
 	struct sockaddr_un addr;
@@ -28,13 +28,13 @@ struct sdnotify {
  * for another process is ignored) and take them out of the environment;
  * a NOTIFY_SOCKET that is not a socket path is ignored, as sd_notify(3)
  * ignores it; false (logged) when no socket can be made. */
-bool sdnotify_init(struct sdnotify *sd);
+bool agent_sdnotify_init(struct sdnotify *sd);
 /* Whether a notification socket was given. */
-bool sdnotify_enabled(const struct sdnotify *sd);
+bool agent_sdnotify_enabled(const struct sdnotify *sd);
 /* Send "KEY=VALUE\n..." lines; a failure is logged once. */
-void sdnotify_send(struct sdnotify *sd, const char *msg);
+void agent_sdnotify_send(struct sdnotify *sd, const char *msg);
 /* The watchdog's interval in microseconds, 0 when none was asked for. */
-uint64_t sdnotify_watchdog_usec(const struct sdnotify *sd);
-void sdnotify_close(struct sdnotify *sd);
+uint64_t agent_sdnotify_watchdog_usec(const struct sdnotify *sd);
+void agent_sdnotify_close(struct sdnotify *sd);
 
 #endif

@@ -42,7 +42,7 @@ static void status(struct agent *a, char *buf, size_t len,
 {
 	const struct cache *c = &a->cache;
 	char stall[48] = "";
-	unsigned stalled = poll_stalled_s(a);
+	unsigned stalled = agent_poll_stalled_s(a);
 
 	a->service.stall_said = stalled;
 	if (stalled)
@@ -57,7 +57,7 @@ static void status(struct agent *a, char *buf, size_t len,
 		 (int)c->state,
 		 c->polls && c->state <= 0 ? " (no counter counts: see the log)"
 					   : "",
-		 session_is_up(&a->session) ? "connected" : "not connected",
+		 agent_session_is_up(&a->session) ? "connected" : "not connected",
 		 a->xaddr ? a->xaddr : a->cfg.agentx_socket, (unsigned)c->polls,
 		 (unsigned)a->served.poll_errors);
 }
@@ -70,7 +70,7 @@ static void on_watchdog(unsigned int reg, void *arg)
 
 	(void)reg;
 	status(a, buf, sizeof(buf), "WATCHDOG=1\n");
-	sdnotify_send(&a->sd, buf);
+	agent_sdnotify_send(&a->sd, buf);
 }
 
 /* Every second, watchdog or not: a stall that began, grew or ended is
@@ -81,26 +81,26 @@ static void on_stall_check(unsigned int reg, void *arg)
 	struct agent *a = arg;
 
 	(void)reg;
-	if (poll_stalled_s(a) != a->service.stall_said)
-		service_status(a);
+	if (agent_poll_stalled_s(a) != a->service.stall_said)
+		agent_service_status(a);
 }
 
-void service_ready(struct agent *a)
+void agent_service_ready(struct agent *a)
 {
 	struct service *sv = &a->service;
 	char buf[STATUS_MAX];
 
-	if (!sdnotify_enabled(&a->sd))
+	if (!agent_sdnotify_enabled(&a->sd))
 		return;
 	char prefix[64];
 	snprintf(prefix, sizeof(prefix), "READY=1\nMAINPID=%ld\n",
 		 (long)getpid());
 	status(a, buf, sizeof(buf), prefix);
-	sdnotify_send(&a->sd, buf);
+	agent_sdnotify_send(&a->sd, buf);
 	if (!sv->stall_alarm)
 		sv->stall_alarm =
 		    snmp_alarm_register(1, SA_REPEAT, on_stall_check, a);
-	uint64_t usec = sdnotify_watchdog_usec(&a->sd);
+	uint64_t usec = agent_sdnotify_watchdog_usec(&a->sd);
 	if (usec && !sv->watchdog_alarm) {
 		uint64_t half = usec / 2 ? usec / 2 : 1;
 		struct timeval tv = {(time_t)(half / 1000000u),
@@ -116,22 +116,22 @@ void service_ready(struct agent *a)
 	}
 }
 
-void service_status(struct agent *a)
+void agent_service_status(struct agent *a)
 {
 	char buf[STATUS_MAX];
 
-	if (!sdnotify_enabled(&a->sd))
+	if (!agent_sdnotify_enabled(&a->sd))
 		return;
 	status(a, buf, sizeof(buf), "");
-	sdnotify_send(&a->sd, buf);
+	agent_sdnotify_send(&a->sd, buf);
 }
 
-void service_reloading(struct agent *a)
+void agent_service_reloading(struct agent *a)
 {
-	sdnotify_send(&a->sd, "RELOADING=1\nSTATUS=reloading the config\n");
+	agent_sdnotify_send(&a->sd, "RELOADING=1\nSTATUS=reloading the config\n");
 }
 
-void service_stopping(struct agent *a)
+void agent_service_stopping(struct agent *a)
 {
 	struct service *sv = &a->service;
 
@@ -140,6 +140,6 @@ void service_stopping(struct agent *a)
 	if (sv->stall_alarm)
 		snmp_alarm_unregister(sv->stall_alarm);
 	sv->watchdog_alarm = sv->stall_alarm = 0;
-	sdnotify_send(&a->sd, "STOPPING=1\nSTATUS=stopping\n");
-	sdnotify_close(&a->sd);
+	agent_sdnotify_send(&a->sd, "STOPPING=1\nSTATUS=stopping\n");
+	agent_sdnotify_close(&a->sd);
 }

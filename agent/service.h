@@ -13,11 +13,11 @@ struct service {
 
 /* The agent serves (backend open, pid file written): READY=1 with its
  * status, and the watchdog's timer when WATCHDOG_USEC asks for one. */
-void service_ready(struct agent *a);
+void agent_service_ready(struct agent *a);
 /* The status changed (master connected or lost). */
-void service_status(struct agent *a);
-/* A SIGHUP reload starts; service_ready() ends it. */
-void service_reloading(struct agent *a);
-void service_stopping(struct agent *a);
+void agent_service_status(struct agent *a);
+/* A SIGHUP reload starts; agent_service_ready() ends it. */
+void agent_service_reloading(struct agent *a);
+void agent_service_stopping(struct agent *a);
 
 #endif

@@ -31,10 +31,10 @@ static void tick(unsigned int reg, void *arg)
 
 	(void)reg;
 	if (s->sess)
-		ax_session_tick(s->sess);
+		session_tick(s->sess);
 }
 
-int session_start(struct session *s, const char *address, unsigned ping_s,
+int agent_session_start(struct session *s, const char *address, unsigned ping_s,
 		  const struct mib_view *view, const struct session_events *ev)
 {
 	const struct ax_session_env env = {
@@ -46,13 +46,13 @@ int session_start(struct session *s, const char *address, unsigned ping_s,
 	    .view = view,
 	    .writer = ev ? ev->writer : NULL,
 	};
-	session_stop(s);
-	if (!(s->sess = ax_session_new(&env))) {
+	agent_session_stop(s);
+	if (!(s->sess = session_new(&env))) {
 		snmp_log(LOG_ERR, "AgentX: out of memory\n");
 		return -1;
 	}
-	if (ax_session_start(s->sess, address, ping_s) != 0) {
-		ax_session_free(s->sess);
+	if (session_start(s->sess, address, ping_s) != 0) {
+		session_free(s->sess);
 		s->sess = NULL;
 		return -1;
 	}
@@ -60,22 +60,22 @@ int session_start(struct session *s, const char *address, unsigned ping_s,
 	return 0;
 }
 
-void session_stop(struct session *s)
+void agent_session_stop(struct session *s)
 {
 	if (!s->sess)
 		return;
-	ax_session_stop(s->sess);
-	ax_session_free(s->sess);
+	session_stop(s->sess);
+	session_free(s->sess);
 	s->sess = NULL;
 	if (s->timer)
 		snmp_alarm_unregister(s->timer);
 	s->timer = 0;
 }
 
-void session_fds(const struct session *s, int *nfds, fd_set *r, fd_set *w)
+void agent_session_fds(const struct session *s, int *nfds, fd_set *r, fd_set *w)
 {
 	bool want_write;
-	int fd = s->sess ? ax_session_fd(s->sess, &want_write) : -1;
+	int fd = s->sess ? session_fd(s->sess, &want_write) : -1;
 	if (fd < 0)
 		return;
 	FD_SET(fd, r);
@@ -85,37 +85,37 @@ void session_fds(const struct session *s, int *nfds, fd_set *r, fd_set *w)
 		*nfds = fd + 1;
 }
 
-bool session_io(struct session *s, const fd_set *r, const fd_set *w)
+bool agent_session_io(struct session *s, const fd_set *r, const fd_set *w)
 {
 	bool want_write;
-	int fd = s->sess ? ax_session_fd(s->sess, &want_write) : -1;
+	int fd = s->sess ? session_fd(s->sess, &want_write) : -1;
 	if (fd < 0)
 		return false;
 	bool input = FD_ISSET(fd, r);
-	ax_session_io(s->sess, input, FD_ISSET(fd, w));
+	session_io(s->sess, input, FD_ISSET(fd, w));
 	return input;
 }
 
-bool session_is_up(const struct session *s)
+bool agent_session_is_up(const struct session *s)
 {
-	return s->sess && ax_session_is_up(s->sess);
+	return s->sess && session_is_up(s->sess);
 }
 
-uint32_t session_uptime(const struct session *s)
+uint32_t agent_session_uptime(const struct session *s)
 {
-	return s->sess ? ax_session_uptime(s->sess) : 0;
+	return s->sess ? session_uptime(s->sess) : 0;
 }
 
-bool session_notify_start(struct session *s, struct ax_buf *b)
+bool agent_session_notify_start(struct session *s, struct ax_buf *b)
 {
-	return s->sess && ax_session_notify_start(s->sess, b);
+	return s->sess && session_notify_start(s->sess, b);
 }
 
-int session_notify_send(struct session *s, struct ax_buf *b)
+int agent_session_notify_send(struct session *s, struct ax_buf *b)
 {
 	if (!s->sess) {
 		ax_free(b);
 		return -1;
 	}
-	return ax_session_notify_send(s->sess, b);
+	return session_notify_send(s->sess, b);
 }

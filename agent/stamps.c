@@ -75,7 +75,7 @@ static void notify_pending(struct agent *a, bool at_connection)
 {
 	const struct cache *c = &a->cache;
 
-	if (a->stamps.disc_notified || !session_is_up(&a->session))
+	if (a->stamps.disc_notified || !agent_session_is_up(&a->session))
 		return;
 	a->stamps.disc_notified = true;
 	if (!c->discontinuity_time)
@@ -86,10 +86,10 @@ static void notify_pending(struct agent *a, bool at_connection)
 			 "now that the master is connected\n",
 			 (unsigned)c->discontinuity_time,
 			 c->last_discontinuity);
-	notify_discontinuity(a);
+	agent_notify_discontinuity(a);
 }
 
-void stamps_polled(struct agent *a, bool first, bool disc)
+void agent_stamps_polled(struct agent *a, bool first, bool disc)
 {
 	struct stamps *st = &a->stamps;
 	struct cache *c = &a->cache;
@@ -105,7 +105,7 @@ void stamps_polled(struct agent *a, bool first, bool disc)
 	}
 	st->disc_ns = now;
 	st->disc_notified = false;
-	if (!first && !session_is_up(&a->session))
+	if (!first && !agent_session_is_up(&a->session))
 		snmp_log(LOG_NOTICE,
 			 "notify: no master connected; "
 			 "hwR10kEvCtrCounterDiscontinuity will be sent when "
@@ -113,11 +113,11 @@ void stamps_polled(struct agent *a, bool first, bool disc)
 	notify_pending(a, false);
 }
 
-void stamps_master_connected(struct agent *a)
+void agent_stamps_master_connected(struct agent *a)
 {
 	struct stamps *st = &a->stamps;
 	struct cache *c = &a->cache;
-	uint32_t up = session_uptime(&a->session);
+	uint32_t up = agent_session_uptime(&a->session);
 	int64_t origin =
 	    (int64_t)backend_monotonic_ns() - (int64_t)up * TICK_NS;
 

@@ -24,9 +24,9 @@ struct agent;
 
 /* A poll filled the cache (cache_update); first: it was the agent's
  * first reading, disc: cache_update noted a discontinuity. */
-void stamps_polled(struct agent *a, bool first, bool disc);
+void agent_stamps_polled(struct agent *a, bool first, bool disc);
 /* The session registered with a master: the TimeStamps are put on its
  * sysUpTime, and a discontinuity not yet notified is notified. */
-void stamps_master_connected(struct agent *a);
+void agent_stamps_master_connected(struct agent *a);
 
 #endif

@@ -50,11 +50,11 @@ static double one_set(struct alarm_writer *w, uint32_t txn, unsigned first,
 					    .index = first + i,
 					    .num = AW_RS_CREATE_AND_WAIT};
 	double t0 = now();
-	enum ax_error e = alarm_write_test(w, key, vb, n, &bad);
+	enum ax_error e = write_test(w, key, vb, n, &bad);
 	if (e == AX_ERR_NOERROR)
-		e = alarm_write_commit(w, key);
+		e = write_commit(w, key);
 	double t = now() - t0;
-	alarm_write_cleanup(w, key);
+	write_cleanup(w, key);
 	free(vb);
 	if (e != AX_ERR_NOERROR) {
 		fprintf(stderr, "bench_alarm_write: error %d at varbind %zu\n",
@@ -70,7 +70,7 @@ int main(int argc, char **argv)
 	unsigned long rows[8] = {0, 100, 20000};
 	int nrows = 3;
 
-	hwr_log_set(quiet);
+	util_log_set(quiet);
 	if (argc > 2)
 		for (nrows = 0; nrows + 2 < argc && nrows < 8; nrows++)
 			rows[nrows] = strtoul(argv[nrows + 2], NULL, 10);
@@ -81,7 +81,7 @@ int main(int argc, char **argv)
 		struct alarm_writer w;
 		const struct alarm_writer_env env = {.enabled = true,
 						     .max_rows = 64511};
-		alarm_writer_init(&w, &set, &env);
+		write_init(&w, &set, &env);
 		if (rows[k] + n > 64511) {
 			fprintf(stderr, "bench_alarm_write: %lu + %zu rows: "
 					"more than 64511\n",
@@ -93,7 +93,7 @@ int main(int argc, char **argv)
 		double t = one_set(&w, 2, 1025 + (unsigned)rows[k], n);
 		printf("%-8zu %-8lu %12.3f s %10.2f us\n", n, rows[k], t,
 		       t / (double)n * 1e6);
-		alarm_write_reset(&w);
+		write_reset(&w);
 		alarm_set_free(&set);
 	}
 	return 0;

@@ -42,7 +42,7 @@ static double bench_polls(struct backend *b, struct cache *c, struct sample *s,
 			nanosleep(&(struct timespec){1, 0}, NULL);
 		double t0 = now();
 		backend_read(b, s);
-		sample_sort(s);
+		cache_sample_sort(s);
 		cache_update(c, s, (uint32_t)i);
 		busy += now() - t0;
 	}
@@ -61,10 +61,10 @@ static size_t bench_walks(const struct mib_view *view, int walks,
 	double t0 = now();
 
 	for (int w = 0; w < walks; w++) {
-		len = mib_root_len;
-		for (unsigned i = 0; i < mib_root_len; i++)
-			cur[i] = mib_root[i];
-		while (mibview_getnext(view, cur, len, next, &nlen, &o, &v) ==
+		len = meta_root_len;
+		for (unsigned i = 0; i < meta_root_len; i++)
+			cur[i] = meta_root[i];
+		while (view_getnext(view, cur, len, next, &nlen, &o, &v) ==
 		       MV_OK) {
 			memcpy(cur, next, nlen * sizeof(*cur));
 			len = nlen;
@@ -79,7 +79,7 @@ static size_t bench_walks(const struct mib_view *view, int walks,
 /* Random GETs of per-CPU cells: nanoseconds per GET. */
 static double bench_gets(const struct mib_view *view, unsigned ncpus)
 {
-	const struct mib_object *col = mibview_object("hwR10kEvCtrCpuFailBrmp");
+	const struct mib_object *col = view_object("hwR10kEvCtrCpuFailBrmp");
 	unsigned long oid[MIBVIEW_OID_MAX];
 	const struct mib_object *o;
 	struct mib_value v;
@@ -89,8 +89,8 @@ static double bench_gets(const struct mib_view *view, unsigned ncpus)
 
 	for (int i = 0; i < gets; i++) {
 		seed = seed * 1103515245u + 12345u;
-		size_t n = mibview_oid(col, seed % ncpus, oid);
-		if (mibview_get(view, oid, n, &o, &v) != MV_OK)
+		size_t n = view_oid(col, seed % ncpus, oid);
+		if (view_get(view, oid, n, &o, &v) != MV_OK)
 			abort();
 	}
 	return (now() - t0) / gets * 1e9;
@@ -116,8 +116,8 @@ static void bench_busy(struct backend *b, struct cache *c, struct sample *s,
 	struct served served;
 	double walk_s, getnext_ns;
 
-	served_init(&served);
-	served_configure(&served, "sim", 5, NULL);
+	view_served_init(&served);
+	view_served_configure(&served, "sim", 5, NULL);
 	const struct mib_view view = {c, &served};
 
 	double poll_us = bench_polls(b, c, s, ncpus >= 4096 ? 20 : 200, false);
@@ -151,7 +151,7 @@ static void bench(unsigned ncpus, bool idle)
 	}
 	backend_close(&b);
 	cache_free(&c);
-	sample_free(&s);
+	cache_sample_free(&s);
 	config_free(&cfg);
 }
 

@@ -67,16 +67,16 @@ static void check_answer(const struct ax_request *r, const struct ax_buf *b)
 		    i < r->nranges ? &r->ranges[i] : NULL;
 		if (g && r->h.type == AX_PDU_GETNEXT) {
 			if (type == AX_END_OF_MIB_VIEW) {
-				FUZZ_ASSERT(mibview_oid_cmp(name, nlen,
+				FUZZ_ASSERT(view_oid_cmp(name, nlen,
 							    g->start.sub,
 							    g->start.len) == 0);
 			} else {
-				int c = mibview_oid_cmp(
+				int c = view_oid_cmp(
 				    name, nlen, g->start.sub, g->start.len);
 				FUZZ_ASSERT(c > 0 ||
 					    (c == 0 && g->start.include));
 				FUZZ_ASSERT(!g->end.len ||
-					    mibview_oid_cmp(name, nlen,
+					    view_oid_cmp(name, nlen,
 							    g->end.sub,
 							    g->end.len) < 0);
 			}
@@ -100,10 +100,10 @@ static struct alarm_writer *writer(const struct mib_view *v)
 	static struct alarm_set set;
 	const struct alarm_writer_env env = {.enabled = true, .max_rows = 8};
 
-	alarm_write_reset(&w);
+	write_reset(&w);
 	alarm_set_free(&set);
 	FUZZ_ASSERT(alarm_set_copy(&set, v->served->alarms) == 0);
-	alarm_writer_init(&w, &set, &env);
+	write_init(&w, &set, &env);
 	return &w;
 }
 
@@ -156,7 +156,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			ax_free(&b);
 			continue;
 		}
-		bool answered = ax_answer(v, w, &req, 4242, &b);
+		bool answered = session_answer(v, w, &req, 4242, &b);
 		FUZZ_ASSERT(answered == (h.type != AX_PDU_CLEANUPSET));
 		if (answered) {
 			FUZZ_ASSERT(ax_finish(&b) == 0);

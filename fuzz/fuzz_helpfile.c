@@ -15,9 +15,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size == 0)
 		fgetc(in); /* an empty stream */
 	struct helpfile hf;
-	helpfile_parse(in, "fuzz.help", &hf, sink);
-	helpfile_check_metrics(&hf, sink);
-	helpfile_free(&hf);
+	meta_helpfile_parse(in, "fuzz.help", &hf, sink);
+	meta_helpfile_check_metrics(&hf, sink);
+	meta_helpfile_free(&hf);
 	fclose(in);
 	return 0;
 }

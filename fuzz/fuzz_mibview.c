@@ -24,8 +24,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size == 0)
 		return 0;
 	if (data[0] & 1)
-		for (unsigned k = 0; k < mib_root_len; k++)
-			q[n++] = mib_root[k];
+		for (unsigned k = 0; k < meta_root_len; k++)
+			q[n++] = meta_root[k];
 	while (i < size && n < sizeof(q) / sizeof(q[0])) {
 		unsigned w = data[i] >> 6 == 0 ? 8 : data[i] >> 6 == 1 ? 4 : 1;
 		unsigned long arc = data[i] & 0x3f;
@@ -34,16 +34,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			arc = arc << 8 | data[i++];
 		q[n++] = arc;
 	}
-	if (mibview_getnext(vw, q, n, next, &nlen, &o, &v) == MV_OK) {
+	if (view_getnext(vw, q, n, next, &nlen, &o, &v) == MV_OK) {
 		FUZZ_ASSERT(nlen <= MIBVIEW_OID_MAX);
-		FUZZ_ASSERT(mibview_oid_cmp(next, nlen, q, n) > 0);
-		FUZZ_ASSERT(mibview_get(vw, next, nlen, &o2, &v2) == MV_OK);
+		FUZZ_ASSERT(view_oid_cmp(next, nlen, q, n) > 0);
+		FUZZ_ASSERT(view_get(vw, next, nlen, &o2, &v2) == MV_OK);
 		FUZZ_ASSERT(o2 == o && v2.type == v.type);
 	}
-	if (mibview_get(vw, q, n, &o, &v) == MV_OK) {
-		FUZZ_ASSERT(n > mib_root_len);
-		for (unsigned k = 0; k < mib_root_len; k++)
-			FUZZ_ASSERT(q[k] == mib_root[k]);
+	if (view_get(vw, q, n, &o, &v) == MV_OK) {
+		FUZZ_ASSERT(n > meta_root_len);
+		for (unsigned k = 0; k < meta_root_len; k++)
+			FUZZ_ASSERT(q[k] == meta_root[k]);
 	}
 	return 0;
 }

@@ -13,7 +13,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(s, data, size);
 	s[size] = '\0';
-	if (perfspec_parse(s, "/sys", &sp, err, sizeof(err)) == 0)
+	if (backend_perfspec_parse(s, "/sys", &sp, err, sizeof(err)) == 0)
 		FUZZ_ASSERT(sp.nterms <= PERFSPEC_MAX_TERMS); /* 0: off */
 	else
 		FUZZ_ASSERT(err[0] != '\0');

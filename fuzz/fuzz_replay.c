@@ -29,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char err[256], path[64];
 	unsigned mode = size ? data[0] : 0;
 
-	hwr_log_set(fuzz_quiet);
+	util_log_set(fuzz_quiet);
 	int fd = memfd_create("replay", 0);
 	if (fd < 0)
 		return 0;
@@ -55,17 +55,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (backend_open(&b, &cfg, err, sizeof(err)) == 0) {
 			for (uint32_t poll = 1; poll <= 40; poll++) {
 				if (backend_read(&b, &s) != 0 ||
-				    sample_sort(&s) != 0)
+				    cache_sample_sort(&s) != 0)
 					continue;
 				FUZZ_ASSERT(cache_update(&c, &s, poll) >= 0);
-				alarms_evaluate(&c, &set, no_event, NULL);
+				alarm_evaluate(&c, &set, no_event, NULL);
 			}
 			backend_close(&b);
 		}
 		alarm_set_free(&set);
 	}
 	cache_free(&c);
-	sample_free(&s);
+	cache_sample_free(&s);
 	config_free(&cfg);
 	close(fd);
 	return 0;

@@ -68,7 +68,7 @@ static void answer_admin(int fd, struct ax_session *s)
 			r[4 + 4 * i + k] = (unsigned char)(f[i] >> (24 - 8 * k));
 	FUZZ_ASSERT(send(fd, r, sizeof(r), MSG_NOSIGNAL) == (ssize_t)sizeof(r));
 	out_len = 0;
-	ax_session_io(s, true, false);
+	session_io(s, true, false);
 	drain(fd);
 }
 
@@ -82,15 +82,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	const struct ax_session_env env = {.now_ms = now_ms,
 					   .view = populated_view()};
-	struct ax_session *s = ax_session_new(&env);
+	struct ax_session *s = session_new(&env);
 	FUZZ_ASSERT(s);
 	FUZZ_ASSERT(socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, sv) == 0);
-	ax_session_adopt(s, sv[0], 5);
+	session_adopt(s, sv[0], 5);
 	out_len = 0;
 	drain(sv[1]);
 	for (int i = 0; i < 3; i++) /* Open, Register, AddAgentCaps */
 		answer_admin(sv[1], s);
-	FUZZ_ASSERT(ax_session_is_up(s));
+	FUZZ_ASSERT(session_is_up(s));
 
 	/* what must be answered: the input as the session frames it */
 	const uint8_t *in = data + 1;
@@ -112,10 +112,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		size_t n = len - off < chunk ? len - off : chunk;
 		if (send(sv[1], in + off, n, MSG_NOSIGNAL) != (ssize_t)n)
 			break; /* the session dropped the stream */
-		ax_session_io(s, true, true);
+		session_io(s, true, true);
 		drain(sv[1]);
 	}
-	ax_session_io(s, true, true);
+	session_io(s, true, true);
 	drain(sv[1]);
 
 	/* everything sent frames; the Responses answer the input's PDUs */
@@ -132,7 +132,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	qsort(got, ngot, sizeof(*got), cmp_ids);
 	FUZZ_ASSERT(nwant == ngot);
 	FUZZ_ASSERT(memcmp(want, got, nwant * sizeof(*want)) == 0);
-	ax_session_free(s);
+	session_free(s);
 	close(sv[1]);
 	return 0;
 }

@@ -25,13 +25,13 @@ static const struct mib_view *populated_view(void)
 	if (cache.rows)
 		return &view;
 	struct cpu_groups groups = {0};
-	hwr_log_set(fuzz_quiet);
+	util_log_set(fuzz_quiet);
 	cache_init(&cache);
-	cpu_groups_add(&groups, "node0", "0-2", err, sizeof(err));
-	cpu_groups_add(&groups, "node1", "5-7", err, sizeof(err));
+	util_cpu_groups_add(&groups, "node0", "0-2", err, sizeof(err));
+	util_cpu_groups_add(&groups, "node1", "5-7", err, sizeof(err));
 	cache_groups_use(&cache, &groups);
-	cpu_groups_free(&groups);
-	sample_reserve(&s, 3);
+	util_cpu_groups_free(&groups);
+	cache_sample_reserve(&s, 3);
 	s.ncpus = 3;
 	s.counted = ~COUNTER_BIT(7) & ((UINT64_C(1) << COUNTER_COUNT) - 1);
 	s.state = 30;
@@ -53,8 +53,8 @@ static const struct mib_view *populated_view(void)
 	alarm_config_parse("b hw.r10kevctr.cycles 2 absolute 10 5", &cfg[1],
 			   err, sizeof(err));
 	alarm_set_build(&alarms, cfg, 2, NULL);
-	served_configure(&served, "sim", 5, &alarms);
-	sample_free(&s);
+	view_served_configure(&served, "sim", 5, &alarms);
+	cache_sample_free(&s);
 	return &view;
 }
 

@@ -26,9 +26,9 @@ static void print_cell(FILE *out, const struct cache *c, int k, long cpu)
 		snprintf(where, sizeof(where), "%ld", cpu);
 	if (rs == SAMPLE_OK)
 		fprintf(out, "%s %s %" PRIu64 " %" PRIu64 "\n",
-			counters[k].fullname, where, value, rate);
+			meta_counters[k].fullname, where, value, rate);
 	else
-		fprintf(out, "%s %s %" PRIu64 " -\n", counters[k].fullname,
+		fprintf(out, "%s %s %" PRIu64 " -\n", meta_counters[k].fullname,
 			where, value);
 }
 
@@ -43,7 +43,7 @@ static void wait_interval(unsigned seconds, const volatile sig_atomic_t *cancel)
 static int read_into(struct backend *b, struct sample *s, struct cache *c,
 		     const struct config *cfg, uint32_t now, FILE *err)
 {
-	if (backend_read(b, s) != 0 || sample_sort(s) != 0 ||
+	if (backend_read(b, s) != 0 || cache_sample_sort(s) != 0 ||
 	    cache_groups_use(c, cache_groups_chosen(&cfg->groups, s)) != 0 ||
 	    cache_update(c, s, now) < 0) {
 		fprintf(err, "dump: backend %s: read failed\n", b->ops->section->name);
@@ -101,7 +101,7 @@ int dump_run(const struct config *cfg, const volatile sig_atomic_t *cancel,
 		rc = 0;
 out:
 	backend_close(&b);
-	sample_free(&s);
+	cache_sample_free(&s);
 	cache_free(&c);
 	return rc;
 }

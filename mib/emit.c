@@ -219,7 +219,7 @@ static void put_node(FILE *out, const struct mibmodel *mm, const struct node *n)
 	}
 }
 
-void mibmodel_write_mib(const struct mibmodel *mm, FILE *out)
+void mib_model_write_mib(const struct mibmodel *mm, FILE *out)
 {
 	put_header(out);
 	for (size_t i = 0; i < mm->count; i++)
@@ -276,7 +276,7 @@ static void put_objects(FILE *out, const char *members)
 	fprintf(out, "}, %u},\n", n);
 }
 
-void mibmodel_write_c(const struct mibmodel *mm, FILE *out)
+void mib_model_write_c(const struct mibmodel *mm, FILE *out)
 {
 	const struct node **objs = calloc(mm->count, sizeof(*objs));
 	size_t n = 0;
@@ -294,20 +294,20 @@ void mibmodel_write_c(const struct mibmodel *mm, FILE *out)
 		     " * mib/tables/metrics.def, mib/tables/root.def and\n"
 		     " * mib/hw.help.  Do not edit. */\n"
 		     "#include \"meta/objects.h\"\n\n");
-	fprintf(out, "const unsigned mib_root[MIB_ROOT_MAX] = {");
+	fprintf(out, "const unsigned meta_root[MIB_ROOT_MAX] = {");
 	size_t rl = sizeof(root_parent_oid) / sizeof(root_parent_oid[0]);
 	for (size_t i = 0; i < rl; i++)
 		fprintf(out, "%u, ", root_parent_oid[i]);
-	fprintf(out, "%d};\nconst unsigned mib_root_len = %zu;\n\n",
+	fprintf(out, "%d};\nconst unsigned meta_root_len = %zu;\n\n",
 		MIB_ROOT_ARC, rl + 1);
-	fprintf(out, "const struct mib_object mib_objects[] = {\n");
+	fprintf(out, "const struct mib_object meta_objects[] = {\n");
 	for (size_t i = 0; i < n; i++) {
 		const struct node *o = objs[i];
 		fprintf(out, "\t{\"%s\", {", o->name);
 		for (unsigned k = 0; k < o->len; k++)
 			fprintf(out, "%s%u", k ? ", " : "", o->arcs[k]);
 		fprintf(out, "}, %u, %s, %s, %s, %s, %d, %d},\n", o->len,
-			smi_type_name[o->csyn],
+			meta_smi_type_name[o->csyn],
 			o->acc == ACC_FOR_NOTIFY    ? "ACC_FOR_NOTIFY"
 			: o->acc == ACC_READ_CREATE ? "ACC_READ_CREATE"
 						    : "ACC_READ_ONLY",
@@ -317,12 +317,12 @@ void mibmodel_write_c(const struct mibmodel *mm, FILE *out)
 						: "TBL_SCALAR",
 			tag_names[o->tag], o->counter, o->stat);
 	}
-	fprintf(out, "};\n\nconst size_t mib_objects_count = %zu;\n", n);
+	fprintf(out, "};\n\nconst size_t meta_objects_count = %zu;\n", n);
 	free(objs);
 
 	size_t k = 0;
 	fprintf(out,
-		"\nconst struct mib_notification mib_notifications[] = {\n");
+		"\nconst struct mib_notification meta_notifications[] = {\n");
 	for (size_t i = 0; i < mm->count; i++) {
 		const struct node *no = &mm->nodes[i];
 		if (no->kind != NK_NOTIF)
@@ -335,5 +335,5 @@ void mibmodel_write_c(const struct mibmodel *mm, FILE *out)
 		put_objects(out, no->members);
 		k++;
 	}
-	fprintf(out, "};\n\nconst size_t mib_notifications_count = %zu;\n", k);
+	fprintf(out, "};\n\nconst size_t meta_notifications_count = %zu;\n", k);
 }

@@ -203,7 +203,7 @@ static void put_v3(const struct module *m, FILE *out)
 		fprintf(out, "    lookups: *lookups%s\n", m->anchor);
 }
 
-void mibmodel_write_snmp_generator(const struct mibmodel *mm, FILE *out)
+void mib_model_write_snmp_generator(const struct mibmodel *mm, FILE *out)
 {
 	put_head(out);
 	fprintf(out, "modules:\n");

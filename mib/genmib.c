@@ -44,23 +44,23 @@ int main(int argc, char **argv)
 			argv[0]);
 		return 2;
 	}
-	int errors = helpfile_load(argv[1], &hf, stderr);
+	int errors = meta_helpfile_load(argv[1], &hf, stderr);
 	if (!errors)
-		errors = mibmodel_build(&mm, &hf, stderr);
+		errors = mib_model_build(&mm, &hf, stderr);
 	else
 		mm = (struct mibmodel){0};
 	if (errors) {
 		fprintf(stderr, "%s: %d error(s); nothing generated\n", argv[1],
 			errors);
-		mibmodel_free(&mm);
-		helpfile_free(&hf);
+		mib_model_free(&mm);
+		meta_helpfile_free(&hf);
 		return 1;
 	}
-	int rc = write_file(argv[2], &mm, mibmodel_write_mib) ||
-		 write_file(argv[3], &mm, mibmodel_write_c) ||
-		 write_file(argv[4], &mm, mibmodel_write_zabbix) ||
-		 write_file(argv[5], &mm, mibmodel_write_snmp_generator);
-	mibmodel_free(&mm);
-	helpfile_free(&hf);
+	int rc = write_file(argv[2], &mm, mib_model_write_mib) ||
+		 write_file(argv[3], &mm, mib_model_write_c) ||
+		 write_file(argv[4], &mm, mib_model_write_zabbix) ||
+		 write_file(argv[5], &mm, mib_model_write_snmp_generator);
+	mib_model_free(&mm);
+	meta_helpfile_free(&hf);
 	return rc;
 }

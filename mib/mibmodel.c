@@ -42,10 +42,10 @@
 /* The AGENT_NOTE of a metric, NULL if none. */
 static const char *agent_note(const char *metric)
 {
-	for (size_t i = 0; i < model_nrows; i++)
-		if (model_rows[i].kind == R_NOTE &&
-		    strcmp(model_rows[i].name, metric) == 0)
-			return model_rows[i].descr;
+	for (size_t i = 0; i < mib_model_nrows; i++)
+		if (mib_model_rows[i].kind == R_NOTE &&
+		    strcmp(mib_model_rows[i].name, metric) == 0)
+			return mib_model_rows[i].descr;
 	return NULL;
 }
 
@@ -57,33 +57,33 @@ static char *with_trailer(char *descr, const struct metric *m)
 					    [MATCH_EXACT] = "exact",
 					    [MATCH_APPROX] = "approximate"};
 
-	strbuf_addf(&sb, "%s\n\n", descr);
+	util_strbuf_addf(&sb, "%s\n\n", descr);
 	if (note)
-		strbuf_addf(&sb, "%s\n\n", note);
-	strbuf_addf(&sb, "PCP metric hw.r10kevctr.%s", m->name);
+		util_strbuf_addf(&sb, "%s\n\n", note);
+	util_strbuf_addf(&sb, "PCP metric hw.r10kevctr.%s", m->name);
 	if (m->event0 >= 0 && m->event1 >= 0)
-		strbuf_addf(&sb,
+		util_strbuf_addf(&sb,
 			    "; R10000 event %d or %d\n(one event, counted on "
 			    "either hardware counter)",
 			    m->event0, m->event1);
 	else if (m->event0 >= 0)
-		strbuf_addf(&sb, "; R10000 event %d", m->event0);
+		util_strbuf_addf(&sb, "; R10000 event %d", m->event0);
 	if (m->rev == REV_BEFORE_3_1)
-		strbuf_addf(&sb, " (CPU revisions before 3.1:\nPCP's "
+		util_strbuf_addf(&sb, " (CPU revisions before 3.1:\nPCP's "
 				 "IRIX PMDA served it while major*100+minor "
 				 "< 301)");
 	else if (m->rev == REV_FROM_3_1)
-		strbuf_addf(&sb, " (CPU revision 3.1 and later:\nPCP's "
+		util_strbuf_addf(&sb, " (CPU revision 3.1 and later:\nPCP's "
 				 "IRIX PMDA served it from major*100+minor >= "
 				 "301,\nthe 'rev 3.x' of the text above)");
 	if (m->kind == METRIC_COUNTER && m->perf[0])
-		strbuf_addf(&sb, ";\nLinux perf default: %s (%s)", m->perf,
+		util_strbuf_addf(&sb, ";\nLinux perf default: %s (%s)", m->perf,
 			    match[m->match]);
 	else if (m->kind == METRIC_COUNTER)
-		strbuf_addf(&sb, ";\nno Linux perf default");
-	strbuf_addf(&sb, ".");
+		util_strbuf_addf(&sb, ";\nno Linux perf default");
+	util_strbuf_addf(&sb, ".");
 	free(descr);
-	return strbuf_take(&sb);
+	return util_strbuf_take(&sb);
 }
 
 /* The summed objects: state and cpurev as they are, the counters. */
@@ -93,18 +93,18 @@ static int add_totals(struct mibmodel *mm, const struct row *r,
 	char full[128], name[METRIC_DESCRIPTOR_MAX + 1];
 	int errors = 0;
 
-	for (size_t i = 0; i < metrics_count; i++) {
-		const struct metric *m = &metrics[i];
-		metric_fullname(m, full, sizeof(full));
-		const struct help_entry *e = helpfile_find(hf, full);
+	for (size_t i = 0; i < meta_metrics_count; i++) {
+		const struct metric *m = &meta_metrics[i];
+		meta_metric_fullname(m, full, sizeof(full));
+		const struct help_entry *e = meta_helpfile_find(hf, full);
 		if (!e) {
 			fprintf(err, "%s: no entry for %s\n", hf->filename,
 				full);
 			errors++;
 			continue;
 		}
-		metric_descriptor(m, r->name, name, sizeof(name));
-		char *d = with_trailer(metric_description(e, 0), m);
+		meta_metric_descriptor(m, r->name, name, sizeof(name));
+		char *d = with_trailer(meta_metric_description(e, 0), m);
 		struct row mr = *r; /* a counter, unless: */
 		mr.csyn = SYN_COUNTER64;
 		if (m->kind == METRIC_STATE) {
@@ -124,9 +124,9 @@ static int add_totals(struct mibmodel *mm, const struct row *r,
 					  .tag = TAG_CPUREV,
 					  .group = r->group};
 		}
-		struct node *n = mibmodel_leaf(mm, &mr, name, m->arc, d);
+		struct node *n = mib_model_leaf(mm, &mr, name, m->arc, d);
 		if (m->kind == METRIC_COUNTER)
-			n->counter = counter_index_of(m);
+			n->counter = meta_counter_index_of(m);
 		free(d);
 	}
 	return errors;
@@ -139,12 +139,12 @@ static char *from_template(const char *tpl, const char *full)
 	const char *at = strstr(tpl, "%s");
 
 	if (!at) {
-		strbuf_addf(&sb, "%s", tpl);
+		util_strbuf_addf(&sb, "%s", tpl);
 	} else {
-		strbuf_addf(&sb, "%.*s%s%s", (int)(at - tpl), tpl, full,
+		util_strbuf_addf(&sb, "%.*s%s%s", (int)(at - tpl), tpl, full,
 			    at + 2);
 	}
-	return strbuf_take(&sb);
+	return util_strbuf_take(&sb);
 }
 
 /* One object per counter: its hw.help text (per CPU) or the template. */
@@ -157,12 +157,12 @@ static int add_per_counter(struct mibmodel *mm, const struct row *r,
 
 	cr.csyn = SYN_COUNTER64;
 	for (int c = 0; c < COUNTER_COUNT; c++) {
-		const struct metric *m = &counters[c];
-		metric_fullname(m, full, sizeof(full));
+		const struct metric *m = &meta_counters[c];
+		meta_metric_fullname(m, full, sizeof(full));
 		char *d;
 		if (r->what == CPU_COUNTERS) {
-			const struct help_entry *e = helpfile_find(hf, full);
-			d = e ? metric_description(e, 1) : NULL;
+			const struct help_entry *e = meta_helpfile_find(hf, full);
+			d = e ? meta_metric_description(e, 1) : NULL;
 			if (!d) {
 				fprintf(err,
 					"%s:%u: long text of %s does not say "
@@ -176,8 +176,8 @@ static int add_per_counter(struct mibmodel *mm, const struct row *r,
 		} else {
 			d = from_template(r->descr, full);
 		}
-		metric_descriptor(m, r->name, name, sizeof(name));
-		mibmodel_leaf(mm, &cr, name, m->arc, d)->counter = c;
+		meta_metric_descriptor(m, r->name, name, sizeof(name));
+		mib_model_leaf(mm, &cr, name, m->arc, d)->counter = c;
 		free(d);
 	}
 	return errors;
@@ -187,13 +187,13 @@ static int add_per_counter(struct mibmodel *mm, const struct row *r,
 static void add_table(struct mibmodel *mm, const struct row *r)
 {
 	struct node *n =
-	    mibmodel_add(mm, NK_TABLE, r->name, "hwR10kEvCtrObjects", r->arc);
+	    mib_model_add(mm, NK_TABLE, r->name, "hwR10kEvCtrObjects", r->arc);
 	n->syntax = r->type; /* written as SEQUENCE OF type */
-	mibmodel_descr(n, r->descr);
-	n = mibmodel_add(mm, NK_ENTRY, r->entry, r->name, 1);
+	mib_model_descr(n, r->descr);
+	n = mib_model_add(mm, NK_ENTRY, r->entry, r->name, 1);
 	n->syntax = r->type;
 	n->index = r->index;
-	mibmodel_descr(n, r->descr2);
+	mib_model_descr(n, r->descr2);
 }
 
 /* Members of a group: every node naming it, as "a, b,\n c". */
@@ -206,18 +206,18 @@ static char *group_members(const struct mibmodel *mm, const char *group)
 		const struct node *n = &mm->nodes[i];
 		if (!n->group || strcmp(n->group, group) != 0)
 			continue;
-		strbuf_addf(&sb, "%s%s", k ? ",\n" : "", n->name);
+		util_strbuf_addf(&sb, "%s%s", k ? ",\n" : "", n->name);
 		k++;
 	}
-	return strbuf_take(&sb);
+	return util_strbuf_take(&sb);
 }
 
 static const char *notification_group(void)
 {
-	for (size_t i = 0; i < model_nrows; i++)
-		if (model_rows[i].kind == R_GROUP &&
-		    model_rows[i].what == NOTIFICATIONS)
-			return model_rows[i].name;
+	for (size_t i = 0; i < mib_model_nrows; i++)
+		if (mib_model_rows[i].kind == R_GROUP &&
+		    mib_model_rows[i].what == NOTIFICATIONS)
+			return mib_model_rows[i].name;
 	return NULL;
 }
 
@@ -226,11 +226,11 @@ static void add_group(struct mibmodel *mm, const struct row *r, unsigned arc,
 {
 	char *members = group_members(mm, r->name);
 	struct node *n =
-	    mibmodel_add(mm, r->what == OBJECTS ? NK_OGROUP : NK_NGROUP,
+	    mib_model_add(mm, r->what == OBJECTS ? NK_OGROUP : NK_NGROUP,
 			 r->name, "hwR10kEvCtrGroups", arc);
 	n->members = members;
-	mibmodel_descr(n, r->descr);
-	strbuf_addf(all, "%s%s", arc > 1 ? ",\n" : "", r->name);
+	mib_model_descr(n, r->descr);
+	util_strbuf_addf(all, "%s%s", arc > 1 ? ",\n" : "", r->name);
 }
 
 static int add_row(struct mibmodel *mm, const struct row *r,
@@ -241,71 +241,71 @@ static int add_row(struct mibmodel *mm, const struct row *r,
 
 	switch (r->kind) {
 	case R_TC:
-		n = mibmodel_add(mm, NK_TC, r->name, NULL, 0);
+		n = mib_model_add(mm, NK_TC, r->name, NULL, 0);
 		n->len = 0;
 		n->syntax = r->syntax;
 		n->hint = r->hint;
-		mibmodel_descr(n, r->descr);
+		mib_model_descr(n, r->descr);
 		break;
 	case R_BRANCH:
-		mibmodel_add(mm, NK_BRANCH, r->name, r->parent, r->arc);
+		mib_model_add(mm, NK_BRANCH, r->name, r->parent, r->arc);
 		break;
 	case R_TABLE:
 		add_table(mm, r);
 		break;
 	case R_INDEX:
-		n = mibmodel_add(mm, NK_INDEX, r->name, r->entry, 1);
+		n = mib_model_add(mm, NK_INDEX, r->name, r->entry, 1);
 		n->syntax = r->syntax;
 		n->seqtype = r->seqtype;
-		mibmodel_descr(n, r->descr);
+		mib_model_descr(n, r->descr);
 		break;
 	case R_SCALAR:
 	case R_COLUMN:
-		mibmodel_leaf(mm, r, r->name, r->arc, r->descr);
+		mib_model_leaf(mm, r, r->name, r->arc, r->descr);
 		break;
 	case R_NOTE:
 		break; /* read by with_trailer() */
 	case R_METRICS:
 		if (r->what == STATS || r->what == CPU_STATS ||
 		    r->what == GROUP_STATS)
-			return mibmodel_add_stats(mm, r, err);
+			return mib_model_add_stats(mm, r, err);
 		return r->what == TOTALS ? add_totals(mm, r, hf, err)
 					 : add_per_counter(mm, r, hf, err);
 	case R_NOTIFICATION:
-		n = mibmodel_add(mm, NK_NOTIF, r->name,
+		n = mib_model_add(mm, NK_NOTIF, r->name,
 				 "hwR10kEvCtrNotifications", r->arc);
 		n->members = strdup(r->objects);
 		n->group = notification_group();
 		n->table = r->what == ALARM ? TBL_ALARM : TBL_SCALAR;
-		mibmodel_descr(n, r->descr);
+		mib_model_descr(n, r->descr);
 		break;
 	case R_GROUP:
 		add_group(mm, r, ++*groups, all);
 		break;
 	case R_COMPLIANCE:
-		n = mibmodel_add(mm, NK_COMPLIANCE, r->name,
+		n = mib_model_add(mm, NK_COMPLIANCE, r->name,
 				 "hwR10kEvCtrCompliances", 1);
-		n->members = strbuf_take(all);
-		mibmodel_descr(n, r->descr);
+		n->members = util_strbuf_take(all);
+		mib_model_descr(n, r->descr);
 		break;
 	}
 	return 0;
 }
 
-int mibmodel_build(struct mibmodel *mm, const struct helpfile *hf, FILE *err)
+int mib_model_build(struct mibmodel *mm, const struct helpfile *hf, FILE *err)
 {
 	struct strbuf all = STRBUF_INIT;
 	unsigned groups = 0;
 	int errors = 0;
 
 	memset(mm, 0, sizeof(*mm));
-	for (size_t i = 0; i < model_nrows; i++)
-		errors += add_row(mm, &model_rows[i], hf, err, &groups, &all);
-	free(strbuf_take(&all));
+	for (size_t i = 0; i < mib_model_nrows; i++)
+		errors += add_row(mm, &mib_model_rows[i], hf, err, &groups, &all);
+	free(util_strbuf_take(&all));
 	return errors;
 }
 
-void mibmodel_free(struct mibmodel *mm)
+void mib_model_free(struct mibmodel *mm)
 {
 	for (size_t i = 0; i < mm->count; i++) {
 		free(mm->nodes[i].descr);

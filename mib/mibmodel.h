@@ -56,14 +56,14 @@ struct mibmodel {
 };
 
 /* Build the model; errors (FILE:LINE) go to err; returns error count. */
-int mibmodel_build(struct mibmodel *mm, const struct helpfile *hf, FILE *err);
-void mibmodel_free(struct mibmodel *mm);
+int mib_model_build(struct mibmodel *mm, const struct helpfile *hf, FILE *err);
+void mib_model_free(struct mibmodel *mm);
 
 /* Writers. */
-void mibmodel_write_mib(const struct mibmodel *mm, FILE *out);
-void mibmodel_write_c(const struct mibmodel *mm, FILE *out);
-void mibmodel_write_zabbix(const struct mibmodel *mm, FILE *out);
-void mibmodel_write_snmp_generator(const struct mibmodel *mm, FILE *out);
+void mib_model_write_mib(const struct mibmodel *mm, FILE *out);
+void mib_model_write_c(const struct mibmodel *mm, FILE *out);
+void mib_model_write_zabbix(const struct mibmodel *mm, FILE *out);
+void mib_model_write_snmp_generator(const struct mibmodel *mm, FILE *out);
 
 /* The revision history, newest first (revisions.c). */
 struct mib_revision {
@@ -72,6 +72,6 @@ struct mib_revision {
 extern const struct mib_revision mib_revisions[];
 extern const size_t mib_revisions_count;
 /* The newest REVISION's date ("YYYYMMDDhhmmZ"). */
-const char *mibmodel_revision(void);
+const char *mib_model_revision(void);
 
 #endif

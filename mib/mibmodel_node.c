@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct node *mibmodel_add(struct mibmodel *mm, enum node_kind kind,
+struct node *mib_model_add(struct mibmodel *mm, enum node_kind kind,
 			  const char *name, const char *parent, unsigned arc)
 {
 	struct node *n = realloc(mm->nodes, (mm->count + 1) * sizeof(*n));
@@ -35,13 +35,13 @@ struct node *mibmodel_add(struct mibmodel *mm, enum node_kind kind,
 	return n;
 }
 
-void mibmodel_descr(struct node *n, const char *text)
+void mib_model_descr(struct node *n, const char *text)
 {
 	n->descr = strdup(text);
 }
 
 /* An OBJECT-TYPE of a SCALAR, COLUMN or METRICS row. */
-struct node *mibmodel_leaf(struct mibmodel *mm, const struct row *r,
+struct node *mib_model_leaf(struct mibmodel *mm, const struct row *r,
 			   const char *name, unsigned arc, const char *descr)
 {
 	bool group = r->kind == R_METRICS &&
@@ -51,7 +51,7 @@ struct node *mibmodel_leaf(struct mibmodel *mm, const struct row *r,
 		      (r->kind == R_METRICS &&
 		       (r->what == CPU_COUNTERS || r->what == CPU_RATES ||
 			r->what == CPU_STATS));
-	struct node *n = mibmodel_add(mm, column ? NK_COLUMN : NK_SCALAR, name,
+	struct node *n = mib_model_add(mm, column ? NK_COLUMN : NK_SCALAR, name,
 				      r->parent, arc);
 	n->syntax = r->syntax;
 	n->seqtype = r->seqtype ? r->seqtype : r->syntax;
@@ -64,6 +64,6 @@ struct node *mibmodel_leaf(struct mibmodel *mm, const struct row *r,
 		   : group		 ? TBL_GROUP
 		   : column		 ? TBL_CPU
 					 : TBL_SCALAR;
-	mibmodel_descr(n, descr);
+	mib_model_descr(n, descr);
 	return n;
 }

@@ -15,7 +15,7 @@
 static void stat_definition(struct strbuf *d, const struct stat_def *st)
 {
 	if (st->scale == 0)
-		strbuf_addf(d,
+		util_strbuf_addf(d,
 			    "The interval's delta of\n%s%s minus that of\n"
 			    "%s%s, taken per CPU and 0 when\n"
 			    "negative (the counters are incremented on different\n"
@@ -23,7 +23,7 @@ static void stat_definition(struct strbuf *d, const struct stat_def *st)
 			    "values.",
 			    METRIC_PREFIX, st->num, METRIC_PREFIX, st->minus);
 	else
-		strbuf_addf(d,
+		util_strbuf_addf(d,
 			    "%llu times the interval's delta of\n%s%s%s%s\n"
 			    "over that of\n%s%s%s%s%s, truncated; the\n"
 			    "summed value divides the summed deltas.  No "
@@ -35,24 +35,24 @@ static void stat_definition(struct strbuf *d, const struct stat_def *st)
 			    st->plus[0] ? " +\n" : "",
 			    st->plus[0] ? METRIC_PREFIX : "", st->plus);
 	if (st->rule == STAT_REV3)
-		strbuf_addf(d, "\nNot served for an R10000 revision below 3\n"
+		util_strbuf_addf(d, "\nNot served for an R10000 revision below 3\n"
 			       "(hwR10kEvCtrCpurev 2.x).");
 }
 
 /* One object per statistic of stats.def: its SYNTAX, UNITS, summary
  * and hw.help citation, then the row's paragraph. */
-int mibmodel_add_stats(struct mibmodel *mm, const struct row *r, FILE *err)
+int mib_model_add_stats(struct mibmodel *mm, const struct row *r, FILE *err)
 {
 	int errors = 0;
 
-	for (size_t i = 0; i < stat_count; i++) {
-		const struct stat_def *st = &stat_defs[i];
-		struct stat_inputs in;
+	for (size_t i = 0; i < meta_stat_count; i++) {
+		const struct stat_def *st = &meta_stat_defs[i];
+		struct meta_stat_inputs in;
 		char name[METRIC_DESCRIPTOR_MAX + 1];
 		struct strbuf d = STRBUF_INIT;
 		struct row sr = *r;
 
-		if (stat_inputs(i, &in) != 0) {
+		if (meta_stat_inputs(i, &in) != 0) {
 			fprintf(err,
 				"mib/tables/stats.def: %s: an input is not a "
 				"counter of metrics.def\n",
@@ -64,11 +64,11 @@ int mibmodel_add_stats(struct mibmodel *mm, const struct row *r, FILE *err)
 		sr.units = st->units;
 		sr.csyn = st->scale ? SYN_UNSIGNED32 : SYN_COUNTER64;
 		snprintf(name, sizeof(name), "%s%s", r->name, st->descriptor);
-		strbuf_addf(&d, "%s\n\n", st->summary);
+		util_strbuf_addf(&d, "%s\n\n", st->summary);
 		stat_definition(&d, st);
-		strbuf_addf(&d, "\n\n%s\n\n%s", st->cite, r->descr);
-		mibmodel_leaf(mm, &sr, name, st->arc, d.buf)->stat = (int)i;
-		strbuf_release(&d);
+		util_strbuf_addf(&d, "\n\n%s\n\n%s", st->cite, r->descr);
+		mib_model_leaf(mm, &sr, name, st->arc, d.buf)->stat = (int)i;
+		util_strbuf_release(&d);
 	}
 	return errors;
 }

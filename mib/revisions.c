@@ -77,7 +77,7 @@ const struct mib_revision mib_revisions[] = {
 const size_t mib_revisions_count =
     sizeof(mib_revisions) / sizeof(mib_revisions[0]);
 
-const char *mibmodel_revision(void)
+const char *mib_model_revision(void)
 {
 	return mib_revisions[0].date;
 }

@@ -1,7 +1,7 @@
 /* rows.c - mib/tables/objects.def expanded into struct row (rows.h). */
 #include "rows.h"
 
-const struct row model_rows[] = {
+const struct row mib_model_rows[] = {
 #define TC(n, h, syn, d)                                                       \
 	{.kind = R_TC, .name = n, .hint = h, .syntax = syn, .descr = d},
 #define BRANCH(n, p, a) {.kind = R_BRANCH, .name = n, .parent = p, .arc = a},
@@ -70,4 +70,4 @@ const struct row model_rows[] = {
 #define COMPLIANCE(n, d) {.kind = R_COMPLIANCE, .name = n, .descr = d},
 #include "tables/objects.def"
 };
-const size_t model_nrows = sizeof(model_rows) / sizeof(model_rows[0]);
+const size_t mib_model_nrows = sizeof(mib_model_rows) / sizeof(mib_model_rows[0]);

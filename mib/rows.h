@@ -46,7 +46,7 @@ struct row {
 	int what; /* METRICS: WHAT; NOTIFICATION: INSTANCE; GROUP: KIND */
 };
 
-extern const struct row model_rows[];
-extern const size_t model_nrows;
+extern const struct row mib_model_rows[];
+extern const size_t mib_model_nrows;
 
 #endif

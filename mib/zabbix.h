@@ -21,7 +21,7 @@ enum zbx_vtype { V_FLOAT, V_UNSIGNED, V_CHAR, V_TEXT };
 enum zbx_prep { P_NONE, P_CHANGE, P_MULTIPLY, P_DISCARD };
 enum zbx_itype { I_SNMP, I_DEPENDENT, I_CALCULATED };
 
-struct zbx_item {
+struct mib_zbx_item {
 	const struct node *n; /* the MIB object (its OID, description) */
 	const char *key, *name, *units, *valuemap, *delay;
 	const char *instance; /* "0" (a scalar) or "{#SNMPINDEX}" */
@@ -64,17 +64,17 @@ struct zbx_trigger {
 
 /* zabbix_items.c: the item for an object of the MIB (false: none: the
  * rates and statistics are zabbix_exact.c's), the triggers on it. */
-bool zbx_item_for(const struct node *n, struct zbx_item *it, char *key,
+bool mib_zbx_item_for(const struct node *n, struct mib_zbx_item *it, char *key,
 		  char *name, size_t len);
-const struct zbx_trigger *zbx_triggers_on(const struct node *n, size_t *count);
+const struct zbx_trigger *mib_zbx_triggers_on(const struct node *n, size_t *count);
 /* A counter some statistic is computed from. */
-bool zbx_stat_input(const struct metric *c);
+bool mib_zbx_stat_input(const struct metric *c);
 /* The scalar or column of tag (and of counter, unless it is < 0). */
-const struct node *zbx_find_tag(const struct mibmodel *mm, enum obj_tag tag,
+const struct node *mib_zbx_find_tag(const struct mibmodel *mm, enum obj_tag tag,
 				int counter);
 /* "No SNMP data collection" (on zabbix[host,snmp,available]), and the
  * host's "not counting": what the other triggers depend on. */
-extern const struct zbx_trigger zbx_snmp_down, zbx_state_down;
+extern const struct zbx_trigger mib_zbx_snmp_down, mib_zbx_state_down;
 
 /* zabbix_exact.c: the rates and statistics, exact between any two
  * readings: the master item (one walk), its dependent items, the
@@ -99,57 +99,57 @@ extern const struct zbx_trigger zbx_snmp_down, zbx_state_down;
 #define ZBX_KEY_CPU_DISC "hwr10k.cpu.discontinuity.time[{#CPU}]"
 /* What a rate or statistic is of: the sums, a CPU, a group of CPUs. */
 enum zbx_scope { ZS_SUM, ZS_CPU, ZS_GROUP };
-void zbx_add(char *buf, size_t len, const char *s);
+void mib_zbx_add(char *buf, size_t len, const char *s);
 /* The rate of counter item `count`, guarded by discontinuity time `disc`. */
-void zbx_rate_formula(char *f, size_t len, const char *count,
+void mib_zbx_rate_formula(char *f, size_t len, const char *count,
 		      const char *disc);
-void zbx_stat_formula(char *f, size_t len, size_t st, enum zbx_scope sc);
-void zbx_stat_counters(size_t st, int k[4]);
-void zbx_exact_items(FILE *out, const struct mibmodel *mm);
-void zbx_exact_rules(FILE *out);
+void mib_zbx_stat_formula(char *f, size_t len, size_t st, enum zbx_scope sc);
+void mib_zbx_stat_counters(size_t st, int k[4]);
+void mib_zbx_exact_items(FILE *out, const struct mibmodel *mm);
+void mib_zbx_exact_rules(FILE *out);
 /* The rule of the counted events of a scope: counters and rates. */
-void zbx_event_rule(FILE *out, enum zbx_scope sc);
+void mib_zbx_event_rule(FILE *out, enum zbx_scope sc);
 /* {"3": "cycles", ...}: the counters by arc, as a JavaScript object. */
-void zbx_names_js(char *buf, size_t len);
+void mib_zbx_names_js(char *buf, size_t len);
 /* The JavaScript of a discovery rule over the walk's object, the one
  * text of the CPUs', the groups' and the events' rules: a row per key
  * that matches /^re$/ and, unless cond is "", the test " && ..." cond
  * (on m, the match, and o, the object), written as row (a JavaScript
  * object literal); vars declares more variables ("n = {...}, ") or is
  * "".  A text over len bytes stops the build. */
-void zbx_keys_js(char *js, size_t len, const char *vars, const char *re,
+void mib_zbx_keys_js(char *js, size_t len, const char *vars, const char *re,
 		 const char *cond, const char *row);
 /* zabbix_stats.c: the rule of statistic st for the scope, with its item
  * (and the IPC's graph). */
-void zbx_stat_rule(FILE *out, size_t st, enum zbx_scope sc);
+void mib_zbx_stat_rule(FILE *out, size_t st, enum zbx_scope sc);
 /* zabbix_groups.c: the rules of the CPU groups (hwR10kEvCtrGroupTable,
  * read in hwr10k.poll): a group's clocks and CPUs, its counters, rates
  * and statistics. */
-void zbx_group_rules(FILE *out);
+void mib_zbx_group_rules(FILE *out);
 
 /* zabbix_yaml.c */
-void zbx_uuid(FILE *out, const char *what, const char *key);
-void zbx_q(FILE *out, const char *s);
-void zbx_arcs(FILE *out, const struct node *n);
-void zbx_item(FILE *out, int in, const struct zbx_item *it);
-void zbx_triggers(FILE *out, int in, const struct zbx_trigger *t,
+void mib_zbx_uuid(FILE *out, const char *what, const char *key);
+void mib_zbx_q(FILE *out, const char *s);
+void mib_zbx_arcs(FILE *out, const struct node *n);
+void mib_zbx_item(FILE *out, int in, const struct mib_zbx_item *it);
+void mib_zbx_triggers(FILE *out, int in, const struct zbx_trigger *t,
 		  size_t count, bool proto);
-void zbx_with_triggers(FILE *out, int in, const struct zbx_item *it,
+void mib_zbx_with_triggers(FILE *out, int in, const struct mib_zbx_item *it,
 		       bool proto);
 /* A discovery rule's head up to its item_prototypes: walking `oid` (an
  * SNMP rule) or dependent on `master` with the JavaScript `js` (one row
  * per element of the array it returns); cpu: a CPU macro the rule's
  * filter matches with {$HWR10K.LLD.CPU.MATCHES} and NOT_MATCHES. */
-struct zbx_rule {
+struct mib_zbx_rule {
 	const char *key, *name, *descr;
 	const char *oid, *master, *js, *cpu;
 	const char *group; /* {#GROUP}: filtered by {$HWR10K.LLD.GROUP.*} */
 };
-void zbx_rule(FILE *out, const struct zbx_rule *r);
+void mib_zbx_rule(FILE *out, const struct mib_zbx_rule *r);
 /* A graph prototype of one line, small (no legend), its y axis from 0. */
-void zbx_graph_prototype(FILE *out, const char *name, const char *key,
+void mib_zbx_graph_prototype(FILE *out, const char *name, const char *key,
 			 const char *color);
-void zbx_tags(FILE *out, int in, const char *const *pairs);
-void zbx_enum_valuemap(FILE *out, const struct node *n);
+void mib_zbx_tags(FILE *out, int in, const char *const *pairs);
+void mib_zbx_enum_valuemap(FILE *out, const struct node *n);
 
 #endif

@@ -16,7 +16,7 @@
  * make the items only for the events the host counts (an event not
  * counted has no instance, so no key in the walk) and for the statistics
  * whose inputs it counts, at the first reading after linking: their
- * JavaScript is one text (zbx_keys_js), also the CPUs' and the groups'
+ * JavaScript is one text (mib_zbx_keys_js), also the CPUs' and the groups'
  * rules'.  The formulas themselves are zabbix_formula.c's.
  */
 #include <stdio.h>
@@ -50,7 +50,7 @@ static void oid_of(char *buf, size_t len, const struct node *n)
 		buf[0] = 0;
 		return;
 	}
-	zbx_arcs(m, n);
+	mib_zbx_arcs(m, n);
 	fclose(m);
 }
 
@@ -85,13 +85,13 @@ static void poll_oid(char *oid, size_t len, const struct mibmodel *mm)
 	snprintf(oid, len, "discovery[{#V},");
 	for (size_t i = 0; i < sizeof(part) / sizeof(part[0]); i++) {
 		if (part[i][0] != 'h' && part[i][0] != '~') {
-			zbx_add(oid, len, part[i]);
+			mib_zbx_add(oid, len, part[i]);
 			continue;
 		}
 		/* "~NAME": NAME's arcs below hwR10kEvCtrObjects */
 		oid_of(arcs, sizeof(arcs),
 		       find_name(mm, part[i] + (part[i][0] == '~')));
-		zbx_add(oid, len,
+		mib_zbx_add(oid, len,
 			part[i][0] == '~' ? arcs + strlen(objs) : arcs);
 	}
 }
@@ -105,12 +105,12 @@ static void poll_oid(char *oid, size_t len, const struct mibmodel *mm)
  * discontinuity time, "cN_CPU" a CPU's counter of arc N: only the events
  * {$HWR10K.LLD.CPU.EVENT.MATCHES} names (the dependent items' master
  * value is this object: the walk's other per-CPU counters cost no more).
- * The discovery rules read it through zbx_keys_js.
+ * The discovery rules read it through mib_zbx_keys_js.
  */
 static void poll_js(char *js, size_t len)
 {
 	char names[LEN];
-	zbx_names_js(names, sizeof(names));
+	mib_zbx_names_js(names, sizeof(names));
 	snprintf(js, len,
 		 "var rows = JSON.parse(value), o = {}, i, k, r, x, c,\n"
 		 "  n = %s,\n"
@@ -141,7 +141,7 @@ static void poll_js(char *js, size_t len)
 static void put_clock_items(FILE *out, const struct mibmodel *mm)
 {
 	char path[16];
-	struct zbx_item t = {
+	struct mib_zbx_item t = {
 	    .key = KEY_TIME,
 	    .name = "Event counter counting time",
 	    .vt = V_UNSIGNED,
@@ -155,10 +155,10 @@ static void put_clock_items(FILE *out, const struct mibmodel *mm)
 		     "divide by (HW-R10KEVCTR-MIB::hwR10kEvCtrCountingTime)."};
 	snprintf(path, sizeof(path), "$.a%d", ARC_TIME);
 	t.path = path;
-	zbx_item(out, 8, &t);
+	mib_zbx_item(out, 8, &t);
 
 	char dpath[16];
-	struct zbx_item d = {.n = zbx_find_tag(mm, TAG_DISCONTINUITY_TIME, -1),
+	struct mib_zbx_item d = {.n = mib_zbx_find_tag(mm, TAG_DISCONTINUITY_TIME, -1),
 			     .key = KEY_DISC,
 			     .name = "Event counter discontinuity time",
 			     .vt = V_FLOAT,
@@ -169,15 +169,15 @@ static void put_clock_items(FILE *out, const struct mibmodel *mm)
 			     .param = "0.01"};
 	snprintf(dpath, sizeof(dpath), "$.a%d", ARC_DISC);
 	d.path = dpath;
-	zbx_with_triggers(out, 8, &d, false);
+	mib_zbx_with_triggers(out, 8, &d, false);
 }
 
-void zbx_exact_items(FILE *out, const struct mibmodel *mm)
+void mib_zbx_exact_items(FILE *out, const struct mibmodel *mm)
 {
 	char oid[LEN], js[LEN * 2];
 	poll_oid(oid, sizeof(oid), mm);
 	poll_js(js, sizeof(js));
-	struct zbx_item m = {
+	struct mib_zbx_item m = {
 	    .key = ZBX_POLL_KEY,
 	    .name = "Event counters (one walk)",
 	    .vt = V_TEXT,
@@ -193,7 +193,7 @@ void zbx_exact_items(FILE *out, const struct mibmodel *mm)
 		     "come from one poll of the agent; the rates and "
 		     "statistics are computed from it.  Per CPU it keeps the "
 		     "events {$HWR10K.LLD.CPU.EVENT.MATCHES} names."};
-	zbx_item(out, 8, &m);
+	mib_zbx_item(out, 8, &m);
 	put_clock_items(out, mm);
 }
 
@@ -220,7 +220,7 @@ static const struct {
 static void put_rate_prototype(FILE *out, enum zbx_scope sc)
 {
 	char f[LEN * 2];
-	struct zbx_item c = {
+	struct mib_zbx_item c = {
 	    .key = scope[sc].count,
 	    .vt = V_UNSIGNED,
 	    .type = I_DEPENDENT,
@@ -235,10 +235,10 @@ static void put_rate_prototype(FILE *out, enum zbx_scope sc)
 	    .path_may_miss = sc != ZS_SUM,
 	    .descr = "The event counter (HW-R10KEVCTR-MIB), read in the "
 		     "walk of hwr10k.poll."};
-	zbx_item(out, 12, &c);
+	mib_zbx_item(out, 12, &c);
 
-	zbx_rate_formula(f, sizeof(f), scope[sc].count, scope[sc].disc);
-	struct zbx_item r = {
+	mib_zbx_rate_formula(f, sizeof(f), scope[sc].count, scope[sc].disc);
+	struct mib_zbx_item r = {
 	    .key = scope[sc].rate,
 	    .name = scope[sc].rname,
 	    .vt = V_FLOAT,
@@ -262,22 +262,22 @@ static void put_rate_prototype(FILE *out, enum zbx_scope sc)
 			 : "The events counted between two readings over the "
 			   "time the agent counted between them (exact at any "
 			   "item interval); none across a discontinuity."};
-	zbx_item(out, 12, &r);
+	mib_zbx_item(out, 12, &r);
 }
 
-void zbx_names_js(char *buf, size_t len)
+void mib_zbx_names_js(char *buf, size_t len)
 {
 	snprintf(buf, len, "{");
 	for (int c = 0; c < COUNTER_COUNT; c++) {
 		char one[96];
 		snprintf(one, sizeof(one), "%s\"%u\": \"%s\"", c ? ", " : "",
-			 counters[c].arc, counters[c].name);
-		zbx_add(buf, len, one);
+			 meta_counters[c].arc, meta_counters[c].name);
+		mib_zbx_add(buf, len, one);
 	}
-	zbx_add(buf, len, "}");
+	mib_zbx_add(buf, len, "}");
 }
 
-void zbx_keys_js(char *js, size_t len, const char *vars, const char *re,
+void mib_zbx_keys_js(char *js, size_t len, const char *vars, const char *re,
 		 const char *cond, const char *row)
 {
 	if ((size_t)snprintf(js, len,
@@ -308,19 +308,19 @@ static void event_js(char *js, size_t len, enum zbx_scope sc)
 	    "", "\"{#CPU}\": m[2], ",
 	    "\"{#GROUP}\": o[\"h2_\" + m[2]], \"{#GIDX}\": m[2], "};
 	char names[LEN], vars[LEN + 8], r[256];
-	zbx_names_js(names, sizeof(names));
+	mib_zbx_names_js(names, sizeof(names));
 	snprintf(vars, sizeof(vars), "n = %s, ", names);
 	snprintf(r, sizeof(r), "{%s\"{#EVENT}\": n[m[1]], \"{#COL}\": m[1]}",
 		 row[sc]);
-	zbx_keys_js(js, len, vars, re[sc],
+	mib_zbx_keys_js(js, len, vars, re[sc],
 		    sc == ZS_GROUP ? " && n[m[1]] && (\"h2_\" + m[2]) in o"
 				   : " && n[m[1]]",
 		    r);
 }
 
-void zbx_event_rule(FILE *out, enum zbx_scope sc)
+void mib_zbx_event_rule(FILE *out, enum zbx_scope sc)
 {
-	static const struct zbx_rule rules[] = {
+	static const struct mib_zbx_rule rules[] = {
 	    [ZS_SUM] = {.key = "hwr10k.events.discovery",
 			.name = "Events counted",
 			.descr =
@@ -341,27 +341,27 @@ void zbx_event_rule(FILE *out, enum zbx_scope sc)
 				   "the group's name, hwR10kEvCtrGroupName)."},
 	};
 	char js[LEN * 2];
-	struct zbx_rule r = rules[sc];
+	struct mib_zbx_rule r = rules[sc];
 	event_js(js, sizeof(js), sc);
 	r.master = ZBX_POLL_KEY;
 	r.js = js;
-	zbx_rule(out, &r);
+	mib_zbx_rule(out, &r);
 	put_rate_prototype(out, sc);
 	if (sc == ZS_SUM)
-		zbx_graph_prototype(out, ZBX_GRAPH_EVENTS,
+		mib_zbx_graph_prototype(out, ZBX_GRAPH_EVENTS,
 				    "hwr10k.events[{#EVENT}]", "1A7C11");
 	else if (sc == ZS_GROUP)
-		zbx_graph_prototype(out, ZBX_GRAPH_GROUP_EVENTS, scope[sc].rate,
+		mib_zbx_graph_prototype(out, ZBX_GRAPH_GROUP_EVENTS, scope[sc].rate,
 				    "1A7C11");
 }
 
-void zbx_exact_rules(FILE *out)
+void mib_zbx_exact_rules(FILE *out)
 {
-	zbx_event_rule(out, ZS_SUM);
-	zbx_event_rule(out, ZS_CPU);
-	for (size_t st = 0; st < stat_count; st++) {
-		zbx_stat_rule(out, st, ZS_SUM);
-		zbx_stat_rule(out, st, ZS_CPU);
+	mib_zbx_event_rule(out, ZS_SUM);
+	mib_zbx_event_rule(out, ZS_CPU);
+	for (size_t st = 0; st < meta_stat_count; st++) {
+		mib_zbx_stat_rule(out, st, ZS_SUM);
+		mib_zbx_stat_rule(out, st, ZS_CPU);
 	}
-	zbx_group_rules(out);
+	mib_zbx_group_rules(out);
 }

@@ -22,7 +22,7 @@
 
 /* Appends to buf; a text longer than len is a bug here: the build stops
  * rather than ship a cut formula. */
-void zbx_add(char *buf, size_t len, const char *s)
+void mib_zbx_add(char *buf, size_t len, const char *s)
 {
 	size_t used = strlen(buf);
 	if ((size_t)snprintf(buf + used, len - used, "%s", s) >= len - used) {
@@ -50,7 +50,7 @@ static void chg(char *buf, size_t len, const char *key)
 	const char *part[] = {"(2*sum(//", key, ",#1)-sum(//", key, ",#2))"};
 	buf[0] = 0;
 	for (size_t i = 0; i < sizeof(part) / sizeof(part[0]); i++)
-		zbx_add(buf, len, part[i]);
+		mib_zbx_add(buf, len, part[i]);
 }
 
 /*
@@ -79,7 +79,7 @@ static void guard(char *g, size_t len, const char *disc, const char *extra)
 			      ")"};
 	g[0] = 0;
 	for (size_t i = 0; i < sizeof(part) / sizeof(part[0]); i++)
-		zbx_add(g, len, part[i]);
+		mib_zbx_add(g, len, part[i]);
 }
 
 /*
@@ -107,7 +107,7 @@ static void same_readings(char *extra, size_t len, const char *key)
 			      key,
 			      "," WINDOW ")=count(//" KEY_TIME "," WINDOW ")"};
 	for (size_t i = 0; i < sizeof(part) / sizeof(part[0]); i++)
-		zbx_add(extra, len, part[i]);
+		mib_zbx_add(extra, len, part[i]);
 }
 
 /* value + 1 = g*num/(abs(den)+1-g)+g: num/den + 1 when g is 1 (den > 0),
@@ -118,7 +118,7 @@ static void guarded(char *f, size_t len, const char *g, const char *num,
 	const char *part[] = {g, "*(", num, ")/(abs(", den, ")+1-", g, ")+", g};
 	f[0] = 0;
 	for (size_t i = 0; i < sizeof(part) / sizeof(part[0]); i++)
-		zbx_add(f, len, part[i]);
+		mib_zbx_add(f, len, part[i]);
 }
 
 /* The readings a formula's inputs hold: the clocks' and the counters'
@@ -127,12 +127,12 @@ static void readings(char *buf, size_t len, const char *disc,
 		     const char *const *keys, size_t n)
 {
 	snprintf(buf, len, "count(//" KEY_TIME ",{$HWR10K.NODATA})+count(//");
-	zbx_add(buf, len, disc);
-	zbx_add(buf, len, ",{$HWR10K.NODATA})");
+	mib_zbx_add(buf, len, disc);
+	mib_zbx_add(buf, len, ",{$HWR10K.NODATA})");
 	for (size_t i = 0; i < n; i++) {
-		zbx_add(buf, len, "+count(//");
-		zbx_add(buf, len, keys[i]);
-		zbx_add(buf, len, ",{$HWR10K.NODATA})");
+		mib_zbx_add(buf, len, "+count(//");
+		mib_zbx_add(buf, len, keys[i]);
+		mib_zbx_add(buf, len, ",{$HWR10K.NODATA})");
 	}
 }
 
@@ -161,13 +161,13 @@ static void snapshot(char *f, size_t len, const char *value1,
 			      ")*power(2,-60*mod(", r, ",16))-1"};
 	f[0] = 0;
 	for (size_t i = 0; i < sizeof(part) / sizeof(part[0]); i++)
-		zbx_add(f, len, part[i]);
+		mib_zbx_add(f, len, part[i]);
 }
 
 /* The rate of counter item `count`, events per second: its change over
  * the counting time's, in one snapshot, guarded (discontinuity time
  * item `disc`). */
-void zbx_rate_formula(char *f, size_t len, const char *count,
+void mib_zbx_rate_formula(char *f, size_t len, const char *count,
 		      const char *disc)
 {
 	char g[LEN], v1[LEN], num[512], extra[1024];
@@ -175,18 +175,18 @@ void zbx_rate_formula(char *f, size_t len, const char *count,
 	same_readings(extra, sizeof(extra), count);
 	guard(g, sizeof(g), disc, extra);
 	chg(num, sizeof(num), count);
-	zbx_add(num, sizeof(num), "*" NANO);
+	mib_zbx_add(num, sizeof(num), "*" NANO);
 	guarded(v1, sizeof(v1), g, num, CHG(KEY_TIME));
 	const char *keys[] = {count};
 	snapshot(f, len, v1, disc, keys, 1);
 }
 
 /* The inputs of a statistic: counter indexes, -1 = none. */
-void zbx_stat_counters(size_t st, int k[4])
+void mib_zbx_stat_counters(size_t st, int k[4])
 {
-	struct stat_inputs in;
-	if (stat_inputs(st, &in) != 0)
-		in = (struct stat_inputs){-1, -1, -1, -1};
+	struct meta_stat_inputs in;
+	if (meta_stat_inputs(st, &in) != 0)
+		in = (struct meta_stat_inputs){-1, -1, -1, -1};
 	k[0] = in.num, k[1] = in.minus, k[2] = in.den, k[3] = in.plus;
 }
 
@@ -195,29 +195,29 @@ static void input_key(char *buf, size_t len, int c, enum zbx_scope sc)
 {
 	if (sc == ZS_CPU)
 		snprintf(buf, len, "hwr10k.cpu.count[{#CPU},%s]",
-			 counters[c].name);
+			 meta_counters[c].name);
 	else if (sc == ZS_GROUP)
 		snprintf(buf, len, "hwr10k.group.count[{#GROUP},%s]",
-			 counters[c].name);
+			 meta_counters[c].name);
 	else
-		snprintf(buf, len, "hwr10k.count[%s]", counters[c].name);
+		snprintf(buf, len, "hwr10k.count[%s]", meta_counters[c].name);
 }
 
 /* num - minus over den + plus (over the counting time, per second, for a
  * statistic that is a difference). */
-void zbx_stat_formula(char *f, size_t len, size_t st, enum zbx_scope sc)
+void mib_zbx_stat_formula(char *f, size_t len, size_t st, enum zbx_scope sc)
 {
 	const char *disc = sc == ZS_GROUP ? ZBX_KEY_GROUP_DISC
 			   : sc == ZS_CPU ? ZBX_KEY_CPU_DISC
 					  : KEY_DISC;
-	const struct stat_def *s = &stat_defs[st];
+	const struct stat_def *s = &meta_stat_defs[st];
 	int k[4];
 	char ch[4][256], num[1024], den[1024], extra[LEN], g[LEN * 2];
 	char v1[LEN * 2];
 	char keys[4][96];
 	const char *used[4];
 	size_t n = 0;
-	zbx_stat_counters(st, k);
+	mib_zbx_stat_counters(st, k);
 	for (int i = 0; i < 4; i++)
 		ch[i][0] = 0;
 	extra[0] = 0;
@@ -235,9 +235,9 @@ void zbx_stat_formula(char *f, size_t len, size_t st, enum zbx_scope sc)
 	if (s->scale) {
 		snprintf(den, sizeof(den), "(%s%s%s)", ch[2],
 			 k[3] >= 0 ? "+" : "", ch[3]);
-		zbx_add(extra, sizeof(extra), " and ");
-		zbx_add(extra, sizeof(extra), den);
-		zbx_add(extra, sizeof(extra), ">0");
+		mib_zbx_add(extra, sizeof(extra), " and ");
+		mib_zbx_add(extra, sizeof(extra), den);
+		mib_zbx_add(extra, sizeof(extra), ">0");
 	} else {
 		snprintf(den, sizeof(den), CHG(KEY_TIME));
 	}

@@ -38,7 +38,7 @@ static const struct zbx_trigger not_counting = {
 
 static void put_group_items(FILE *out)
 {
-	struct zbx_item d = {
+	struct mib_zbx_item d = {
 	    .key = ZBX_KEY_GROUP_DISC,
 	    .name = "Group {#GROUP}: event counter discontinuity time",
 	    .vt = V_FLOAT,
@@ -54,8 +54,8 @@ static void put_group_items(FILE *out)
 		     "CPU of the group reset, stopped, left or came back; the "
 		     "groups changed): what the group's rates are guarded by "
 		     "(HW-R10KEVCTR-MIB::hwR10kEvCtrGroupDiscontinuityTime)."};
-	zbx_item(out, 12, &d);
-	struct zbx_item n = {
+	mib_zbx_item(out, 12, &d);
+	struct mib_zbx_item n = {
 	    .key = CPUS,
 	    .name = "Group {#GROUP}: CPUs",
 	    .vt = V_UNSIGNED,
@@ -66,24 +66,24 @@ static void put_group_items(FILE *out)
 	    .group = "{#GROUP}",
 	    .descr = "The number of CPUs in the group "
 		     "(HW-R10KEVCTR-MIB::hwR10kEvCtrGroupNumCpus)."};
-	zbx_item(out, 12, &n);
-	struct zbx_item c = n;
+	mib_zbx_item(out, 12, &n);
+	struct mib_zbx_item c = n;
 	c.key = COUNTING;
 	c.name = "Group {#GROUP}: CPUs counting";
 	c.path = "$.h5_{#GIDX}";
 	c.descr = "The number of the group's CPUs counting at the agent's "
 		  "last poll (HW-R10KEVCTR-MIB::hwR10kEvCtrGroupCountingCpus).";
-	zbx_item(out, 12, &c);
-	zbx_triggers(out, 12, &not_counting, 1, true);
+	mib_zbx_item(out, 12, &c);
+	mib_zbx_triggers(out, 12, &not_counting, 1, true);
 }
 
-void zbx_group_rules(FILE *out)
+void mib_zbx_group_rules(FILE *out)
 {
 	/* A group's row of the walk's object: "h2_G" its name. */
 	char group_js[ZBX_LEN];
-	zbx_keys_js(group_js, sizeof(group_js), "", "h2_([0-9]+)", "",
+	mib_zbx_keys_js(group_js, sizeof(group_js), "", "h2_([0-9]+)", "",
 		    "{\"{#GROUP}\": o[k], \"{#GIDX}\": m[1]}");
-	struct zbx_rule r = {
+	struct mib_zbx_rule r = {
 	    .key = "hwr10k.group.discovery",
 	    .name = "CPU groups",
 	    .master = ZBX_POLL_KEY,
@@ -92,9 +92,9 @@ void zbx_group_rules(FILE *out)
 	    .descr = "One set of items per row of hwR10kEvCtrGroupTable (the "
 		     "host's NUMA nodes, or the agent's cpuGroup lines); "
 		     "{#GROUP} is the group's name."};
-	zbx_rule(out, &r);
+	mib_zbx_rule(out, &r);
 	put_group_items(out);
-	zbx_event_rule(out, ZS_GROUP);
-	for (size_t st = 0; st < stat_count; st++)
-		zbx_stat_rule(out, st, ZS_GROUP);
+	mib_zbx_event_rule(out, ZS_GROUP);
+	for (size_t st = 0; st < meta_stat_count; st++)
+		mib_zbx_stat_rule(out, st, ZS_GROUP);
 }

@@ -49,7 +49,7 @@ static const struct zbx_meta meta[] = {
      NULL, INTERVAL, P_MULTIPLY, "0.01"},
 };
 
-const struct zbx_trigger zbx_snmp_down = {
+const struct zbx_trigger mib_zbx_snmp_down = {
     "max(" ZBX_REF("zabbix[host,snmp,available]") ",{$HWR10K.SNMP.TIMEOUT})=0",
     "No SNMP data collection", "WARNING",
     "The host's SNMP agent has not answered Zabbix for "
@@ -64,7 +64,7 @@ const struct zbx_trigger zbx_snmp_down = {
 	 "hwR10kEvCtrState is -1 (no usable counters) or 0 (counting not " \
 	 "permitted, or the source does not answer).",                     \
 	 "availability", "cpu", false, false, false, false}
-const struct zbx_trigger zbx_state_down = STATE_DOWN;
+const struct zbx_trigger mib_zbx_state_down = STATE_DOWN;
 
 static const struct zbx_trigger state_triggers[] = {
     STATE_DOWN,
@@ -109,7 +109,7 @@ static const struct zbx_trigger cpu_duty_triggers[] = {
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
-const struct zbx_trigger *zbx_triggers_on(const struct node *n, size_t *count)
+const struct zbx_trigger *mib_zbx_triggers_on(const struct node *n, size_t *count)
 {
 	static const struct {
 		enum obj_tag tag;
@@ -132,10 +132,10 @@ const struct zbx_trigger *zbx_triggers_on(const struct node *n, size_t *count)
 	return NULL;
 }
 
-bool zbx_stat_input(const struct metric *c)
+bool mib_zbx_stat_input(const struct metric *c)
 {
-	for (size_t i = 0; i < stat_count; i++) {
-		const struct stat_def *s = &stat_defs[i];
+	for (size_t i = 0; i < meta_stat_count; i++) {
+		const struct stat_def *s = &meta_stat_defs[i];
 		if (!strcmp(c->name, s->num) || !strcmp(c->name, s->minus) ||
 		    !strcmp(c->name, s->den) || !strcmp(c->name, s->plus))
 			return true;
@@ -143,7 +143,7 @@ bool zbx_stat_input(const struct metric *c)
 	return false;
 }
 
-bool zbx_item_for(const struct node *n, struct zbx_item *it, char *key,
+bool mib_zbx_item_for(const struct node *n, struct mib_zbx_item *it, char *key,
 		  char *name, size_t len)
 {
 	const struct zbx_meta *m = NULL;
@@ -155,7 +155,7 @@ bool zbx_item_for(const struct node *n, struct zbx_item *it, char *key,
 		return false;
 	snprintf(key, len, "%s", m->key);
 	snprintf(name, len, "%s", m->name);
-	*it = (struct zbx_item){
+	*it = (struct mib_zbx_item){
 	    .n = n, .key = key, .name = name, .units = m->units,
 	    .valuemap = m->valuemap, .delay = m->delay, .vt = m->vt,
 	    .prep = m->prep,
@@ -165,7 +165,7 @@ bool zbx_item_for(const struct node *n, struct zbx_item *it, char *key,
 	return true;
 }
 
-const struct node *zbx_find_tag(const struct mibmodel *mm, enum obj_tag tag,
+const struct node *mib_zbx_find_tag(const struct mibmodel *mm, enum obj_tag tag,
 				int counter)
 {
 	for (size_t i = 0; i < mm->count; i++)

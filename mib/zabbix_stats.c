@@ -21,12 +21,12 @@
 static void stat_macro(char *buf, size_t len, size_t st)
 {
 	snprintf(buf, len, "{#STAT.");
-	for (const char *p = stat_defs[st].name; *p; p++) {
+	for (const char *p = meta_stat_defs[st].name; *p; p++) {
 		char one[2] = {(char)(*p >= 'a' && *p <= 'z' ? *p - 32 : *p),
 			       0};
-		zbx_add(buf, len, one);
+		mib_zbx_add(buf, len, one);
 	}
-	zbx_add(buf, len, "}");
+	mib_zbx_add(buf, len, "}");
 }
 
 /* The rule's JavaScript: one row when the host counts every input of
@@ -38,10 +38,10 @@ static void stat_js(char *js, size_t len, size_t st, enum zbx_scope sc)
 	static const char *const re[] = {"v([0-9]+)", "c([0-9]+)_([0-9]+)",
 					 "g([0-9]+)_([0-9]+)"};
 	static const char *const prefix[] = {"v", "c", "g"};
-	const struct stat_def *s = &stat_defs[st];
+	const struct stat_def *s = &meta_stat_defs[st];
 	int k[4];
 	char arcs[64] = "", row[128], macro[64];
-	zbx_stat_counters(st, k);
+	mib_zbx_stat_counters(st, k);
 	stat_macro(macro, sizeof(macro), st);
 	if (sc == ZS_CPU)
 		snprintf(row, sizeof(row), "{\"{#CPU}\": m[2]}");
@@ -56,8 +56,8 @@ static void stat_js(char *js, size_t len, size_t st, enum zbx_scope sc)
 		if (k[i] < 0)
 			continue;
 		snprintf(one, sizeof(one), "%s%u", arcs[0] ? ", " : "",
-			 counters[k[i]].arc);
-		zbx_add(arcs, sizeof(arcs), one);
+			 meta_counters[k[i]].arc);
+		mib_zbx_add(arcs, sizeof(arcs), one);
 	}
 	snprintf(js, len,
 		 "var o = JSON.parse(value), c = [%s], out = [], k, m, i, ok;\n"
@@ -79,19 +79,19 @@ static void stat_js(char *js, size_t len, size_t st, enum zbx_scope sc)
 		 sc == ZS_GROUP ? " && (\"h2_\" + m[2]) in o" : "", row);
 }
 
-void zbx_stat_rule(FILE *out, size_t st, enum zbx_scope sc)
+void mib_zbx_stat_rule(FILE *out, size_t st, enum zbx_scope sc)
 {
 	static const char *const kpre[] = {"", "cpu.", "group."};
 	static const char *const per[] = {"", " per CPU", " per CPU group"};
 	static const char *const who[] = {"",
 					  "CPU {#CPU}: ", "Group {#GROUP}: "};
-	const struct stat_def *s = &stat_defs[st];
+	const struct stat_def *s = &meta_stat_defs[st];
 	char js[LEN], key[128], name[256], f[LEN * 4], ikey[128], iname[256];
 	stat_js(js, sizeof(js), st, sc);
 	snprintf(key, sizeof(key), "hwr10k.%sstat.discovery[%s]", kpre[sc],
 		 s->name);
 	snprintf(name, sizeof(name), "Statistic %s%s", s->name, per[sc]);
-	struct zbx_rule r = {
+	struct mib_zbx_rule r = {
 	    .key = key,
 	    .name = name,
 	    .master = ZBX_POLL_KEY,
@@ -100,8 +100,8 @@ void zbx_stat_rule(FILE *out, size_t st, enum zbx_scope sc)
 	    .group = sc == ZS_GROUP ? "{#GROUP}" : NULL,
 	    .descr = "Made where the host counts every event the statistic "
 		     "is computed from (as the agent: doc/nms.md)."};
-	zbx_rule(out, &r);
-	zbx_stat_formula(f, sizeof(f), st, sc);
+	mib_zbx_rule(out, &r);
+	mib_zbx_stat_formula(f, sizeof(f), st, sc);
 	if (sc == ZS_CPU)
 		snprintf(ikey, sizeof(ikey), "hwr10k.cpu.stat[{#CPU},%s]",
 			 s->name);
@@ -120,7 +120,7 @@ void zbx_stat_rule(FILE *out, size_t st, enum zbx_scope sc)
 	else
 		snprintf(iname, sizeof(iname), "%sEvents per second: %s%s",
 			 who[sc], s->name, sc == ZS_SUM ? " (all CPUs)" : "");
-	struct zbx_item it = {.key = ikey,
+	struct mib_zbx_item it = {.key = ikey,
 			      .name = iname,
 			      .vt = V_FLOAT,
 			      .units = s->scale ? NULL : "events/s",
@@ -131,10 +131,10 @@ void zbx_stat_rule(FILE *out, size_t st, enum zbx_scope sc)
 			      .cpu = r.cpu,
 			      .group = r.group,
 			      .descr = s->summary};
-	zbx_item(out, 12, &it);
+	mib_zbx_item(out, 12, &it);
 	if (!strcmp(s->name, "ipc")) {
 		static const char *const graph[] = {
 		    ZBX_GRAPH_IPC, ZBX_GRAPH_CPU_IPC, ZBX_GRAPH_GROUP_IPC};
-		zbx_graph_prototype(out, graph[sc], ikey, "1A7C11");
+		mib_zbx_graph_prototype(out, graph[sc], ikey, "1A7C11");
 	}
 }

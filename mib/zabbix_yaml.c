@@ -14,7 +14,7 @@
 static const unsigned root_oid[] = {MIB_ROOT_PARENT_OID, MIB_ROOT_ARC};
 
 /* A UUIDv4-shaped hash of what the entity is (FNV-1a, two seeds). */
-void zbx_uuid(FILE *out, const char *what, const char *key)
+void mib_zbx_uuid(FILE *out, const char *what, const char *key)
 {
 	uint64_t h[2] = {UINT64_C(0xcbf29ce484222325),
 			 UINT64_C(0x84222325cbf29ce4)};
@@ -38,7 +38,7 @@ void zbx_uuid(FILE *out, const char *what, const char *key)
 }
 
 /* A single-quoted YAML scalar; a newline becomes a space. */
-void zbx_q(FILE *out, const char *s)
+void mib_zbx_q(FILE *out, const char *s)
 {
 	fputc('\'', out);
 	for (; *s; s++) {
@@ -73,11 +73,11 @@ static void first_sentence(FILE *out, const struct node *n)
 		}
 	snprintf(line, sizeof(line), "%.*s (HW-R10KEVCTR-MIB::%s)", (int)len,
 		 n->descr, n->name);
-	zbx_q(out, line);
+	mib_zbx_q(out, line);
 }
 
 /* A node's numeric OID, no leading dot. */
-void zbx_arcs(FILE *out, const struct node *n)
+void mib_zbx_arcs(FILE *out, const struct node *n)
 {
 	for (size_t i = 0; i < sizeof(root_oid) / sizeof(root_oid[0]); i++)
 		fprintf(out, "%s%u", i ? "." : "", root_oid[i]);
@@ -86,7 +86,7 @@ void zbx_arcs(FILE *out, const struct node *n)
 }
 
 /* Tags from NULL-terminated name, value pairs, under "tags:" at `in`. */
-void zbx_tags(FILE *out, int in, const char *const *pairs)
+void mib_zbx_tags(FILE *out, int in, const char *const *pairs)
 {
 	fprintf(out, "%*stags:\n", in, "");
 	for (; pairs[0]; pairs += 2)
@@ -105,14 +105,14 @@ static void step(FILE *out, int f, const char *type, const char *p1,
 		if (!p)
 			continue;
 		fprintf(out, "%*s- ", f + 4, "");
-		zbx_q(out, p);
+		mib_zbx_q(out, p);
 		fputc('\n', out);
 	}
 	if (discard)
 		fprintf(out, "%*serror_handler: DISCARD_VALUE\n", f + 2, "");
 }
 
-static void preprocessing(FILE *out, int f, const struct zbx_item *it)
+static void preprocessing(FILE *out, int f, const struct mib_zbx_item *it)
 {
 	static const char *const pt[] = {NULL, "SIMPLE_CHANGE", "MULTIPLIER",
 					 "DISCARD_UNCHANGED_HEARTBEAT"};
@@ -131,7 +131,7 @@ static void preprocessing(FILE *out, int f, const struct zbx_item *it)
 }
 
 /* type, snmp_oid, key, delay */
-static void source(FILE *out, int f, const struct zbx_item *it)
+static void source(FILE *out, int f, const struct mib_zbx_item *it)
 {
 	static const char *const type[] = {"SNMP_AGENT", "DEPENDENT",
 					   "CALCULATED"};
@@ -139,29 +139,29 @@ static void source(FILE *out, int f, const struct zbx_item *it)
 	if (it->type == I_SNMP) {
 		fprintf(out, "%*ssnmp_oid: ", f, "");
 		if (it->oid) {
-			zbx_q(out, it->oid);
+			mib_zbx_q(out, it->oid);
 		} else {
 			fputc('\'', out);
-			zbx_arcs(out, it->n);
+			mib_zbx_arcs(out, it->n);
 			fprintf(out, ".%s'", it->instance);
 		}
 		fputc('\n', out);
 	}
 	fprintf(out, "%*skey: ", f, "");
-	zbx_q(out, it->key);
+	mib_zbx_q(out, it->key);
 	fprintf(out, "\n%*sdelay: '%s'\n", f, "",
 		it->type == I_DEPENDENT ? "0" : it->delay);
 }
 
-void zbx_item(FILE *out, int in, const struct zbx_item *it)
+void mib_zbx_item(FILE *out, int in, const struct mib_zbx_item *it)
 {
 	static const char *const vt[] = {"FLOAT", NULL, "CHAR", "TEXT"};
 	int f = in + 2;
 
 	fprintf(out, "%*s-\n%*suuid: ", in, "", f, "");
-	zbx_uuid(out, "item/", it->key);
+	mib_zbx_uuid(out, "item/", it->key);
 	fprintf(out, "%*sname: ", f, "");
-	zbx_q(out, it->name);
+	mib_zbx_q(out, it->name);
 	fputc('\n', out);
 	source(out, f, it);
 	fprintf(out, "%*shistory: '%s'\n", f, "",
@@ -172,17 +172,17 @@ void zbx_item(FILE *out, int in, const struct zbx_item *it)
 		fprintf(out, "%*svalue_type: %s\n", f, "", vt[it->vt]);
 	if (it->units) {
 		fprintf(out, "%*sunits: ", f, "");
-		zbx_q(out, it->units);
+		mib_zbx_q(out, it->units);
 		fputc('\n', out);
 	}
 	if (it->formula) {
 		fprintf(out, "%*sparams: ", f, "");
-		zbx_q(out, it->formula);
+		mib_zbx_q(out, it->formula);
 		fputc('\n', out);
 	}
 	fprintf(out, "%*sdescription: ", f, "");
 	if (it->descr)
-		zbx_q(out, it->descr);
+		mib_zbx_q(out, it->descr);
 	else
 		first_sentence(out, it->n);
 	fputc('\n', out);
@@ -196,7 +196,7 @@ void zbx_item(FILE *out, int in, const struct zbx_item *it)
 	const char *tags[] = {"component", "cpu",
 			      it->cpu ? "cpu" : it->group ? "group" : NULL,
 			      it->cpu ? it->cpu : it->group, NULL};
-	zbx_tags(out, f, tags);
+	mib_zbx_tags(out, f, tags);
 }
 
 static void dependency(FILE *out, int in, const char *name, const char *expr)
@@ -205,7 +205,7 @@ static void dependency(FILE *out, int in, const char *name, const char *expr)
 		in + 2, "", name, in + 2, "", expr);
 }
 
-void zbx_triggers(FILE *out, int in, const struct zbx_trigger *t,
+void mib_zbx_triggers(FILE *out, int in, const struct zbx_trigger *t,
 		  size_t count, bool proto)
 {
 	int f = in + 6;
@@ -213,16 +213,16 @@ void zbx_triggers(FILE *out, int in, const struct zbx_trigger *t,
 		proto ? "trigger_prototypes" : "triggers");
 	for (size_t i = 0; i < count; i++) {
 		fprintf(out, "%*s-\n%*suuid: ", in + 4, "", f, "");
-		zbx_uuid(out, "trigger/", t[i].expr);
+		mib_zbx_uuid(out, "trigger/", t[i].expr);
 		fprintf(out, "%*sexpression: ", f, "");
-		zbx_q(out, t[i].expr);
+		mib_zbx_q(out, t[i].expr);
 		fprintf(out, "\n%*sname: ", f, "");
-		zbx_q(out, t[i].name);
+		mib_zbx_q(out, t[i].name);
 		fprintf(out, "\n%*sopdata: 'Value: {ITEM.LASTVALUE1}'\n", f,
 			"");
 		fprintf(out, "%*spriority: %s\n%*sdescription: ", f, "",
 			t[i].priority, f, "");
-		zbx_q(out, t[i].descr);
+		mib_zbx_q(out, t[i].descr);
 		fputc('\n', out);
 		if (t[i].hold)
 			fprintf(out,
@@ -232,11 +232,11 @@ void zbx_triggers(FILE *out, int in, const struct zbx_trigger *t,
 		if (!t[i].root)
 			fprintf(out, "%*sdependencies:\n", f, "");
 		if (!t[i].root)
-			dependency(out, f + 2, zbx_snmp_down.name,
-				   zbx_snmp_down.expr);
+			dependency(out, f + 2, mib_zbx_snmp_down.name,
+				   mib_zbx_snmp_down.expr);
 		if (t[i].on_state)
-			dependency(out, f + 2, zbx_state_down.name,
-				   zbx_state_down.expr);
+			dependency(out, f + 2, mib_zbx_state_down.name,
+				   mib_zbx_state_down.expr);
 		const char *tags[] = {"scope",
 				      t[i].scope,
 				      "component",
@@ -245,16 +245,16 @@ void zbx_triggers(FILE *out, int in, const struct zbx_trigger *t,
 					    : NULL,
 				      t[i].group ? "{#GROUP}" : "{#SNMPINDEX}",
 				      NULL};
-		zbx_tags(out, f, tags);
+		mib_zbx_tags(out, f, tags);
 	}
 }
 
 /* "INTEGER { a(1), b(2) }" as a value map. */
-void zbx_enum_valuemap(FILE *out, const struct node *n)
+void mib_zbx_enum_valuemap(FILE *out, const struct node *n)
 {
 	const char *p = strchr(n->syntax, '{');
 	fprintf(out, "        -\n          uuid: ");
-	zbx_uuid(out, "valuemap/", n->name);
+	mib_zbx_uuid(out, "valuemap/", n->name);
 	fprintf(out, "          name: 'HW-R10KEVCTR-MIB::%s'\n", n->name);
 	fprintf(out, "          mappings:\n");
 	while (p && *++p) {
@@ -271,14 +271,14 @@ void zbx_enum_valuemap(FILE *out, const struct node *n)
 	}
 }
 
-void zbx_with_triggers(FILE *out, int in, const struct zbx_item *it,
+void mib_zbx_with_triggers(FILE *out, int in, const struct mib_zbx_item *it,
 		       bool proto)
 {
 	size_t nt;
-	const struct zbx_trigger *t = zbx_triggers_on(it->n, &nt);
-	zbx_item(out, in, it);
+	const struct zbx_trigger *t = mib_zbx_triggers_on(it->n, &nt);
+	mib_zbx_item(out, in, it);
 	if (nt)
-		zbx_triggers(out, in, t, nt, proto);
+		mib_zbx_triggers(out, in, t, nt, proto);
 }
 
 /* what: CPU or GROUP, the {$HWR10K.LLD.what.*} macros' */
@@ -297,16 +297,16 @@ static void lld_filter(FILE *out, const char *macro, const char *what)
 		macro, what, macro, what);
 }
 
-void zbx_rule(FILE *out, const struct zbx_rule *r)
+void mib_zbx_rule(FILE *out, const struct mib_zbx_rule *r)
 {
 	fprintf(out, "        -\n          uuid: ");
-	zbx_uuid(out, "lld/", r->key);
+	mib_zbx_uuid(out, "lld/", r->key);
 	fprintf(out, "          name: ");
-	zbx_q(out, r->name);
+	mib_zbx_q(out, r->name);
 	if (r->oid) {
 		fprintf(out, "\n          type: SNMP_AGENT\n"
 			     "          snmp_oid: ");
-		zbx_q(out, r->oid);
+		mib_zbx_q(out, r->oid);
 		fprintf(out, "\n          key: '%s'\n"
 			     "          delay: '{$HWR10K.LLD.INTERVAL}'\n",
 			r->key);
@@ -320,7 +320,7 @@ void zbx_rule(FILE *out, const struct zbx_rule *r)
 	else if (r->group)
 		lld_filter(out, r->group, "GROUP");
 	fprintf(out, "          description: ");
-	zbx_q(out, r->descr);
+	mib_zbx_q(out, r->descr);
 	fputc('\n', out);
 	if (r->master) {
 		fprintf(out, "          master_item:\n            key: '%s'\n",
@@ -333,14 +333,14 @@ void zbx_rule(FILE *out, const struct zbx_rule *r)
 	fprintf(out, "          item_prototypes:\n");
 }
 
-void zbx_graph_prototype(FILE *out, const char *name, const char *key,
+void mib_zbx_graph_prototype(FILE *out, const char *name, const char *key,
 			 const char *color)
 {
 	fprintf(out, "          graph_prototypes:\n            -\n"
 		     "              uuid: ");
-	zbx_uuid(out, "graph/", name);
+	mib_zbx_uuid(out, "graph/", name);
 	fprintf(out, "              name: ");
-	zbx_q(out, name);
+	mib_zbx_q(out, name);
 	fprintf(out, "\n              show_work_period: 'NO'\n"
 		     "              show_triggers: 'NO'\n"
 		     "              show_legend: 'NO'\n"
@@ -353,6 +353,6 @@ void zbx_graph_prototype(FILE *out, const char *name, const char *key,
 		     "                    host: '%s'\n"
 		     "                    key: ",
 		color, ZBX_TEMPLATE);
-	zbx_q(out, key);
+	mib_zbx_q(out, key);
 	fputc('\n', out);
 }

@@ -55,8 +55,8 @@ int alarm_step(const struct alarm_config *cfg, struct alarm_instance *in,
 
 static int fail(char *err, size_t len, const char *msg, const char *arg)
 {
-	return arg ? parse_fail(err, len, "alarm: %s: '%s'", msg, arg)
-		   : parse_fail(err, len, "alarm: %s", msg);
+	return arg ? util_parse_fail(err, len, "alarm: %s: '%s'", msg, arg)
+		   : util_parse_fail(err, len, "alarm: %s", msg);
 }
 
 bool alarm_name_valid(const char *s, size_t n)
@@ -78,8 +78,8 @@ int alarm_metric_set(struct alarm_config *cfg, const char *metric, size_t n)
 		return -1;
 	memcpy(m, metric, n);
 	m[n] = '\0';
-	int counter = counter_index_by_name(m);
-	int stat = counter < 0 ? (int)stat_index_by_name(m) : -1;
+	int counter = meta_counter_index_by_name(m);
+	int stat = counter < 0 ? (int)meta_stat_index_by_name(m) : -1;
 	if (counter < 0 && stat < 0)
 		return -1;
 	cfg->counter = counter;
@@ -111,7 +111,7 @@ static int parse_scope(const char *w, struct alarm_config *out)
 		out->scope = SCOPE_SUM;
 	} else if (strcmp(w, "each") == 0) {
 		out->scope = SCOPE_EACH_CPU;
-	} else if (parse_u64(w, 65535, &v) == 0) {
+	} else if (util_parse_u64(w, 65535, &v) == 0) {
 		out->scope = SCOPE_CPU;
 		out->cpu = (unsigned)v;
 	} else {
@@ -129,7 +129,7 @@ static int words(const char *args, struct alarm_config *out, char *err,
 	memset(out, 0, sizeof(*out));
 	if (strlen(args ? args : "") >= sizeof(buf))
 		return fail(err, len, "line too long", NULL);
-	int n = parse_words_copy(args, buf, sizeof(buf), w, 7);
+	int n = util_parse_words_copy(args, buf, sizeof(buf), w, 7);
 	if (n < 6 || n > 7)
 		return fail(err, len,
 			    "expected NAME METRIC sum|each|CPU "
@@ -153,9 +153,9 @@ static int words(const char *args, struct alarm_config *out, char *err,
 	else
 		return fail(err, len, "sample type must be rate or absolute",
 			    w[3]);
-	if (parse_u64(w[4], UINT64_MAX, &out->rising))
+	if (util_parse_u64(w[4], UINT64_MAX, &out->rising))
 		return fail(err, len, "bad rising threshold", w[4]);
-	if (parse_u64(w[5], UINT64_MAX, &out->falling))
+	if (util_parse_u64(w[5], UINT64_MAX, &out->falling))
 		return fail(err, len, "bad falling threshold", w[5]);
 	out->startup = STARTUP_BOTH;
 	if (n == 7 && parse_startup(w[6], &out->startup) != 0)

@@ -18,7 +18,7 @@ static struct alarm_instance *instance(struct alarm *a, int cpu)
 {
 	bool added;
 	struct alarm_instance *p =
-	    sorted_find_or_add((void **)&a->inst, &a->ninst, sizeof(*a->inst),
+	    util_sorted_find_or_add((void **)&a->inst, &a->ninst, sizeof(*a->inst),
 			       instance_key, cpu, &added);
 	if (p && added) {
 		p->cpu = cpu;
@@ -42,7 +42,7 @@ static unsigned sample_one(const struct cache *c, struct alarm *a,
 {
 	uint64_t v = 0;
 	enum sample_status st =
-	    a->cfg.stat >= 0 ? stat_value(c, (size_t)a->cfg.stat, cpu, &v)
+	    a->cfg.stat >= 0 ? cache_stat_value(c, (size_t)a->cfg.stat, cpu, &v)
 	    : a->cfg.type == TYPE_RATE
 		? cache_rate(c, a->cfg.counter, cpu, &v)
 		: cache_value(c, a->cfg.counter, cpu, &v);
@@ -53,7 +53,7 @@ static unsigned sample_one(const struct cache *c, struct alarm *a,
 		snprintf(who, sizeof(who), "CPU %d", cpu);
 	if (st == SAMPLE_DISCONTINUITY) {
 		a->dropped++;
-		hwr_log(LOG_INFO,
+		util_log(LOG_INFO,
 			"alarm %s: %s: sample across a counter discontinuity "
 			"dropped\n",
 			a->cfg.name, who);
@@ -68,7 +68,7 @@ static unsigned sample_one(const struct cache *c, struct alarm *a,
 	a->event_value = v;
 	a->event_threshold =
 	    kind == ALARM_EVENT_RISING ? a->cfg.rising : a->cfg.falling;
-	hwr_log(LOG_NOTICE, "alarm %s: %s %s %llu %s threshold %llu\n",
+	util_log(LOG_NOTICE, "alarm %s: %s %s %llu %s threshold %llu\n",
 		a->cfg.name,
 		kind == ALARM_EVENT_RISING ? "rising:" : "falling:", who,
 		(unsigned long long)v, kind == ALARM_EVENT_RISING ? ">=" : "<=",
@@ -78,7 +78,7 @@ static unsigned sample_one(const struct cache *c, struct alarm *a,
 	return 1;
 }
 
-unsigned alarms_evaluate(const struct cache *c, struct alarm_set *alarms,
+unsigned alarm_evaluate(const struct cache *c, struct alarm_set *alarms,
 			 alarm_emit_fn emit, void *ctx)
 {
 	unsigned n = 0;
@@ -95,7 +95,7 @@ unsigned alarms_evaluate(const struct cache *c, struct alarm_set *alarms,
 		case SCOPE_CPU:
 			if (c->polls && !cache_row(c, a->cfg.cpu)) {
 				if (!a->cpu_absent_logged)
-					hwr_log(
+					util_log(
 					    LOG_WARNING,
 					    "alarm %s: CPU %u is not in the "
 					    "CPU table; the alarm waits for "

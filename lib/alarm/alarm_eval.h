@@ -15,7 +15,7 @@ typedef void (*alarm_emit_fn)(void *ctx, const struct alarm *a, size_t index,
  * number of notifications emitted.  Samples across a discontinuity are
  * dropped (and logged); they never raise an alarm.
  */
-unsigned alarms_evaluate(const struct cache *c, struct alarm_set *alarms,
+unsigned alarm_evaluate(const struct cache *c, struct alarm_set *alarms,
 			 alarm_emit_fn emit, void *ctx);
 
 #endif

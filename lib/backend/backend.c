@@ -41,7 +41,7 @@ int backend_open(struct backend *b, const struct config *cfg, char *err,
 
 int backend_read(struct backend *b, struct sample *s)
 {
-	sample_clear(s);
+	cache_sample_clear(s);
 	s->time_ns = b->clock_ns ? b->clock_ns() : backend_monotonic_ns();
 	return b->ops->read(b, s);
 }
@@ -51,7 +51,7 @@ bool backend_keep(struct backend *b, const struct config *running,
 {
 	if (!b->ops || strcmp(b->ops->section->name, next->backend) != 0 ||
 	    strcmp(running->backend, next->backend) != 0 ||
-	    !token_table_same(b->ops->section->tokens,
+	    !config_token_table_same(b->ops->section->tokens,
 			      config_settings(running, b->ops->section),
 			      config_settings(next, b->ops->section)))
 		return false;

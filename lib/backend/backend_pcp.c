@@ -34,13 +34,13 @@ static void free_pcp(struct pcp *p)
 {
 	if (!p)
 		return;
-	pcp_source_close(&p->src);
+	backend_pcp_source_close(&p->src);
 	for (int i = 0; i < p->nmetrics; i++) {
 		free(p->metric[i].name);
 		free(p->metric[i].inst);
 	}
 	free(p->cpus);
-	cpu_groups_free(&p->nodes);
+	util_cpu_groups_free(&p->nodes);
 	free(p);
 }
 
@@ -65,10 +65,10 @@ static int check_units(const struct pcp_metric *m, int c, char *err,
 	if (u->dimSpace == 0 && u->dimTime == 0 &&
 	    (u->dimCount == 0 || (u->dimCount == 1 && u->scaleCount == 0)))
 		return 0;
-	return parse_fail(err, len,
+	return util_parse_fail(err, len,
 			  "pcp: %s: PCP metric %s is in units of '%s'%s; a "
 			  "counter counts events (units 'count' or none)",
-			  counters[c].fullname, m->name ? m->name : "?",
+			  meta_counters[c].fullname, m->name ? m->name : "?",
 			  pmUnitsStr(u),
 			  u->dimTime ? " (time)"
 			  : u->dimSpace ? " (space)"
@@ -88,24 +88,24 @@ static int check_instances(struct pcp *p, const struct pcp_metric *m, int c,
 {
 	int *inst = NULL;
 	char **names = NULL;
-	int n = pcp_source_instances(&p->src, m->desc.indom, &inst, &names);
+	int n = backend_pcp_source_instances(&p->src, m->desc.indom, &inst, &names);
 	int bad = 0;
 	struct strbuf sb = STRBUF_INIT;
 
 	for (int i = 0; i < n; i++)
-		if (pcp_cpu_of_instance(names[i]) < 0 && bad++ < 3)
-			strbuf_addf(&sb, "%s%s", bad > 1 ? ", " : "",
+		if (backend_pcp_cpu_of_instance(names[i]) < 0 && bad++ < 3)
+			util_strbuf_addf(&sb, "%s%s", bad > 1 ? ", " : "",
 				    names[i]);
 	free(inst);
 	free(names);
 	if (bad)
-		parse_fail(err, len,
+		util_parse_fail(err, len,
 			   "pcp: %s: PCP metric %s is not per CPU: %d of its "
 			   "%d instances are not named cpuN (%s%s); map a "
 			   "per-CPU metric or one without instances",
-			   counters[c].fullname, m->name, bad, n,
+			   meta_counters[c].fullname, m->name, bad, n,
 			   sb.buf ? sb.buf : "", bad > 3 ? ", ..." : "");
-	strbuf_release(&sb);
+	util_strbuf_release(&sb);
 	return bad ? -1 : 0;
 }
 
@@ -116,12 +116,12 @@ static int check_unique(const struct pcp *p, const struct pcp_metric *m,
 {
 	for (int i = 0; i < p->nmetrics; i++)
 		if (p->metric[i].id == m->id)
-			return parse_fail(
+			return util_parse_fail(
 			    err, len,
 			    "pcp: %s and %s both read PCP metric %s; one PCP "
 			    "metric feeds one counter (pcpMetric)",
-			    counters[p->metric[i].counter].fullname,
-			    counters[c].fullname, m->name);
+			    meta_counters[p->metric[i].counter].fullname,
+			    meta_counters[c].fullname, m->name);
 	return 0;
 }
 
@@ -130,35 +130,35 @@ static int check_unique(const struct pcp *p, const struct pcp_metric *m,
 static int map_counter(struct pcp *p, int c, const char *named, char *err,
 		       size_t len)
 {
-	const char *name = named ? named : counters[c].fullname;
+	const char *name = named ? named : meta_counters[c].fullname;
 	struct pcp_metric *m = &p->metric[p->nmetrics];
 	char why[200];
 
-	if (pcp_source_lookup(&p->src, name, &m->id, &m->desc, why,
+	if (backend_pcp_source_lookup(&p->src, name, &m->id, &m->desc, why,
 			      sizeof(why)) != 0) {
 		if (!named)
 			return 0; /* listed by log_unmapped() */
-		return parse_fail(err, len, "pcp: pcpMetric %s %s: %s: %s",
-				  counters[c].fullname, name, p->src.name, why);
+		return util_parse_fail(err, len, "pcp: pcpMetric %s %s: %s: %s",
+				  meta_counters[c].fullname, name, p->src.name, why);
 	}
 	if (m->desc.sem != PM_SEM_COUNTER)
-		return parse_fail(err, len,
+		return util_parse_fail(err, len,
 				  "pcp: %s: PCP metric %s has %s semantics; a "
 				  "counter needs counter semantics",
-				  counters[c].fullname, name,
+				  meta_counters[c].fullname, name,
 				  sem_name(m->desc.sem));
 	if (m->desc.type == PM_TYPE_32 || m->desc.type == PM_TYPE_U32)
 		m->width = 32;
 	else if (m->desc.type == PM_TYPE_64 || m->desc.type == PM_TYPE_U64)
 		m->width = 64;
 	else
-		return parse_fail(err, len,
+		return util_parse_fail(err, len,
 				  "pcp: %s: PCP metric %s is of type %s, not "
 				  "an integer counter",
-				  counters[c].fullname, name,
+				  meta_counters[c].fullname, name,
 				  pmTypeStr(m->desc.type));
 	if (!(m->name = strdup(name)))
-		return parse_fail(err, len, "out of memory");
+		return util_parse_fail(err, len, "out of memory");
 	if (check_units(m, c, err, len) != 0 ||
 	    check_unique(p, m, c, err, len) != 0 ||
 	    (m->desc.indom != PM_INDOM_NULL &&
@@ -183,12 +183,12 @@ static void map_state(struct pcp *p)
 	pmID id;
 
 	p->state_at = p->cpurev_at = -1;
-	if (pcp_source_lookup(&p->src, METRIC_PREFIX "state", &id,
+	if (backend_pcp_source_lookup(&p->src, METRIC_PREFIX "state", &id,
 			      &p->state_desc, why, sizeof(why)) == 0) {
 		p->state_at = p->nids;
 		p->ids[p->nids++] = id;
 	}
-	if (pcp_source_lookup(&p->src, METRIC_PREFIX "cpurev", &id,
+	if (backend_pcp_source_lookup(&p->src, METRIC_PREFIX "cpurev", &id,
 			      &p->cpurev_desc, why, sizeof(why)) == 0) {
 		p->cpurev_at = p->nids;
 		p->ids[p->nids++] = id;
@@ -204,50 +204,50 @@ static void log_unmapped(const struct pcp *p)
 	for (int c = 0; c < COUNTER_COUNT; c++) {
 		if (p->counted & COUNTER_BIT(c))
 			continue;
-		strbuf_addf(&sb, "%s%s", n++ ? " " : "", counters[c].name);
+		util_strbuf_addf(&sb, "%s%s", n++ ? " " : "", meta_counters[c].name);
 	}
 	if (n)
-		hwr_log(LOG_INFO,
+		util_log(LOG_INFO,
 			"pcp: %s has no metric for %d counters, not counted "
 			"(pcpMetric maps them): %s\n",
 			p->src.name, n, sb.buf ? sb.buf : "");
-	strbuf_release(&sb);
+	util_strbuf_release(&sb);
 }
 
 static int pcp_open(struct backend *b, const struct config *cfg, char *err,
 		    size_t len)
 {
 	const struct pcp_settings *ps =
-	    config_settings(cfg, &pcp_section);
+	    config_settings(cfg, &backend_pcp_section);
 	struct pcp *p = calloc(1, sizeof(*p));
 
 	if (!p) {
 		free_pcp(p);
-		return parse_fail(err, len, "pcp: out of memory");
+		return util_parse_fail(err, len, "pcp: out of memory");
 	}
 	p->loop = ps->loop;
 	p->interval = cfg->poll_interval;
-	if (pcp_source_open(&p->src, ps->host, ps->archive, err, len) != 0)
+	if (backend_pcp_source_open(&p->src, ps->host, ps->archive, err, len) != 0)
 		goto fail;
 	for (int c = 0; c < COUNTER_COUNT; c++)
 		if (map_counter(p, c, ps->metric[c], err, len) < 0)
 			goto fail;
 	map_state(p);
 	log_unmapped(p);
-	pcp_nodes_read(p);
+	backend_pcp_nodes_read(p);
 	p->state = p->counted ? __builtin_popcountll(p->counted) : -1;
 	snprintf(p->cpurev, sizeof(p->cpurev), "unknown");
-	hwr_log(LOG_INFO,
+	util_log(LOG_INFO,
 		"pcp: %s: %d counters mapped (%d system-wide only)%s%s\n",
 		p->src.name, p->nmetrics, __builtin_popcountll(p->system_wide),
 		p->state_at >= 0 ? ", state" : "",
 		p->cpurev_at >= 0 ? ", cpurev" : "");
 	if (p->nmetrics == 0)
-		hwr_log(LOG_WARNING,
+		util_log(LOG_WARNING,
 			"pcp: %s has none of the counters: map them with "
 			"pcpMetric METRIC PCPNAME\n",
 			p->src.name);
-	pcp_restart(p);
+	backend_pcp_restart(p);
 	b->priv = p;
 	return 0;
 fail:
@@ -269,9 +269,9 @@ static void pcp_close(struct backend *b)
 }
 
 const struct backend_ops backend_pcp = {
-    .section = &pcp_section,
+    .section = &backend_pcp_section,
     .open = pcp_open,
-    .read = pcp_read,
+    .read = backend_pcp_read,
     .close = pcp_close,
     .keep = pcp_keep,
 };

@@ -18,7 +18,7 @@ struct pcp_settings {
  * build, and its ops (backend_pcp.c), where built: others find both by
  * name. */
 struct config_section;
-extern const struct config_section pcp_section;
+extern const struct config_section backend_pcp_section;
 struct backend_ops;
 extern const struct backend_ops backend_pcp;
 

@@ -61,7 +61,7 @@ static struct perf_cpu *find_or_add_cpu(struct perf *pf, unsigned cpu)
 {
 	bool added;
 	struct perf_cpu *p =
-	    sorted_find_or_add((void **)&pf->cpus, &pf->ncpus,
+	    util_sorted_find_or_add((void **)&pf->cpus, &pf->ncpus,
 			       sizeof(*pf->cpus), perf_cpu_key, cpu, &added);
 	if (p && added)
 		p->cpu = cpu;
@@ -74,9 +74,9 @@ static int read_online(const struct perf *pf, struct cpulist *online)
 	char path[300];
 
 	snprintf(path, sizeof(path), "%s/devices/system/cpu/online", pf->sysfs);
-	if (cpulist_read(path, online) != 0) {
-		hwr_log(LOG_ERR, "perf: cannot read %s\n", path);
-		cpulist_free(online);
+	if (util_cpulist_read(path, online) != 0) {
+		util_log(LOG_ERR, "perf: cannot read %s\n", path);
+		util_cpulist_free(online);
 		return -1;
 	}
 	return 0;
@@ -87,12 +87,12 @@ static int sync_cpus_to(struct perf *pf, const struct cpulist *online)
 {
 	for (size_t i = 0; i < pf->ncpus; i++) {
 		struct perf_cpu *pc = &pf->cpus[i];
-		if (pc->open && !cpulist_has(online, pc->cpu)) {
-			hwr_log(LOG_NOTICE,
+		if (pc->open && !util_cpulist_has(online, pc->cpu)) {
+			util_log(LOG_NOTICE,
 				"perf: CPU %u went offline; its "
 				"counters stop\n",
 				pc->cpu);
-			perf_cpu_close(pc);
+			backend_perf_cpu_close(pc);
 		}
 	}
 	for (size_t i = 0; i < online->n; i++) {
@@ -100,10 +100,10 @@ static int sync_cpus_to(struct perf *pf, const struct cpulist *online)
 		if (!pc)
 			return -1;
 		bool reopen = pc->ever_open;
-		if (!pc->open && perf_cpu_open(pc, pf->spec, pf->counted,
+		if (!pc->open && backend_perf_cpu_open(pc, pf->spec, pf->counted,
 					       pf->group_size) == 0) {
 			if (reopen)
-				hwr_log(LOG_NOTICE,
+				util_log(LOG_NOTICE,
 					"perf: CPU %u counting again\n",
 					pc->cpu);
 			pc->ever_open = true;
@@ -118,7 +118,7 @@ static int sync_cpus(struct perf *pf)
 	if (read_online(pf, &online) != 0)
 		return -1;
 	int rc = sync_cpus_to(pf, &online);
-	cpulist_free(&online);
+	util_cpulist_free(&online);
 	return rc;
 }
 
@@ -129,9 +129,9 @@ static void free_perf(struct perf *pf)
 	if (!pf)
 		return;
 	for (size_t i = 0; i < pf->ncpus; i++)
-		perf_cpu_close(&pf->cpus[i]);
+		backend_perf_cpu_close(&pf->cpus[i]);
 	free(pf->cpus);
-	cpu_groups_free(&pf->nodes);
+	util_cpu_groups_free(&pf->nodes);
 	free(pf);
 }
 
@@ -156,18 +156,18 @@ static const char *open_failure(int e)
 /* Log the metric left out, once per open, with its event and why. */
 static void log_uncounted(const struct perf *pf, int c, int e)
 {
-	hwr_log(LOG_NOTICE,
+	util_log(LOG_NOTICE,
 		"perf: %s%s (%s) cannot count: %s; not counted, no "
 		"instances\n",
-		METRIC_PREFIX, counters[c].name, pf->text[c], open_failure(e));
+		METRIC_PREFIX, meta_counters[c].name, pf->text[c], open_failure(e));
 }
 
 /* Nothing counts for want of a PMU: say what does count here, once. */
 static void no_pmu(struct perf *pf, int cpu)
 {
-	perf_hint_probe(pf->sysfs, cpu, &pf->hint);
+	backend_perf_hint_probe(pf->sysfs, cpu, &pf->hint);
 	pf->hinted = true;
-	perf_hint_log(&pf->hint);
+	backend_perf_hint_log(&pf->hint);
 }
 
 /* Decide which metrics are counted and hw.help's state from the probes. */
@@ -179,7 +179,7 @@ static void probe_all(struct perf *pf, int cpu, bool quiet)
 		if (pf->spec[c].nterms == 0 ||
 		    (pf->never_ran & COUNTER_BIT(c))) /* said when found */
 			continue;
-		int e = perf_probe(&pf->spec[c], cpu);
+		int e = backend_perf_probe(&pf->spec[c], cpu);
 		if (e == 0) {
 			pf->counted |= COUNTER_BIT(c);
 			continue;
@@ -197,7 +197,7 @@ static void probe_all(struct perf *pf, int cpu, bool quiet)
 	if (pf->counted == 0 && denied) {
 		pf->state = 0;
 		if (!quiet)
-			hwr_log(LOG_ERR,
+			util_log(LOG_ERR,
 				"perf: counting is not permitted "
 				"(EACCES/EPERM): run as "
 				"root, give the agent CAP_PERFMON, or lower "
@@ -220,13 +220,13 @@ static int perf_open(struct backend *b, const struct config *cfg, char *err,
 		return -1;
 	}
 	const struct perf_settings *ps =
-	    config_settings(cfg, &perf_section);
-	snprintf(pf->sysfs, sizeof(pf->sysfs), "%s", perf_settings_sysfs(ps));
+	    config_settings(cfg, &backend_perf_section);
+	snprintf(pf->sysfs, sizeof(pf->sysfs), "%s", backend_perf_settings_sysfs(ps));
 	pf->group_size = ps->group_size;
 	for (int c = 0; c < COUNTER_COUNT; c++) {
-		const char *s = perf_settings_spec(ps, c);
+		const char *s = backend_perf_settings_spec(ps, c);
 		snprintf(pf->text[c], sizeof(pf->text[c]), "%s", s);
-		if (perfspec_parse(s, pf->sysfs, &pf->spec[c], err, errlen)) {
+		if (backend_perfspec_parse(s, pf->sysfs, &pf->spec[c], err, errlen)) {
 			free_perf(pf);
 			return -1;
 		}
@@ -234,7 +234,7 @@ static int perf_open(struct backend *b, const struct config *cfg, char *err,
 	struct cpulist online; /* read once: probes and CPUs agree */
 	bool none = read_online(pf, &online) != 0;
 	if (!none && online.n == 0) {
-		cpulist_free(&online);
+		util_cpulist_free(&online);
 		none = true;
 	}
 	if (none) {
@@ -245,14 +245,14 @@ static int perf_open(struct backend *b, const struct config *cfg, char *err,
 		return -1;
 	}
 	probe_all(pf, (int)online.cpu[0], false);
-	host_cpurev(pf->cpurev, sizeof(pf->cpurev));
+	backend_host_cpurev(pf->cpurev, sizeof(pf->cpurev));
 	char why[300]; /* no nodes: no groups (cpuGroup lines may say) */
-	if (host_nodes(pf->sysfs, &pf->nodes, why, sizeof(why)) != 0)
-		hwr_log(LOG_WARNING, "perf: no CPU groups: %s\n", why);
-	hwr_log(LOG_INFO, "perf: counting %d of %d metrics\n",
+	if (backend_host_nodes(pf->sysfs, &pf->nodes, why, sizeof(why)) != 0)
+		util_log(LOG_WARNING, "perf: no CPU groups: %s\n", why);
+	util_log(LOG_INFO, "perf: counting %d of %d metrics\n",
 		__builtin_popcountll(pf->counted), COUNTER_COUNT);
 	int rc = sync_cpus_to(pf, &online);
-	cpulist_free(&online);
+	util_cpulist_free(&online);
 	if (rc != 0) {
 		snprintf(err, errlen, "perf: out of memory");
 		free_perf(pf);
@@ -283,12 +283,12 @@ static void reprobe(struct perf *pf)
 	probe_all(pf, (int)pf->cpus[i].cpu, true);
 	if (pf->counted == 0 && pf->state == was)
 		return;
-	hwr_log(LOG_NOTICE,
+	util_log(LOG_NOTICE,
 		"perf: state %d -> %d: %d metrics can be counted now; every "
 		"CPU reopens\n",
 		was, pf->state, __builtin_popcountll(pf->counted));
 	for (i = 0; i < pf->ncpus; i++)
-		perf_cpu_close(&pf->cpus[i]);
+		backend_perf_cpu_close(&pf->cpus[i]);
 }
 
 /*
@@ -308,20 +308,20 @@ static void drop_never_ran(struct perf *pf)
 
 	for (size_t i = 0; i < pf->ncpus; i++)
 		if (pf->cpus[i].open) {
-			idle &= perf_cpu_never_ran(&pf->cpus[i], NEVER_RAN_NS);
+			idle &= backend_perf_cpu_never_ran(&pf->cpus[i], NEVER_RAN_NS);
 			first = open++ ? first : i;
 		}
 	if (open == 0 || idle == 0)
 		return;
 	for (int c = 0; c < COUNTER_COUNT; c++)
 		if (idle & COUNTER_BIT(c))
-			hwr_log(LOG_WARNING,
+			util_log(LOG_WARNING,
 				"perf: %s%s (%s) cannot count: the kernel "
 				"accepted it but has never run it on any CPU "
 				"(its PMU cannot count it, or other events "
 				"hold the counters); not counted, no "
 				"instances\n",
-				METRIC_PREFIX, counters[c].name, pf->text[c]);
+				METRIC_PREFIX, meta_counters[c].name, pf->text[c]);
 	pf->never_ran |= idle;
 	pf->counted &= ~idle;
 	pf->state = __builtin_popcountll(pf->counted);
@@ -330,7 +330,7 @@ static void drop_never_ran(struct perf *pf)
 		no_pmu(pf, (int)pf->cpus[first].cpu);
 	}
 	for (size_t i = 0; i < pf->ncpus; i++)
-		perf_cpu_close(&pf->cpus[i]); /* reopen without them */
+		backend_perf_cpu_close(&pf->cpus[i]); /* reopen without them */
 }
 
 static int perf_read(struct backend *b, struct sample *s)
@@ -340,11 +340,11 @@ static int perf_read(struct backend *b, struct sample *s)
 	reprobe(pf);
 	if (sync_cpus(pf) != 0)
 		s->errors++; /* keep serving the CPUs we have */
-	if (sample_reserve(s, pf->ncpus) < 0)
+	if (cache_sample_reserve(s, pf->ncpus) < 0)
 		return -1;
 	for (size_t i = 0; i < pf->ncpus; i++) {
 		struct perf_cpu *pc = &pf->cpus[i];
-		if (perf_cpu_read(pc) != 0)
+		if (backend_perf_cpu_read(pc) != 0)
 			s->errors++; /* closed; reopened at the next poll */
 		struct cpu_sample *cs = &s->cpus[i];
 		memset(cs, 0, sizeof(*cs));
@@ -374,11 +374,11 @@ static void perf_advise(struct backend *b, FILE *out)
 {
 	const struct perf *pf = b->priv;
 	if (pf->counted == 0 && pf->state == -1 && pf->hinted)
-		perf_hint_print(&pf->hint, out);
+		backend_perf_hint_print(&pf->hint, out);
 }
 
 const struct backend_ops backend_perf = {
-    .section = &perf_section,
+    .section = &backend_perf_section,
     .needs_perfmon = true,
     .open = perf_open,
     .read = perf_read,

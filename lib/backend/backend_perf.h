@@ -15,14 +15,14 @@ struct perf_settings {
 };
 
 /* The sysfs root of s ("/sys" by default) and the spec of counter c. */
-const char *perf_settings_sysfs(const struct perf_settings *s);
-const char *perf_settings_spec(const struct perf_settings *s, int c);
+const char *backend_perf_settings_sysfs(const struct perf_settings *s);
+const char *backend_perf_settings_spec(const struct perf_settings *s, int c);
 
 /* Its config section (perf_settings.c), listed by the registry in every
  * build, and its ops (backend_perf.c), where built: others find both by
  * name. */
 struct config_section;
-extern const struct config_section perf_section;
+extern const struct config_section backend_perf_section;
 struct backend_ops;
 extern const struct backend_ops backend_perf;
 

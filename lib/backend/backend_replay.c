@@ -50,7 +50,7 @@ static void free_replay(struct replay *r)
 	free(r->cpus);
 	free(r->cells);
 	free(r->present);
-	cpu_groups_free(&r->groups);
+	util_cpu_groups_free(&r->groups);
 	free(r);
 }
 
@@ -62,9 +62,9 @@ static int parse_width(void *settings, const char *token, char **w, int n,
 		       char *err, size_t len)
 {
 	uint64_t v;
-	if (parse_number(token, w, n, 1, 64, &v, err, len) ||
+	if (util_parse_number(token, w, n, 1, 64, &v, err, len) ||
 	    (v != 32 && v != 48 && v != 64))
-		return parse_fail(err, len, "%s: expected 32, 48 or 64", token);
+		return util_parse_fail(err, len, "%s: expected 32, 48 or 64", token);
 	((struct replay_settings *)settings)->width = (unsigned)v;
 	return 0;
 }
@@ -81,7 +81,7 @@ static const struct config_token replay_tokens[] = {
 static int replay_validate(const void *settings, char *err, size_t errlen)
 {
 	if (!((const struct replay_settings *)settings)->file)
-		return parse_fail(err, errlen,
+		return util_parse_fail(err, errlen,
 				  "backend replay needs replayFile");
 	return 0;
 }
@@ -94,11 +94,11 @@ static void restart(struct replay *r)
 	r->epoch = backend_new_epoch();
 }
 
-static int replay_open(struct backend *b, const struct config *cfg, char *err,
+static int backend_replay_open(struct backend *b, const struct config *cfg, char *err,
 		       size_t errlen)
 {
 	const struct replay_settings *rs =
-	    config_settings(cfg, &replay_section);
+	    config_settings(cfg, &backend_replay_section);
 	struct replay *r = calloc(1, sizeof(*r));
 	if (!r || !rs->file || !(r->file = strdup(rs->file))) {
 		free(r);
@@ -109,7 +109,7 @@ static int replay_open(struct backend *b, const struct config *cfg, char *err,
 	r->interval = cfg->poll_interval;
 	r->width = rs->width;
 	snprintf(r->cpurev, sizeof(r->cpurev), "unknown");
-	if (replay_load(r, b, err, errlen) != 0) {
+	if (backend_replay_load(r, b, err, errlen) != 0) {
 		free_replay(r);
 		return -1;
 	}
@@ -126,7 +126,7 @@ static void apply_set(struct replay *r, const struct rset *s, bool *present)
 		bool sys = rec->slot == REPLAY_SYSTEM_SLOT;
 		struct count_cell *c = sys ? &r->sys_cells[rec->counter]
 					   : &r->cells[rec->slot][rec->counter];
-		count_cell_take(c, rec->value, r->width);
+		util_count_cell_take(c, rec->value, r->width);
 		if (!sys)
 			present[rec->slot] = true;
 	}
@@ -151,7 +151,7 @@ static counter_mask served_counters(const struct replay *r)
 	if (r->state_given && r->state <= 0)
 		return 0;
 	for (int c = 0; c < COUNTER_COUNT; c++)
-		if (!metric_in_revision(&counters[c], r->cpurev))
+		if (!meta_metric_in_revision(&meta_counters[c], r->cpurev))
 			m &= ~COUNTER_BIT(c);
 	return m;
 }
@@ -189,7 +189,7 @@ static int replay_read(struct backend *b, struct sample *out)
 
 	if (r->next == r->nsets && r->loop) {
 		if (r->loops++ == 0)
-			hwr_log(LOG_INFO,
+			util_log(LOG_INFO,
 				"replay: %s: end reached, starting again "
 				"(logged once; each loop is a counter "
 				"discontinuity)\n",
@@ -207,7 +207,7 @@ static int replay_read(struct backend *b, struct sample *out)
 		/* holding: time goes on, the counters stand still */
 		r->time_ns += (uint64_t)r->interval * 1000000000u;
 		if (!r->ended)
-			hwr_log(LOG_NOTICE,
+			util_log(LOG_NOTICE,
 				"replay: %s: end reached after %zu "
 				"sets; holding the last values\n",
 				r->file, r->nsets);
@@ -218,7 +218,7 @@ static int replay_read(struct backend *b, struct sample *out)
 			if (r->recs[k].slot != REPLAY_SYSTEM_SLOT)
 				present[r->recs[k].slot] = true;
 	}
-	if (sample_reserve(out, r->ncpus) < 0)
+	if (cache_sample_reserve(out, r->ncpus) < 0)
 		return -1;
 	out->ncpus = fill_cpus(r, present, out);
 	out->groups = &r->groups;
@@ -248,12 +248,12 @@ static bool replay_keep(struct backend *b, const struct config *cfg)
 {
 	struct replay *r = b->priv;
 	const struct replay_settings *rs =
-	    config_settings(cfg, &replay_section);
+	    config_settings(cfg, &backend_replay_section);
 	struct file_id now;
 	int fd =
 	    rs->file ? open(rs->file, O_RDONLY | O_NONBLOCK | O_CLOEXEC) : -1;
-	bool same = fd >= 0 && replay_file_id(fd, &now) == 0 &&
-		    replay_file_id_equal(&now, &r->id);
+	bool same = fd >= 0 && backend_replay_file_id(fd, &now) == 0 &&
+		    backend_replay_file_id_equal(&now, &r->id);
 
 	if (fd >= 0)
 		close(fd);
@@ -267,7 +267,7 @@ static void replay_close(struct backend *b)
 	free_replay(b->priv);
 }
 
-const struct config_section replay_section = {
+const struct config_section backend_replay_section = {
     .name = "replay",
     .tokens = replay_tokens,
     .settings_size = sizeof(struct replay_settings),
@@ -276,8 +276,8 @@ const struct config_section replay_section = {
 };
 
 const struct backend_ops backend_replay = {
-    .section = &replay_section,
-    .open = replay_open,
+    .section = &backend_replay_section,
+    .open = backend_replay_open,
     .read = replay_read,
     .close = replay_close,
     .keep = replay_keep,

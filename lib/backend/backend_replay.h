@@ -13,7 +13,7 @@ struct replay_settings {
 /* Its config section and ops, listed in registry.c; others find them by
  * name. */
 struct config_section;
-extern const struct config_section replay_section;
+extern const struct config_section backend_replay_section;
 struct backend_ops;
 extern const struct backend_ops backend_replay;
 

@@ -69,16 +69,16 @@ static int sim_open(struct backend *b, const struct config *cfg, char *err,
 		return -1;
 	}
 	s->cfg = *(const struct sim_settings *)config_settings(
-	    cfg, &sim_section);
+	    cfg, &backend_sim_section);
 	s->clock_ns = b->clock_ns ? b->clock_ns : backend_monotonic_ns;
 	s->base_s = s->t_s = 0; /* base_s: at the first read */
 	s->epoch = backend_new_epoch();
 	for (int i = 0; i < COUNTER_COUNT; i++)
 		if (!(s->cfg.off & COUNTER_BIT(i)) &&
-		    metric_in_revision(&counters[i], s->cfg.cpurev))
+		    meta_metric_in_revision(&meta_counters[i], s->cfg.cpurev))
 			s->counted |= COUNTER_BIT(i);
-	if (cpu_groups_even(&s->groups, s->cfg.nodes, s->cfg.cpus) != 0) {
-		cpu_groups_free(&s->groups);
+	if (util_cpu_groups_even(&s->groups, s->cfg.nodes, s->cfg.cpus) != 0) {
+		util_cpu_groups_free(&s->groups);
 		free(s);
 		snprintf(err, errlen, "sim: out of memory");
 		return -1;
@@ -120,13 +120,13 @@ static int sim_read(struct backend *b, struct sample *out)
 	struct sim *s = b->priv;
 	uint64_t row[SIM_CPU_FACTORS][COUNTER_COUNT] = {{0}};
 
-	if (sample_reserve(out, s->cfg.cpus) < 0)
+	if (cache_sample_reserve(out, s->cfg.cpus) < 0)
 		return -1;
 	uint64_t t = s->t_s = sim_time(s, s->clock_ns());
 	for (int i = 0; i < COUNTER_COUNT; i++) {
 		if (!(s->counted & COUNTER_BIT(i)))
 			continue;
-		uint64_t step = sim_rate(&s->cfg, i) * t;
+		uint64_t step = backend_sim_rate(&s->cfg, i) * t;
 		for (unsigned f = 0; f < SIM_CPU_FACTORS; f++)
 			row[f][i] = step * (f + 1);
 	}
@@ -157,15 +157,15 @@ static void sim_close(struct backend *b)
 {
 	struct sim *s = b->priv;
 	if (s)
-		cpu_groups_free(&s->groups);
+		util_cpu_groups_free(&s->groups);
 	free(s);
 }
 
 /* ------------------------------------------------------------ settings */
 
-uint64_t sim_rate(const struct sim_settings *s, int k)
+uint64_t backend_sim_rate(const struct sim_settings *s, int k)
 {
-	return s->rate_set & COUNTER_BIT(k) ? s->rate[k] : counters[k].sim_rate;
+	return s->rate_set & COUNTER_BIT(k) ? s->rate[k] : meta_counters[k].sim_rate;
 }
 
 static const struct sim_settings sim_defaults = {
@@ -181,7 +181,7 @@ static int parse_rate(void *settings, const char *token, char **w, int n,
 	uint64_t v;
 
 	if (n != 2)
-		return parse_fail(err, len, "%s: expected METRIC PER_SECOND",
+		return util_parse_fail(err, len, "%s: expected METRIC PER_SECOND",
 				  token);
 	int k = backend_counter_arg(w[0], token, err, len);
 	if (k < 0)
@@ -190,13 +190,13 @@ static int parse_rate(void *settings, const char *token, char **w, int n,
 		s->off |= COUNTER_BIT(k);
 		return 0;
 	}
-	if (parse_u64(w[1], UINT64_MAX, &v))
-		return parse_fail(err, len,
+	if (util_parse_u64(w[1], UINT64_MAX, &v))
+		return util_parse_fail(err, len,
 				  "%s: rate '%s' is not a whole number of "
 				  "events per second (or 'off')",
 				  token, w[1]);
 	if (v > SIM_RATE_MAX)
-		return parse_fail(err, len,
+		return util_parse_fail(err, len,
 				  "%s: rate %s is above %llu: the busiest "
 				  "simulated CPU's counter would wrap within "
 				  "a century",
@@ -215,7 +215,7 @@ static bool same_rates(const void *a, const void *b)
 	if (x->off != y->off)
 		return false;
 	for (int k = 0; k < COUNTER_COUNT; k++)
-		if (sim_rate(x, k) != sim_rate(y, k))
+		if (backend_sim_rate(x, k) != backend_sim_rate(y, k))
 			return false;
 	return true;
 }
@@ -226,8 +226,8 @@ static int parse_cpurev(void *settings, const char *token, char **w, int n,
 	struct sim_settings *s = settings;
 	unsigned a, b;
 	if (n != 1 || strlen(w[0]) > CPUREV_MAX ||
-	    cpurev_parse(w[0], &a, &b) != 0)
-		return parse_fail(err, len,
+	    meta_cpurev_parse(w[0], &a, &b) != 0)
+		return util_parse_fail(err, len,
 				  "%s: expected a revision like 3.4 "
 				  "(MAJOR.MINOR, each 0..%d)",
 				  token, CPUREV_PART_MAX);
@@ -258,7 +258,7 @@ static const struct config_token sim_tokens[] = {
     TOKEN_END,
 };
 
-const struct config_section sim_section = {
+const struct config_section backend_sim_section = {
     .name = "sim",
     .tokens = sim_tokens,
     .settings_size = sizeof(struct sim_settings),
@@ -267,7 +267,7 @@ const struct config_section sim_section = {
 };
 
 const struct backend_ops backend_sim = {
-    .section = &sim_section,
+    .section = &backend_sim_section,
     .open = sim_open,
     .read = sim_read,
     .close = sim_close,

@@ -31,12 +31,12 @@ struct sim_settings {
 };
 
 /* The rate of counter k on CPU 0 with these settings. */
-uint64_t sim_rate(const struct sim_settings *s, int k);
+uint64_t backend_sim_rate(const struct sim_settings *s, int k);
 
 /* Its config section and ops, listed in registry.c; others find them by
  * name. */
 struct config_section;
-extern const struct config_section sim_section;
+extern const struct config_section backend_sim_section;
 struct backend_ops;
 extern const struct backend_ops backend_sim;
 

@@ -10,7 +10,7 @@
 
 #include "util/parse.h"
 
-void host_cpurev(char *out, size_t len)
+void backend_host_cpurev(char *out, size_t len)
 {
 	FILE *f = fopen("/proc/cpuinfo", "r");
 	char line[256];
@@ -34,7 +34,7 @@ static long node_number(const char *name)
 {
 	uint64_t n;
 	if (strncmp(name, "node", 4) != 0 || (name[4] == '0' && name[5]) ||
-	    parse_u64(name + 4, CPU_GROUPS_MAX - 1, &n) != 0)
+	    util_parse_u64(name + 4, CPU_GROUPS_MAX - 1, &n) != 0)
 		return -1;
 	return (long)n;
 }
@@ -46,17 +46,17 @@ static int add_node(const char *dir, long n, struct cpu_groups *out,
 	char path[600], name[16], why[200];
 	struct cpulist l;
 	snprintf(path, sizeof(path), "%s/node%ld/cpulist", dir, n);
-	if (cpulist_read(path, &l) != 0)
-		return parse_fail(err, len, "%s: cannot read a CPU list", path);
+	if (util_cpulist_read(path, &l) != 0)
+		return util_parse_fail(err, len, "%s: cannot read a CPU list", path);
 	if (l.n == 0)
 		return 0; /* memory only */
 	snprintf(name, sizeof(name), "node%ld", n);
-	if (cpu_groups_add_list(out, name, &l, why, sizeof(why)) != 0)
-		return parse_fail(err, len, "%s: %s", path, why);
+	if (util_cpu_groups_add_list(out, name, &l, why, sizeof(why)) != 0)
+		return util_parse_fail(err, len, "%s: %s", path, why);
 	return 0;
 }
 
-int host_nodes(const char *sysfs, struct cpu_groups *out, char *err,
+int backend_host_nodes(const char *sysfs, struct cpu_groups *out, char *err,
 	       size_t len)
 {
 	char dir[400];
@@ -74,7 +74,7 @@ int host_nodes(const char *sysfs, struct cpu_groups *out, char *err,
 	closedir(d);
 	for (long n = 0; n < CPU_GROUPS_MAX; n++)
 		if (seen[n] && add_node(dir, n, out, err, len) != 0) {
-			cpu_groups_free(out);
+			util_cpu_groups_free(out);
 			return -1;
 		}
 	return 0;

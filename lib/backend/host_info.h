@@ -12,7 +12,7 @@
 
 /* "family.model.stepping" from /proc/cpuinfo's first CPU, else
  * "unknown". */
-void host_cpurev(char *out, size_t len);
+void backend_host_cpurev(char *out, size_t len);
 /*
  * The NUMA nodes under sysfs (SYSFS/devices/system/node/nodeN/cpulist),
  * in the order of N, as groups named nodeN; a node without CPUs (memory
@@ -20,7 +20,7 @@ void host_cpurev(char *out, size_t len);
  * groups, 0.  -1 with a message in err for a cpulist that cannot be read
  * or parsed, or nodes that overlap; out is then empty.
  */
-int host_nodes(const char *sysfs, struct cpu_groups *out, char *err,
+int backend_host_nodes(const char *sysfs, struct cpu_groups *out, char *err,
 	       size_t len);
 
 #endif

@@ -32,7 +32,7 @@ struct pcp_metric {
 	 * an instance that is not a CPU; a fetch error for this metric. */
 	bool noncpu_logged, failing;
 	/* Archive: the digest of the instance domain its instances were
-	 * learnt from (pcp_source_indom_digest); learnt again on a change. */
+	 * learnt from (backend_pcp_source_indom_digest); learnt again on a change. */
 	uint64_t indom_digest;
 };
 
@@ -69,11 +69,11 @@ struct pcp {
 
 /* Start a new counting epoch: every cell takes its next reading as its
  * base (what was counted in between is unknown). */
-void pcp_restart(struct pcp *p);
+void backend_pcp_restart(struct pcp *p);
 /* The source's hinv.map.cpu_node into p->nodes (pcp_nodes.c): none when
  * it has no such metric; an archive is rewound after. */
-void pcp_nodes_read(struct pcp *p);
+void backend_pcp_nodes_read(struct pcp *p);
 /* backend_pcp's read (pcp_read.c). */
-int pcp_read(struct backend *b, struct sample *s);
+int backend_pcp_read(struct backend *b, struct sample *s);
 
 #endif

@@ -43,7 +43,7 @@ static int make_groups(struct node_cpu *nc, size_t n, struct cpu_groups *out,
 			if (!l.n || l.cpu[l.n - 1] != nc[k].cpu)
 				l.cpu[l.n++] = nc[k].cpu;
 		snprintf(name, sizeof(name), "node%u", nc[i].node);
-		if (cpu_groups_add_list(out, name, &l, err, len) != 0)
+		if (util_cpu_groups_add_list(out, name, &l, err, len) != 0)
 			return -1;
 		i = j;
 	}
@@ -66,9 +66,9 @@ static int from_result(struct pcp_source *src, pmID id, const pmDesc *d,
 	size_t n = 0;
 	for (int i = 0; nc && i < vs->numval; i++) {
 		pmAtomValue v;
-		char *iname = pcp_source_inst_name(src, d->indom,
+		char *iname = backend_pcp_source_inst_name(src, d->indom,
 						   vs->vlist[i].inst);
-		long cpu = pcp_cpu_of_instance(iname);
+		long cpu = backend_pcp_cpu_of_instance(iname);
 		free(iname);
 		if (cpu < 0 || pmExtractValue(vs->valfmt, &vs->vlist[i],
 					      d->type, &v, PM_TYPE_U32) < 0)
@@ -80,7 +80,7 @@ static int from_result(struct pcp_source *src, pmID id, const pmDesc *d,
 	return rc;
 }
 
-void pcp_nodes_read(struct pcp *p)
+void backend_pcp_nodes_read(struct pcp *p)
 {
 	pmID id;
 	pmDesc d;
@@ -88,23 +88,23 @@ void pcp_nodes_read(struct pcp *p)
 	char err[300] = "out of memory";
 
 	memset(&p->nodes, 0, sizeof(p->nodes));
-	if (pcp_source_lookup(&p->src, CPU_NODE_METRIC, &id, &d, err,
+	if (backend_pcp_source_lookup(&p->src, CPU_NODE_METRIC, &id, &d, err,
 			      sizeof(err)) != 0 ||
 	    d.indom == PM_INDOM_NULL)
 		return; /* no such metric here: no groups */
-	enum pcp_fetch f = pcp_source_fetch(&p->src, 1, &id, &res, 0);
+	enum pcp_fetch f = backend_pcp_source_fetch(&p->src, 1, &id, &res, 0);
 	if (f == PCP_FETCH_OK || f == PCP_FETCH_RECONNECTED) {
 		if (from_result(&p->src, id, &d, res, &p->nodes, err,
 				sizeof(err)) != 0) {
-			hwr_log(LOG_WARNING, "pcp: %s: %s: %s; no CPU groups\n",
+			util_log(LOG_WARNING, "pcp: %s: %s: %s; no CPU groups\n",
 				p->src.name, CPU_NODE_METRIC, err);
-			cpu_groups_free(&p->nodes);
+			util_cpu_groups_free(&p->nodes);
 		}
 		pmFreeResult(res);
 	}
 	if (p->src.archive)
-		pcp_source_rewind(&p->src);
+		backend_pcp_source_rewind(&p->src);
 	if (p->nodes.n)
-		hwr_log(LOG_INFO, "pcp: %s: %zu CPU group(s) from %s\n",
+		util_log(LOG_INFO, "pcp: %s: %zu CPU group(s) from %s\n",
 			p->src.name, p->nodes.n, CPU_NODE_METRIC);
 }

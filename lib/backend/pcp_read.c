@@ -29,7 +29,7 @@
 #include "backend/pcp_data.h"
 #include "util/sorted.h"
 
-void pcp_restart(struct pcp *p)
+void backend_pcp_restart(struct pcp *p)
 {
 	for (size_t i = 0; i < p->ncpus; i++)
 		memset(p->cpus[i].cell, 0, sizeof(p->cpus[i].cell));
@@ -57,7 +57,7 @@ static struct pcp_cpu *find_or_add_cpu(struct pcp *p, unsigned cpu)
 {
 	bool added;
 	struct pcp_cpu *pc =
-	    sorted_find_or_add((void **)&p->cpus, &p->ncpus, sizeof(*p->cpus),
+	    util_sorted_find_or_add((void **)&p->cpus, &p->ncpus, sizeof(*p->cpus),
 			       cpu_key, cpu, &added);
 	if (pc && added)
 		pc->cpu = cpu;
@@ -70,16 +70,16 @@ static long cpu_of(struct pcp *p, struct pcp_metric *m, int inst)
 {
 	bool added;
 	struct pcp_inst *e =
-	    sorted_find_or_add((void **)&m->inst, &m->ninst, sizeof(*m->inst),
+	    util_sorted_find_or_add((void **)&m->inst, &m->ninst, sizeof(*m->inst),
 			       inst_key, inst, &added);
 	if (e && !added)
 		return e->cpu;
-	char *name = pcp_source_inst_name(&p->src, m->desc.indom, inst);
-	long cpu = pcp_cpu_of_instance(name);
+	char *name = backend_pcp_source_inst_name(&p->src, m->desc.indom, inst);
+	long cpu = backend_pcp_cpu_of_instance(name);
 	if (cpu < 0) {
 		/* open refused such metrics: this instance came later */
 		if (!m->noncpu_logged)
-			hwr_log(LOG_WARNING,
+			util_log(LOG_WARNING,
 				"pcp: %s: instance %d (%s) is not a CPU "
 				"(expected cpuN); its values are skipped and "
 				"counted in hwR10kEvCtrPollErrors (logged "
@@ -100,12 +100,12 @@ static void advance(struct count_cell *cell, uint64_t raw,
 		    const struct pcp_metric *m, long cpu)
 {
 	uint64_t before = cell->raw;
-	if (!count_cell_take(cell, raw, m->width))
+	if (!util_count_cell_take(cell, raw, m->width))
 		return;
 	char where[32] = "";
 	if (cpu >= 0)
 		snprintf(where, sizeof(where), " of CPU %ld", cpu);
-	hwr_log(LOG_NOTICE,
+	util_log(LOG_NOTICE,
 		"pcp: %s%s went backwards (%llu to %llu): the source "
 		"restarted it from zero; its rate for this poll is unknown (a "
 		"discontinuity)\n",
@@ -118,7 +118,7 @@ static void fold_metric(struct pcp *p, struct pcp_metric *m,
 {
 	if (vs->numval < 0) {
 		if (!m->failing)
-			hwr_log(LOG_WARNING,
+			util_log(LOG_WARNING,
 				"pcp: %s: %s; not counted until it has values "
 				"again (each poll without is counted in "
 				"hwR10kEvCtrPollErrors)\n",
@@ -128,7 +128,7 @@ static void fold_metric(struct pcp *p, struct pcp_metric *m,
 		return;
 	}
 	if (m->failing)
-		hwr_log(LOG_NOTICE, "pcp: %s: has values again\n", m->name);
+		util_log(LOG_NOTICE, "pcp: %s: has values again\n", m->name);
 	m->failing = false;
 	for (int j = 0; j < vs->numval; j++) {
 		pmAtomValue a;
@@ -196,10 +196,10 @@ static void follow_indoms(struct pcp *p)
 		if (j < i) /* the same domain, read for this record already */
 			h = p->metric[j].indom_digest;
 		else
-			h = pcp_source_indom_digest(&p->src, m->desc.indom);
+			h = backend_pcp_source_indom_digest(&p->src, m->desc.indom);
 		if (m->indom_digest && h != m->indom_digest && m->ninst) {
 			if (j == i)
-				hwr_log(LOG_NOTICE,
+				util_log(LOG_NOTICE,
 					"pcp: %s: the instance domain %s "
 					"changed at record %zu: instances are "
 					"named as the archive has them now\n",
@@ -241,13 +241,13 @@ static enum pcp_fetch next_record(struct pcp *p, uint64_t now, pmResult **res)
 {
 	for (int tries = 0; tries < 4; tries++) {
 		enum pcp_fetch f =
-		    pcp_source_fetch(&p->src, p->nids, p->ids, res, now);
+		    backend_pcp_source_fetch(&p->src, p->nids, p->ids, res, now);
 		if (f == PCP_FETCH_ERROR && p->src.archive) {
 			/* a record libpcp cannot read (a corrupt or cut
 			 * volume): the archive ends there, looped or held,
 			 * never served as current; said once, counted */
 			if (!p->corrupt_logged)
-				hwr_log(LOG_ERR,
+				util_log(LOG_ERR,
 					"pcp: %s: cannot read the record after "
 					"record %zu (%s): the archive ends "
 					"there%s (logged once; counted in "
@@ -260,31 +260,31 @@ static enum pcp_fetch next_record(struct pcp *p, uint64_t now, pmResult **res)
 			f = PCP_FETCH_END;
 		}
 		if (f == PCP_FETCH_RECONNECTED)
-			pcp_restart(p);
+			backend_pcp_restart(p);
 		if (f == PCP_FETCH_MARK) {
-			hwr_log(LOG_NOTICE,
+			util_log(LOG_NOTICE,
 				"pcp: %s: a <mark> record after record %zu "
 				"(a gap in the recording): counting "
 				"restarts\n",
 				p->src.name, p->records);
-			pcp_restart(p);
+			backend_pcp_restart(p);
 			continue;
 		}
 		if (f == PCP_FETCH_END && p->loop && p->records > 0) {
 			if (p->loops++ == 0)
-				hwr_log(LOG_INFO,
+				util_log(LOG_INFO,
 					"pcp: %s: end reached, starting again "
 					"(logged once; each loop is a counter "
 					"discontinuity)\n",
 					p->src.name);
-			if (pcp_source_rewind(&p->src) != 0)
+			if (backend_pcp_source_rewind(&p->src) != 0)
 				return PCP_FETCH_ERROR;
-			pcp_restart(p);
+			backend_pcp_restart(p);
 			p->records = 0;
 			continue;
 		}
 		if (f == PCP_FETCH_END && !p->ended)
-			hwr_log(LOG_NOTICE,
+			util_log(LOG_NOTICE,
 				"pcp: %s: end reached after %zu records; "
 				"holding the last values\n",
 				p->src.name, p->records);
@@ -299,7 +299,7 @@ static enum pcp_fetch next_record(struct pcp *p, uint64_t now, pmResult **res)
 static int fill_sample(struct pcp *p, struct sample *s, bool stopped,
 		       bool ended)
 {
-	if (sample_reserve(s, p->ncpus) < 0)
+	if (cache_sample_reserve(s, p->ncpus) < 0)
 		return -1;
 	size_t n = 0;
 	for (size_t i = 0; i < p->ncpus; i++) {
@@ -345,7 +345,7 @@ static int fill_sample(struct pcp *p, struct sample *s, bool stopped,
 	return 0;
 }
 
-int pcp_read(struct backend *b, struct sample *s)
+int backend_pcp_read(struct backend *b, struct sample *s)
 {
 	struct pcp *p = b->priv;
 	pmResult *res = NULL;

@@ -22,20 +22,20 @@ static int parse_metric(void *settings, const char *token, char **w, int n,
 	struct pcp_settings *s = settings;
 
 	if (n != 2)
-		return parse_fail(err, len, "%s: expected METRIC PCPNAME",
+		return util_parse_fail(err, len, "%s: expected METRIC PCPNAME",
 				  token);
 	int c = backend_counter_arg(w[0], token, err, len);
 	if (c < 0)
 		return -1;
 	for (int o = 0; o < COUNTER_COUNT; o++)
 		if (o != c && s->metric[o] && strcmp(s->metric[o], w[1]) == 0)
-			return parse_fail(err, len,
+			return util_parse_fail(err, len,
 					  "%s: PCP metric %s already feeds %s; "
 					  "one PCP metric feeds one counter",
-					  token, w[1], counters[o].fullname);
+					  token, w[1], meta_counters[o].fullname);
 	char *name = strdup(w[1]);
 	if (!name)
-		return parse_fail(err, len, "out of memory");
+		return util_parse_fail(err, len, "out of memory");
 	free(s->metric[c]);
 	s->metric[c] = name;
 	return 0;
@@ -58,13 +58,13 @@ static int pcp_validate(const void *settings, char *err, size_t len)
 	const struct pcp_settings *s = settings;
 
 	if (s->host && s->archive)
-		return parse_fail(err, len,
+		return util_parse_fail(err, len,
 				  "pcpHost and pcpArchive exclude each other "
 				  "(a source is pmcd or an archive)");
 	return 0;
 }
 
-const struct config_section pcp_section = {
+const struct config_section backend_pcp_section = {
     .name = "pcp",
     .tokens = pcp_tokens,
     .settings_size = sizeof(struct pcp_settings),

@@ -24,7 +24,7 @@
 
 #include "util/log.h"
 
-long pcp_cpu_of_instance(const char *name)
+long backend_pcp_cpu_of_instance(const char *name)
 {
 	long cpu = 0;
 
@@ -62,7 +62,7 @@ static int open_archive(struct pcp_source *src, const char *path, char *err,
 		snprintf(err, len, "pcp: out of memory");
 		return -1;
 	}
-	if (pcp_source_rewind(src) != 0) {
+	if (backend_pcp_source_rewind(src) != 0) {
 		snprintf(err, len, "pcp: archive %s: cannot go to its start",
 			 path);
 		return -1;
@@ -129,7 +129,7 @@ static int new_host_context(const char *host, char *why, size_t len)
 	return ctx;
 }
 
-int pcp_source_open(struct pcp_source *src, const char *host,
+int backend_pcp_source_open(struct pcp_source *src, const char *host,
 		    const char *archive, char *err, size_t len)
 {
 	char why[400];
@@ -157,7 +157,7 @@ int pcp_source_open(struct pcp_source *src, const char *host,
 	return 0;
 }
 
-int pcp_source_lookup(struct pcp_source *src, const char *name, pmID *id,
+int backend_pcp_source_lookup(struct pcp_source *src, const char *name, pmID *id,
 		      pmDesc *desc, char *err, size_t len)
 {
 	const char *names[1] = {name};
@@ -172,13 +172,13 @@ int pcp_source_lookup(struct pcp_source *src, const char *name, pmID *id,
 	return 0;
 }
 
-int pcp_source_rewind(struct pcp_source *src)
+int backend_pcp_source_rewind(struct pcp_source *src)
 {
 	int sts;
 
 	if ((sts = pmUseContext(src->ctx)) < 0 ||
 	    (sts = pmSetMode(PM_MODE_FORW, &src->start, 0)) < 0) {
-		hwr_log(LOG_ERR, "pcp: %s: cannot go to its start: %s\n",
+		util_log(LOG_ERR, "pcp: %s: cannot go to its start: %s\n",
 			src->name, pmErrStr(sts));
 		return -1;
 	}
@@ -192,7 +192,7 @@ static bool reconnect(struct pcp_source *src, uint64_t now_ns)
 		return false;
 	int sts = pmReconnectContext(src->ctx);
 	if (sts >= 0) {
-		hwr_log(LOG_NOTICE, "pcp: %s: connected again\n", src->name);
+		util_log(LOG_NOTICE, "pcp: %s: connected again\n", src->name);
 		src->connected = true;
 		src->backoff_ns = 0;
 		return true;
@@ -223,7 +223,7 @@ static int next_record(int n, const pmID *ids, pmResult **res)
 	return sts;
 }
 
-enum pcp_fetch pcp_source_fetch(struct pcp_source *src, int n, pmID *ids,
+enum pcp_fetch backend_pcp_source_fetch(struct pcp_source *src, int n, pmID *ids,
 				pmResult **res, uint64_t now_ns)
 {
 	bool again = false;
@@ -250,7 +250,7 @@ enum pcp_fetch pcp_source_fetch(struct pcp_source *src, int n, pmID *ids,
 		src->error = sts; /* the caller says it, once */
 		return PCP_FETCH_ERROR;
 	}
-	hwr_log(LOG_WARNING,
+	util_log(LOG_WARNING,
 		"pcp: %s: fetch failed (%s); its counters stop until it "
 		"answers again\n",
 		src->name, pmErrStr(sts));
@@ -260,7 +260,7 @@ enum pcp_fetch pcp_source_fetch(struct pcp_source *src, int n, pmID *ids,
 	return PCP_FETCH_LOST;
 }
 
-int pcp_source_instances(struct pcp_source *src, pmInDom indom, int **inst,
+int backend_pcp_source_instances(struct pcp_source *src, pmInDom indom, int **inst,
 			 char ***names)
 {
 	int n = pmUseContext(src->ctx);
@@ -273,7 +273,7 @@ int pcp_source_instances(struct pcp_source *src, pmInDom indom, int **inst,
 	return n < 0 ? 0 : n;
 }
 
-char *pcp_source_inst_name(struct pcp_source *src, pmInDom indom, int inst)
+char *backend_pcp_source_inst_name(struct pcp_source *src, pmInDom indom, int inst)
 {
 	char *name = NULL;
 	int sts = pmUseContext(src->ctx);
@@ -295,7 +295,7 @@ static uint64_t digest(uint64_t h, const void *p, size_t n)
 	return h;
 }
 
-uint64_t pcp_source_indom_digest(struct pcp_source *src, pmInDom indom)
+uint64_t backend_pcp_source_indom_digest(struct pcp_source *src, pmInDom indom)
 {
 	int *inst = NULL;
 	char **names = NULL;
@@ -315,7 +315,7 @@ uint64_t pcp_source_indom_digest(struct pcp_source *src, pmInDom indom)
 	return h ? h : 1;
 }
 
-void pcp_source_close(struct pcp_source *src)
+void backend_pcp_source_close(struct pcp_source *src)
 {
 	if (src->ctx >= 0)
 		pmDestroyContext(src->ctx);

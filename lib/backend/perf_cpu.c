@@ -53,7 +53,7 @@ static long group_key(const struct perf_term *t)
 	return t->type;
 }
 
-void perf_cpu_close(struct perf_cpu *pc)
+void backend_perf_cpu_close(struct perf_cpu *pc)
 {
 	for (unsigned g = 0; g < pc->ngroups; g++)
 		for (unsigned i = 0; i < pc->groups[g].n; i++)
@@ -82,7 +82,7 @@ static struct perf_group *group_for(struct perf_cpu *pc, long key, long *keys,
 	return p;
 }
 
-int perf_cpu_open(struct perf_cpu *pc, const struct perfspec *spec,
+int backend_perf_cpu_open(struct perf_cpu *pc, const struct perfspec *spec,
 		  counter_mask counted, unsigned group_size)
 {
 	long keys[COUNTER_COUNT * PERFSPEC_MAX_TERMS];
@@ -102,11 +102,11 @@ int perf_cpu_open(struct perf_cpu *pc, const struct perfspec *spec,
 			int fd =
 			    open_term(t, (int)pc->cpu, g->n ? g->fd[0] : -1);
 			if (fd < 0) {
-				hwr_log(
+				util_log(
 				    LOG_WARNING,
 				    "perf: CPU %u: cannot open the event of "
 				    "%s%s: %s; the CPU stops counting\n",
-				    pc->cpu, METRIC_PREFIX, counters[c].name,
+				    pc->cpu, METRIC_PREFIX, meta_counters[c].name,
 				    strerror(errno));
 				if (g->n == 0)
 					pc->ngroups--;
@@ -122,13 +122,13 @@ int perf_cpu_open(struct perf_cpu *pc, const struct perfspec *spec,
 		      PERF_IOC_FLAG_GROUP);
 		events += pc->groups[g].n;
 	}
-	hwr_log(LOG_INFO, "perf: CPU %u: %u events in %u groups\n", pc->cpu,
+	util_log(LOG_INFO, "perf: CPU %u: %u events in %u groups\n", pc->cpu,
 		events, pc->ngroups);
 	pc->open = true;
 	pc->epoch = backend_new_epoch();
 	return 0;
 fail:
-	perf_cpu_close(pc);
+	backend_perf_cpu_close(pc);
 	return -1;
 }
 
@@ -140,7 +140,7 @@ static int read_group(struct perf_cpu *pc, struct perf_group *g)
 	ssize_t got = read(g->fd[0], buf, sizeof(buf));
 
 	if (got < 0 || (size_t)got != want || buf[0] != g->n) {
-		hwr_log(LOG_WARNING,
+		util_log(LOG_WARNING,
 			"perf: CPU %u: group read failed (%s); the CPU stops "
 			"counting until it can be reopened\n",
 			pc->cpu,
@@ -155,16 +155,16 @@ static int read_group(struct perf_cpu *pc, struct perf_group *g)
 	for (unsigned i = 0; i < g->n; i++) {
 		uint64_t d = buf[3 + i] - g->raw[i];
 		g->raw[i] = buf[3 + i];
-		pc->value[g->counter[i]] += scale_delta(d, de, dr);
+		pc->value[g->counter[i]] += util_scale_delta(d, de, dr);
 	}
 	return 0;
 }
 
-int perf_cpu_read(struct perf_cpu *pc)
+int backend_perf_cpu_read(struct perf_cpu *pc)
 {
 	for (unsigned g = 0; pc->open && g < pc->ngroups; g++) {
 		if (read_group(pc, &pc->groups[g]) != 0) {
-			perf_cpu_close(pc); /* reopened at the next poll */
+			backend_perf_cpu_close(pc); /* reopened at the next poll */
 			return -1;
 		}
 	}
@@ -172,7 +172,7 @@ int perf_cpu_read(struct perf_cpu *pc)
 }
 
 /* Test-open a metric's terms on cpu; 0 or the first errno. */
-int perf_probe(const struct perfspec *sp, int cpu)
+int backend_perf_probe(const struct perfspec *sp, int cpu)
 {
 	for (unsigned k = 0; k < sp->nterms; k++) {
 		int fd = open_term(&sp->term[k], cpu, -1);
@@ -183,7 +183,7 @@ int perf_probe(const struct perfspec *sp, int cpu)
 	return 0;
 }
 
-counter_mask perf_cpu_never_ran(const struct perf_cpu *pc, uint64_t min_ns)
+counter_mask backend_perf_cpu_never_ran(const struct perf_cpu *pc, uint64_t min_ns)
 {
 	counter_mask ran = 0, idle = 0;
 

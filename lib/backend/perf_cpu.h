@@ -32,18 +32,18 @@ struct perf_cpu {
 /* Open every term of the counted metrics on pc->cpu, at most group_size
  * events per group; a new epoch. -1 (logged, nothing left open) when an
  * event cannot be opened or memory runs out. */
-int perf_cpu_open(struct perf_cpu *pc, const struct perfspec *spec,
+int backend_perf_cpu_open(struct perf_cpu *pc, const struct perfspec *spec,
 		  counter_mask counted, unsigned group_size);
 /* Add the scaled deltas of every group to pc->value; -1 (logged, the CPU
  * closed) when a read failed. */
-int perf_cpu_read(struct perf_cpu *pc);
-void perf_cpu_close(struct perf_cpu *pc);
+int backend_perf_cpu_read(struct perf_cpu *pc);
+void backend_perf_cpu_close(struct perf_cpu *pc);
 /* The metrics none of whose events on pc has run since it opened,
  * although enabled for min_ns or more: the kernel accepted the events but
  * never scheduled them (their PMU cannot count them, or other events hold
  * the counters they need).  Their counts are unknown, not zero. */
-counter_mask perf_cpu_never_ran(const struct perf_cpu *pc, uint64_t min_ns);
+counter_mask backend_perf_cpu_never_ran(const struct perf_cpu *pc, uint64_t min_ns);
 /* Test-open a metric's terms on cpu; 0 or the first errno. */
-int perf_probe(const struct perfspec *sp, int cpu);
+int backend_perf_probe(const struct perfspec *sp, int cpu);
 
 #endif

@@ -50,8 +50,8 @@ static void try_event(struct perf_hint *h, const char *sysfs, int cpu,
 	char err[200];
 
 	if (h->n == PERF_HINT_MAX ||
-	    perfspec_parse(spec, sysfs, &sp, err, sizeof(err)) != 0 ||
-	    perf_probe(&sp, cpu) != 0)
+	    backend_perfspec_parse(spec, sysfs, &sp, err, sizeof(err)) != 0 ||
+	    backend_perf_probe(&sp, cpu) != 0)
 		return;
 	snprintf(h->key[h->n], sizeof(h->key[h->n]), "%s", key);
 	snprintf(h->spec[h->n], sizeof(h->spec[h->n]), "%s", spec);
@@ -92,7 +92,7 @@ static void try_msr(struct perf_hint *h, const char *sysfs, int cpu)
 	closedir(d);
 }
 
-void perf_hint_probe(const char *sysfs, int cpu, struct perf_hint *h)
+void backend_perf_hint_probe(const char *sysfs, int cpu, struct perf_hint *h)
 {
 	char key[40];
 
@@ -131,7 +131,7 @@ static void list_events(const struct perf_hint *h, char *buf, size_t len)
 	}
 }
 
-void perf_hint_log(const struct perf_hint *h)
+void backend_perf_hint_log(const struct perf_hint *h)
 {
 	char events[PERF_HINT_MAX * 64], lines[512] = "";
 	size_t used = 0;
@@ -143,7 +143,7 @@ void perf_hint_log(const struct perf_hint *h)
 			    lines + used, sizeof(lines) - used,
 			    "\"perfEvent %s %s\", ", stand_ins[i].metric,
 			    stand_in(h, i));
-	hwr_log(LOG_WARNING,
+	util_log(LOG_WARNING,
 		"perf: no usable performance counters on this machine (no "
 		"PMU for the configured events, as in most virtual machines "
 		"and containers); %s%s; %s%sor \"backend pcp\" "
@@ -152,7 +152,7 @@ void perf_hint_log(const struct perf_hint *h)
 		used ? "to count, put in hw-r10kevctr.conf: " : "", lines);
 }
 
-void perf_hint_print(const struct perf_hint *h, FILE *out)
+void backend_perf_hint_print(const struct perf_hint *h, FILE *out)
 {
 	fprintf(out, "# No configured event counts on this host (no hardware "
 		     "PMU, as in most virtual machines and containers).\n");

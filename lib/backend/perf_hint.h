@@ -24,11 +24,11 @@ struct perf_hint {
  * context-switches, cpu-migrations) and, when SYSFS/bus/event_source/
  * devices/msr exists, the msr PMU's events (x86: tsc, aperf, mperf...).
  */
-void perf_hint_probe(const char *sysfs, int cpu, struct perf_hint *h);
+void backend_perf_hint_probe(const char *sysfs, int cpu, struct perf_hint *h);
 /* The one log line: what counts here, the config lines, backend pcp. */
-void perf_hint_log(const struct perf_hint *h);
+void backend_perf_hint_log(const struct perf_hint *h);
 /* The same for --dump: comment lines, and the config lines as they go
  * into hw-r10kevctr.conf (so `grep ^perfEvent` takes them). */
-void perf_hint_print(const struct perf_hint *h, FILE *out);
+void backend_perf_hint_print(const struct perf_hint *h, FILE *out);
 
 #endif

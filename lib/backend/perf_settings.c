@@ -16,14 +16,14 @@ static const struct perf_settings perf_defaults = {
     .group_size = PERF_GROUP_SIZE_DEFAULT,
 };
 
-const char *perf_settings_sysfs(const struct perf_settings *s)
+const char *backend_perf_settings_sysfs(const struct perf_settings *s)
 {
 	return s->sysfs ? s->sysfs : "/sys";
 }
 
-const char *perf_settings_spec(const struct perf_settings *s, int c)
+const char *backend_perf_settings_spec(const struct perf_settings *s, int c)
 {
-	return s->event[c] ? s->event[c] : counters[c].perf;
+	return s->event[c] ? s->event[c] : meta_counters[c].perf;
 }
 
 /* perfEvent METRIC SPEC|off (checked against perfSysfs as read so far) */
@@ -35,16 +35,16 @@ static int parse_event(void *settings, const char *token, char **w, int n,
 	char why[200];
 
 	if (n != 2)
-		return parse_fail(err, len, "%s: expected METRIC SPEC|off",
+		return util_parse_fail(err, len, "%s: expected METRIC SPEC|off",
 				  token);
 	int k = backend_counter_arg(w[0], token, err, len);
 	if (k < 0)
 		return -1;
-	if (perfspec_parse(w[1], perf_settings_sysfs(s), &sp, why, sizeof(why)))
-		return parse_fail(err, len, "%s: %s", token, why);
+	if (backend_perfspec_parse(w[1], backend_perf_settings_sysfs(s), &sp, why, sizeof(why)))
+		return util_parse_fail(err, len, "%s: %s", token, why);
 	free(s->event[k]);
 	s->event[k] = strdup(w[1]);
-	return s->event[k] ? 0 : parse_fail(err, len, "out of memory");
+	return s->event[k] ? 0 : util_parse_fail(err, len, "out of memory");
 }
 
 /* Every perf token reopens the events. */
@@ -57,7 +57,7 @@ static const struct config_token perf_tokens[] = {
     TOKEN_END,
 };
 
-const struct config_section perf_section = {
+const struct config_section backend_perf_section = {
     .name = "perf",
     .tokens = perf_tokens,
     .settings_size = sizeof(struct perf_settings),

@@ -111,7 +111,7 @@ static int lookup(const struct name *t, const char *s, size_t n, uint64_t *out)
 
 static int fail(char *err, size_t len, const char *what, const char *term)
 {
-	return parse_fail(err, len, "%s in perf event '%s'", what, term);
+	return util_parse_fail(err, len, "%s in perf event '%s'", what, term);
 }
 
 static int parse_hex(const char *s, uint64_t *out)
@@ -156,7 +156,7 @@ static int pmu_type(const char *sysfs, const char *pmu, size_t n, uint32_t *out)
 	return 0;
 }
 
-bool perfspec_pfm_built(void)
+bool backend_perfspec_pfm_built(void)
 {
 #ifdef HAVE_LIBPFM
 	return true;
@@ -241,7 +241,7 @@ static int parse_term(const char *term, const char *sysfs, struct perf_term *t,
 	return 0;
 }
 
-int perfspec_parse(const char *spec, const char *sysfs, struct perfspec *out,
+int backend_perfspec_parse(const char *spec, const char *sysfs, struct perfspec *out,
 		   char *err, size_t errlen)
 {
 	char buf[256];

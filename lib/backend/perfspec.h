@@ -42,9 +42,9 @@ struct perfspec {
  */
 /* Whether pfm: names are understood (built with libpfm4's headers; the
  * library itself is loaded on the first such name). */
-bool perfspec_pfm_built(void);
+bool backend_perfspec_pfm_built(void);
 
-int perfspec_parse(const char *spec, const char *sysfs, struct perfspec *out,
+int backend_perfspec_parse(const char *spec, const char *sysfs, struct perfspec *out,
 		   char *err, size_t errlen);
 
 #endif

@@ -36,7 +36,7 @@ _Static_assert(NREG <= CONFIG_SECTIONS_MAX, "raise CONFIG_SECTIONS_MAX");
  * why not), in the same order: the config language is the same in every
  * build. */
 static const struct config_section *const sections[] = {
-    &sim_section, &perf_section, &replay_section, &pcp_section, NULL,
+    &backend_sim_section, &backend_perf_section, &backend_replay_section, &backend_pcp_section, NULL,
 };
 _Static_assert(sizeof(sections) / sizeof(sections[0]) - 1 <=
 		   CONFIG_SECTIONS_MAX,
@@ -77,9 +77,9 @@ const char *backend_names(char *buf, size_t len)
 int backend_counter_arg(const char *name, const char *token, char *err,
 			size_t len)
 {
-	int c = counter_index_by_name(name);
+	int c = meta_counter_index_by_name(name);
 	if (c < 0)
-		parse_fail(err, len,
+		util_parse_fail(err, len,
 			   "%s: '%s' is not a counter metric (expected e.g. "
 			   "hw.r10kevctr.cycles)",
 			   token, name);

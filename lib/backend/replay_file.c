@@ -44,7 +44,7 @@ static void step(struct replay_reader *rd, size_t n)
 /* The next line (without its newline) in line[], cut at REPLAY_LINE_MAX
  * bytes; *n is its whole length and *nul whether it has a NUL byte.
  * Returns false at the end of the file (or when cancelled). */
-bool replay_reader_next(struct replay_reader *rd, char *line, size_t *n,
+bool backend_replay_reader_next(struct replay_reader *rd, char *line, size_t *n,
 			bool *nul)
 {
 	bool any = false;
@@ -81,7 +81,7 @@ bool replay_reader_next(struct replay_reader *rd, char *line, size_t *n,
 	return any && !rd->cancelled;
 }
 
-int replay_file_id(int fd, struct file_id *id)
+int backend_replay_file_id(int fd, struct file_id *id)
 {
 	struct stat st;
 	if (fstat(fd, &st) != 0)
@@ -90,7 +90,7 @@ int replay_file_id(int fd, struct file_id *id)
 	return S_ISREG(st.st_mode) ? 0 : 1;
 }
 
-bool replay_file_id_equal(const struct file_id *a, const struct file_id *b)
+bool backend_replay_file_id_equal(const struct file_id *a, const struct file_id *b)
 {
 	return a->dev == b->dev && a->ino == b->ino && a->size == b->size &&
 	       a->mtime.tv_sec == b->mtime.tv_sec &&
@@ -101,10 +101,10 @@ bool replay_file_id_equal(const struct file_id *a, const struct file_id *b)
  * Open without blocking (a FIFO or device named as replayFile would stall
  * the main loop until the master drops us) and accept regular files only.
  */
-FILE *replay_open(struct replay *r, char *err, size_t errlen)
+FILE *backend_replay_open(struct replay *r, char *err, size_t errlen)
 {
 	int fd = open(r->file, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	int kind = fd < 0 ? -1 : replay_file_id(fd, &r->id);
+	int kind = fd < 0 ? -1 : backend_replay_file_id(fd, &r->id);
 	FILE *in = kind == 0 ? fdopen(fd, "r") : NULL;
 
 	if (!in) {
@@ -116,7 +116,7 @@ FILE *replay_open(struct replay *r, char *err, size_t errlen)
 	return in;
 }
 
-struct replay_reader *replay_reader_new(FILE *in, const struct backend *b)
+struct replay_reader *backend_replay_reader_new(FILE *in, const struct backend *b)
 {
 	struct replay_reader *rd = calloc(1, sizeof(*rd));
 	if (rd) {
@@ -127,13 +127,13 @@ struct replay_reader *replay_reader_new(FILE *in, const struct backend *b)
 	return rd;
 }
 
-void replay_reader_step(struct replay_reader *rd)
+void backend_replay_reader_step(struct replay_reader *rd)
 {
 	rd->next_step = rd->consumed;
 	step(rd, 0);
 }
 
-bool replay_reader_cancelled(const struct replay_reader *rd)
+bool backend_replay_reader_cancelled(const struct replay_reader *rd)
 {
 	return rd->cancelled;
 }

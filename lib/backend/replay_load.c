@@ -48,10 +48,10 @@ static int bad(struct parser *p, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	if (p->r->bad_lines < REPLAY_BAD_LOGGED)
-		hwr_log(LOG_WARNING, "replay: %s:%u: %s; line skipped\n",
+		util_log(LOG_WARNING, "replay: %s:%u: %s; line skipped\n",
 			p->file, p->line, msg);
 	else if (p->r->bad_lines == REPLAY_BAD_LOGGED)
-		hwr_log(LOG_WARNING,
+		util_log(LOG_WARNING,
 			"replay: %s:%u: %s; line skipped; further bad lines "
 			"are counted, not logged\n",
 			p->file, p->line, msg);
@@ -68,7 +68,7 @@ static void note_reset(struct parser *p, const char *metric, const char *cpu,
 {
 	struct replay *r = p->r;
 	if (r->resets < REPLAY_BAD_LOGGED)
-		hwr_log(LOG_NOTICE,
+		util_log(LOG_NOTICE,
 			"replay: %s:%u: %s of CPU %s goes backwards (%llu to "
 			"%llu): a restart from zero, served as a reset (declare "
 			"replayCounterWidth for a counter that wraps)%s\n",
@@ -196,7 +196,7 @@ static int parse_group(struct parser *p, char **f, int n)
 	char why[300];
 	if (n != 3)
 		return bad(p, "expected group NAME CPULIST");
-	if (cpu_groups_add(&p->r->groups, f[1], f[2], why, sizeof(why)) != 0)
+	if (util_cpu_groups_add(&p->r->groups, f[1], f[2], why, sizeof(why)) != 0)
 		return bad(p, "%s", why);
 	return 0;
 }
@@ -204,7 +204,7 @@ static int parse_group(struct parser *p, char **f, int n)
 static int parse_line(struct parser *p, char *line)
 {
 	char *f[4];
-	int n = parse_words(line, f, 4);
+	int n = util_parse_words(line, f, 4);
 	if (n == 0 || f[0][0] == '#')
 		return 0;
 	if (strcmp(f[0], "group") == 0)
@@ -220,7 +220,7 @@ static int parse_line(struct parser *p, char *line)
 			   f[0], (unsigned long long)REPLAY_TIME_MAX);
 	if (p->have_time && t < p->last_time)
 		return bad(p, "time %s goes backwards", f[0]);
-	const struct metric *m = metric_by_name(f[2]);
+	const struct metric *m = meta_metric_by_name(f[2]);
 	if (!m)
 		return bad(p, "unknown metric '%s'", f[2]);
 	if (m->kind != METRIC_COUNTER) {
@@ -237,10 +237,10 @@ static int parse_counter(struct parser *p, const struct metric *m, char **f,
 {
 	uint64_t cpu, v;
 	bool sys = strcmp(f[1], "-") == 0;
-	if (!sys && parse_u64(f[1], REPLAY_CPU_MAX, &cpu))
+	if (!sys && util_parse_u64(f[1], REPLAY_CPU_MAX, &cpu))
 		return bad(p, "bad CPU '%s' (0..65535, or - for the system)",
 			   f[1]);
-	int counter = counter_index_of(m);
+	int counter = meta_counter_index_of(m);
 	unsigned other = sys ? p->cpu_line[counter] : p->sys_line[counter];
 	if (other)
 		return bad(p,
@@ -249,7 +249,7 @@ static int parse_counter(struct parser *p, const struct metric *m, char **f,
 			   f[2], sys ? "per-CPU" : "system-wide", other);
 	uint64_t max =
 	    p->r->width >= 64 ? UINT64_MAX : (UINT64_C(1) << p->r->width) - 1;
-	if (parse_u64(f[3], max, &v))
+	if (util_parse_u64(f[3], max, &v))
 		return bad(p,
 			   "bad value '%s' (a whole number that fits "
 			   "replayCounterWidth)",
@@ -278,10 +278,10 @@ static int parse_counter(struct parser *p, const struct metric *m, char **f,
 
 static int loaded(struct replay *r, char *err, size_t errlen);
 
-int replay_load(struct replay *r, const struct backend *b, char *err,
+int backend_replay_load(struct replay *r, const struct backend *b, char *err,
 		size_t errlen)
 {
-	FILE *in = replay_open(r, err, errlen);
+	FILE *in = backend_replay_open(r, err, errlen);
 	if (!in)
 		return -1;
 	struct parser p = {.r = r, .file = r->file};
@@ -291,7 +291,7 @@ int replay_load(struct replay *r, const struct backend *b, char *err,
 		snprintf(err, errlen, "replay: out of memory");
 		return -1;
 	}
-	struct replay_reader *rd = replay_reader_new(in, b);
+	struct replay_reader *rd = backend_replay_reader_new(in, b);
 	char line[REPLAY_LINE_MAX + 1];
 	size_t got;
 	bool nul;
@@ -302,11 +302,11 @@ int replay_load(struct replay *r, const struct backend *b, char *err,
 		return -1;
 	}
 	line[0] = '\0';
-	while (replay_reader_next(rd, line, &got, &nul)) {
+	while (backend_replay_reader_next(rd, line, &got, &nul)) {
 		p.line++;
 		if (p.line % REPLAY_STEP_LINES == 0) /* many short lines */
-			replay_reader_step(rd);
-		if (replay_reader_cancelled(rd))
+			backend_replay_reader_step(rd);
+		if (backend_replay_reader_cancelled(rd))
 			break;
 		if (got > REPLAY_LINE_MAX)
 			bad(&p, "line of %zu bytes (at most %d)", got,
@@ -316,7 +316,7 @@ int replay_load(struct replay *r, const struct backend *b, char *err,
 		else
 			parse_line(&p, line);
 	}
-	bool stopped = replay_reader_cancelled(rd);
+	bool stopped = backend_replay_reader_cancelled(rd);
 	free(rd);
 	free(p.last);
 	free(p.slot_of_cpu);
@@ -344,7 +344,7 @@ static int loaded(struct replay *r, char *err, size_t errlen)
 		return -1;
 	}
 	r->unreported = r->bad_lines;
-	hwr_log(LOG_INFO,
+	util_log(LOG_INFO,
 		"replay: %s: %zu sample sets, %zu CPUs, %u bad "
 		"line(s) skipped, %u reset(s)\n",
 		r->file, r->nsets, r->ncpus, r->bad_lines, r->resets);

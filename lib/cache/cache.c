@@ -21,10 +21,10 @@ void cache_init(struct cache *c)
 void cache_free(struct cache *c)
 {
 	for (size_t i = 0; i < c->nrows; i++)
-		span_free(&c->rows[i].span);
+		cache_span_free(&c->rows[i].span);
 	for (size_t i = 0; i < c->ngone; i++)
-		span_free(&c->gone[i].row.span);
-	span_free(&c->total_span);
+		cache_span_free(&c->gone[i].row.span);
+	cache_span_free(&c->total_span);
 	cache_groups_free(c);
 	free(c->rows);
 	free(c->offset);
@@ -85,10 +85,10 @@ static bool note_reset(struct cache *c, bool disc, unsigned cpu,
 	int more = __builtin_popcountll(reset) - 1;
 	if (more > 0)
 		NOTE("CPU %u %s and %d more went backwards (reset)", cpu,
-		     counters[k].fullname, more);
+		     meta_counters[k].fullname, more);
 	else
 		NOTE("CPU %u %s went backwards (reset)", cpu,
-		     counters[k].fullname);
+		     meta_counters[k].fullname);
 	return disc;
 }
 
@@ -98,7 +98,7 @@ static void fold_span(struct cpu_row *r, const uint64_t *offset,
 		      counter_mask reset, bool invalid, struct pass *ps)
 {
 	if (r->status != CPU_COUNTING) {
-		span_clear(&r->span);
+		cache_span_clear(&r->span);
 		return;
 	}
 	if (ps->quiet && !invalid && !reset && !(cs->unread & per_cpu))
@@ -113,7 +113,7 @@ static void fold_span(struct cpu_row *r, const uint64_t *offset,
 	    .delta = r->delta,
 	    .prev_ns = ps->prev_ns,
 	};
-	span_fold(&r->span, &p);
+	cache_span_fold(&r->span, &p);
 	ps->unread |= r->span.unread;
 	ps->reset |= r->span.reset;
 	ps->no_base |= r->span.bad & ~r->span.unread & ~r->span.reset;
@@ -202,7 +202,7 @@ static bool fold_rows(struct cache *c, const struct sample *s,
 		bool joined = row_of(c, cs, &old, &rows[i], offset[i], first,
 				     &returned, &disc);
 		if (joined)
-			rows[i].group = cpu_groups_find(&c->groups, cs->cpu);
+			rows[i].group = util_cpu_groups_find(&c->groups, cs->cpu);
 		long g = rows[i].group;
 		counter_mask reset = 0;
 		enum fold_event ev = cache_fold_cpu(
@@ -250,7 +250,7 @@ static void fold_totals(struct cache *c, const struct sample *s,
 	    .delta = c->total_delta,
 	    .prev_ns = ps->prev_ns,
 	};
-	span_fold(&c->total_span, &tp);
+	cache_span_fold(&c->total_span, &tp);
 }
 
 void cache_timestamps_reset(struct cache *c)

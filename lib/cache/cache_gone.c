@@ -41,7 +41,7 @@ void cache_gone_add(struct cache *c, const struct cpu_row *r,
 			(c->ngone - i) * sizeof(*c->gone));
 		c->ngone++;
 	} else {
-		span_free(&c->gone[i].row.span);
+		cache_span_free(&c->gone[i].row.span);
 	}
 	c->gone[i].row = *r;
 	memcpy(c->gone[i].offset, offset, sizeof(c->gone[i].offset));

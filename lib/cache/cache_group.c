@@ -10,12 +10,12 @@
 void cache_groups_free(struct cache *c)
 {
 	for (size_t g = 0; g < c->groups.n; g++)
-		span_free(&c->gsum[g].span);
+		cache_span_free(&c->gsum[g].span);
 	free(c->gsum);
 	free(c->gpass);
 	c->gsum = NULL;
 	c->gpass = NULL;
-	cpu_groups_free(&c->groups);
+	util_cpu_groups_free(&c->groups);
 }
 
 /* Each group from the values of its CPUs, in the table or gone. */
@@ -23,13 +23,13 @@ static void start_groups(struct cache *c)
 {
 	for (size_t i = 0; i < c->nrows; i++) {
 		struct cpu_row *r = &c->rows[i];
-		r->group = cpu_groups_find(&c->groups, r->cpu);
+		r->group = util_cpu_groups_find(&c->groups, r->cpu);
 		for (int k = 0; r->group >= 0 && k < COUNTER_COUNT; k++)
 			c->gsum[r->group].total[k] += cpu_row_value(c, r, k);
 	}
 	for (size_t i = 0; i < c->ngone; i++) {
 		struct gone_row *gr = &c->gone[i];
-		long g = gr->row.group = cpu_groups_find(&c->groups, gr->row.cpu);
+		long g = gr->row.group = util_cpu_groups_find(&c->groups, gr->row.cpu);
 		for (int k = 0; g >= 0 && k < COUNTER_COUNT; k++)
 			c->gsum[g].total[k] += gr->row.raw[k] + gr->offset[k];
 	}
@@ -40,13 +40,13 @@ int cache_groups_use(struct cache *c, const struct cpu_groups *g)
 	static const struct cpu_groups none;
 	if (!g)
 		g = &none;
-	if (cpu_groups_same(&c->groups, g))
+	if (util_cpu_groups_same(&c->groups, g))
 		return 0;
 	struct cpu_groups copy = {0};
 	size_t n = g->n ? g->n : 1;
 	struct group_sum *gsum = calloc(n, sizeof(*gsum));
 	struct group_pass *gpass = calloc(n, sizeof(*gpass));
-	if (!gsum || !gpass || cpu_groups_copy(&copy, g) != 0) {
+	if (!gsum || !gpass || util_cpu_groups_copy(&copy, g) != 0) {
 		free(gsum);
 		free(gpass);
 		return -1;
@@ -121,7 +121,7 @@ void cache_groups_end(struct cache *c, const struct group_end *e)
 		    .delta = gs->delta,
 		    .prev_ns = e->prev_ns,
 		};
-		span_fold(&gs->span, &sp);
+		cache_span_fold(&gs->span, &sp);
 		if (all || gp->event)
 			gs->disc_time = e->now;
 	}

@@ -118,7 +118,7 @@ enum sample_status cache_rate(const struct cache *c, int counter, long cpu,
 	    last_delta(c, counter, cpu, &delta, &value, &sp);
 	if (st != SAMPLE_OK)
 		return st;
-	if (!span_cell(sp, counter, value, delta, c->interval_ns,
+	if (!cache_span_cell(sp, counter, value, delta, c->interval_ns,
 		       c->sample_time_ns, &d, &ns))
 		return SAMPLE_DISCONTINUITY; /* no time between the polls */
 	unsigned __int128 r = (unsigned __int128)d * 1000000000u / ns;

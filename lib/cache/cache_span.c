@@ -10,7 +10,7 @@
 
 #define ALL_CELLS ((counter_mask)((UINT64_C(1) << COUNTER_COUNT) - 1))
 
-unsigned span_groups(const counter_mask **masks)
+unsigned cache_span_groups(const counter_mask **masks)
 {
 	/* resolved once (the agent and its tests are single-threaded) */
 	static counter_mask mask[SPAN_GROUPS_MAX];
@@ -18,11 +18,11 @@ unsigned span_groups(const counter_mask **masks)
 	static bool done;
 
 	if (!done) {
-		for (size_t s = 0; s < stat_count && s < SPAN_GROUPS_MAX;
+		for (size_t s = 0; s < meta_stat_count && s < SPAN_GROUPS_MAX;
 		     s++) {
-			struct stat_inputs in;
+			struct meta_stat_inputs in;
 			mask[s] = 0;
-			if (stat_inputs(s, &in) == 0) {
+			if (meta_stat_inputs(s, &in) == 0) {
 				const int k[SPAN_GROUP_INPUTS] = {
 				    in.num, in.minus, in.den, in.plus};
 				for (int j = 0; j < SPAN_GROUP_INPUTS; j++)
@@ -49,7 +49,7 @@ static unsigned slot(counter_mask in, int k)
 	return (unsigned)__builtin_popcountll(in & (COUNTER_BIT(k) - 1));
 }
 
-void span_clear(struct span_set *sp)
+void cache_span_clear(struct span_set *sp)
 {
 	struct span_gap *gap = sp->gap;
 	*sp = (struct span_set){.gap = gap};
@@ -57,7 +57,7 @@ void span_clear(struct span_set *sp)
 		gap->crossed = 0;
 }
 
-void span_free(struct span_set *sp)
+void cache_span_free(struct span_set *sp)
 {
 	free(sp->gap);
 	*sp = (struct span_set){0};
@@ -149,10 +149,10 @@ static bool start_waiting(struct span_set *sp, const struct span_poll *p,
 	return ok;
 }
 
-bool span_fold(struct span_set *sp, const struct span_poll *p)
+bool cache_span_fold(struct span_set *sp, const struct span_poll *p)
 {
 	const counter_mask *masks;
-	unsigned ng = span_groups(&masks);
+	unsigned ng = cache_span_groups(&masks);
 	counter_mask unread = p->unread & p->counted;
 	counter_mask reset = p->reset & p->counted & ~unread;
 	/* restarted with no reading (a sum: one CPU reset it while another
@@ -193,7 +193,7 @@ bool span_fold(struct span_set *sp, const struct span_poll *p)
 	return ok;
 }
 
-bool span_cell(const struct span_set *sp, int k, uint64_t value,
+bool cache_span_cell(const struct span_set *sp, int k, uint64_t value,
 	       uint64_t delta, uint64_t interval_ns, uint64_t now_ns,
 	       uint64_t *out_delta, uint64_t *out_ns)
 {
@@ -213,7 +213,7 @@ bool span_cell(const struct span_set *sp, int k, uint64_t value,
 	return *out_ns > 0;
 }
 
-enum span_group_status span_group(const struct span_set *sp, unsigned g)
+enum span_group_status cache_span_group(const struct span_set *sp, unsigned g)
 {
 	uint8_t bit = (uint8_t)(1u << g);
 
@@ -222,9 +222,9 @@ enum span_group_status span_group(const struct span_set *sp, unsigned g)
 	return sp->from_anchor & bit ? SPAN_GROUP_ANCHOR : SPAN_GROUP_DELTAS;
 }
 
-uint64_t span_anchor(const struct span_set *sp, unsigned g, int k)
+uint64_t cache_span_anchor(const struct span_set *sp, unsigned g, int k)
 {
 	const counter_mask *masks;
-	span_groups(&masks);
+	cache_span_groups(&masks);
 	return sp->gap ? sp->gap->anchor[g][slot(masks[g], k)] : 0;
 }

@@ -69,7 +69,7 @@ struct span_set {
 
 /* The input mask of each group (a statistic's counters), resolved once;
  * returns the number of groups. */
-unsigned span_groups(const counter_mask **masks);
+unsigned cache_span_groups(const counter_mask **masks);
 
 /* What happened to a span set's cells at one poll. */
 struct span_poll {
@@ -87,7 +87,7 @@ struct span_poll {
 /* Fold one poll's events into sp.  A gap is allocated when a cell first
  * waits; false only when that allocation failed (the waiting cells are
  * then unknown: no rate at their next reading, never a wrong one). */
-bool span_fold(struct span_set *sp, const struct span_poll *p);
+bool cache_span_fold(struct span_set *sp, const struct span_poll *p);
 /* Nothing carried from poll to poll and nothing this poll: a steady
  * row, whose fold can be skipped. */
 static inline bool span_quiet(const struct span_set *sp)
@@ -97,21 +97,21 @@ static inline bool span_quiet(const struct span_set *sp)
 	       !(sp->anchored | sp->broken | sp->from_anchor | sp->absent);
 }
 /* A row that stopped counting or ended: no state carried. */
-void span_clear(struct span_set *sp);
-void span_free(struct span_set *sp);
+void cache_span_clear(struct span_set *sp);
+void cache_span_free(struct span_set *sp);
 
 /* Cell k: its delta and the time it covers, when this poll has a valid
  * one (delta is the fold's delta, interval_ns the poll's interval). */
-bool span_cell(const struct span_set *sp, int k, uint64_t value,
+bool cache_span_cell(const struct span_set *sp, int k, uint64_t value,
 	       uint64_t delta, uint64_t interval_ns, uint64_t now_ns,
 	       uint64_t *out_delta, uint64_t *out_ns);
 enum span_group_status {
 	SPAN_GROUP_DELTAS, /* the last interval: use the cells' deltas */
-	SPAN_GROUP_ANCHOR, /* since the anchor: value - span_anchor() */
+	SPAN_GROUP_ANCHOR, /* since the anchor: value - cache_span_anchor() */
 	SPAN_GROUP_NONE,   /* no value this poll */
 };
-enum span_group_status span_group(const struct span_set *sp, unsigned g);
+enum span_group_status cache_span_group(const struct span_set *sp, unsigned g);
 /* An anchored group's value of counter k at its anchor. */
-uint64_t span_anchor(const struct span_set *sp, unsigned g, int k);
+uint64_t cache_span_anchor(const struct span_set *sp, unsigned g, int k);
 
 #endif

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int sample_reserve(struct sample *s, size_t n)
+int cache_sample_reserve(struct sample *s, size_t n)
 {
 	if (n <= s->cap)
 		return 0;
@@ -24,7 +24,7 @@ static int cmp_cpu(const void *a, const void *b)
 	return (x->cpu > y->cpu) - (x->cpu < y->cpu);
 }
 
-int sample_sort(struct sample *s)
+int cache_sample_sort(struct sample *s)
 {
 	size_t i = 1;
 
@@ -41,13 +41,13 @@ int sample_sort(struct sample *s)
 	return 0;
 }
 
-void sample_free(struct sample *s)
+void cache_sample_free(struct sample *s)
 {
 	free(s->cpus);
 	memset(s, 0, sizeof(*s));
 }
 
-void sample_clear(struct sample *s)
+void cache_sample_clear(struct sample *s)
 {
 	struct cpu_sample *cpus = s->cpus;
 	size_t cap = s->cap;

@@ -75,11 +75,11 @@ struct sample {
 
 /* Empty s for the next read, keeping its CPU array: no CPU, nothing
  * counted, state -1, cpurev "unknown". */
-void sample_clear(struct sample *s);
+void cache_sample_clear(struct sample *s);
 /* Make room for n CPUs; returns -1 when out of memory. */
-int sample_reserve(struct sample *s, size_t n);
+int cache_sample_reserve(struct sample *s, size_t n);
 /* Sort by CPU number; returns -1 (and logs nothing) on a duplicate CPU. */
-int sample_sort(struct sample *s);
-void sample_free(struct sample *s);
+int cache_sample_sort(struct sample *s);
+void cache_sample_free(struct sample *s);
 
 #endif

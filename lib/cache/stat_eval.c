@@ -10,11 +10,11 @@
 #include "meta/metrics.h"
 #include "meta/stats.h"
 
-int stat_rev3_applies(const char *cpurev)
+int cache_stat_rev3_applies(const char *cpurev)
 {
 	unsigned major, minor;
 
-	if (cpurev_parse(cpurev, &major, &minor) != 0)
+	if (meta_cpurev_parse(cpurev, &major, &minor) != 0)
 		return 1; /* not an R10000 revision (perf, "unknown") */
 	return major >= 3;
 }
@@ -37,7 +37,7 @@ static enum sample_status input(const struct cache *c, size_t stat,
 	uint64_t v;
 	enum sample_status st = cache_value(c, counter, cpu, &v);
 	if (st == SAMPLE_OK)
-		*d = v - span_anchor(cache_row_span(c, cpu), (unsigned)stat,
+		*d = v - cache_span_anchor(cache_row_span(c, cpu), (unsigned)stat,
 				     counter);
 	return st;
 }
@@ -49,7 +49,7 @@ static enum sample_status input(const struct cache *c, size_t stat,
  * of the sums (sums_num) is all there is.
  */
 static uint64_t summed_difference(const struct cache *c,
-				  const struct stat_inputs *in,
+				  const struct meta_stat_inputs *in,
 				  uint64_t sums_num, long where)
 {
 	long group = CACHE_IS_GROUP(where) ? (long)CACHE_GROUP_OF(where) : -1;
@@ -71,21 +71,21 @@ static uint64_t summed_difference(const struct cache *c,
 	return sum;
 }
 
-enum sample_status stat_value(const struct cache *c, size_t stat, long cpu,
+enum sample_status cache_stat_value(const struct cache *c, size_t stat, long cpu,
 			      uint64_t *value)
 {
-	const struct stat_def *s = &stat_defs[stat];
-	struct stat_inputs in;
+	const struct stat_def *s = &meta_stat_defs[stat];
+	struct meta_stat_inputs in;
 	uint64_t d[4];
 	enum sample_status st = SAMPLE_OK;
 
-	if (stat_inputs(stat, &in) != 0)
+	if (meta_stat_inputs(stat, &in) != 0)
 		return SAMPLE_NONE;
-	if (s->rule == STAT_REV3 && !stat_rev3_applies(c->cpurev))
+	if (s->rule == STAT_REV3 && !cache_stat_rev3_applies(c->cpurev))
 		return SAMPLE_NONE;
 	const struct span_set *sp = cache_row_span(c, cpu);
 	enum span_group_status mode =
-	    sp ? span_group(sp, (unsigned)stat) : SPAN_GROUP_DELTAS;
+	    sp ? cache_span_group(sp, (unsigned)stat) : SPAN_GROUP_DELTAS;
 	const int which[4] = {in.num, in.minus, in.den, in.plus};
 	for (int k = 0; k < 4; k++) {
 		enum sample_status e = input(c, stat, mode, which[k], cpu, &d[k]);

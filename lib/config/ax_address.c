@@ -42,7 +42,7 @@ static int parse_tcp(const char *text, const char *rest,
 	return 0;
 }
 
-int ax_address_parse(const char *text, struct ax_address *a, char *err,
+int config_address_parse(const char *text, struct ax_address *a, char *err,
 		     size_t errlen)
 {
 	*a = (struct ax_address){0};

@@ -75,10 +75,10 @@ void config_free(struct config *c)
 	for (size_t i = 0; i < CONFIG_SECTIONS_MAX; i++) {
 		const struct config_section *s = section_at(c->sections, i);
 		if (c->settings[i] && s)
-			token_table_release(s->tokens, c->settings[i]);
+			config_token_table_release(s->tokens, c->settings[i]);
 		free(c->settings[i]);
 	}
-	token_table_release(config_tokens, c);
+	config_token_table_release(config_tokens, c);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -109,7 +109,7 @@ static const struct config_section *section_owning(const struct config *c,
 {
 	const struct config_section *s;
 	for (size_t i = 0; (s = section_at(c->sections, i)); i++)
-		if (token_find(s->tokens, token))
+		if (config_token_find(s->tokens, token))
 			return s;
 	return NULL;
 }
@@ -149,15 +149,15 @@ static int parse_alarm(void *settings, const char *token, char **w, int n,
 		return -1;
 	for (size_t i = 0; i < c->nalarms; i++)
 		if (strcmp(c->alarms[i].name, a.name) == 0)
-			return parse_fail(
+			return util_parse_fail(
 			    err, len, "alarm: name '%s' used twice", a.name);
 	if (c->nalarms == ALARMS_MAX)
-		return parse_fail(err, len, "alarm: more than %d alarms",
+		return util_parse_fail(err, len, "alarm: more than %d alarms",
 				  ALARMS_MAX);
 	struct alarm_config *p =
 	    realloc(c->alarms, (c->nalarms + 1) * sizeof(*p));
 	if (!p)
-		return parse_fail(err, len, "out of memory");
+		return util_parse_fail(err, len, "out of memory");
 	c->alarms = p;
 	c->alarms[c->nalarms++] = a;
 	return 0;
@@ -178,14 +178,14 @@ static int parse_backend(void *settings, const char *token, char **w, int n,
 	char names[128];
 	const struct config_section *s = n == 1 ? section_named(c, w[0]) : NULL;
 	if (s && s->not_built)
-		return parse_fail(err, len,
+		return util_parse_fail(err, len,
 				  "%s %s: not built into this agent (%s); "
 				  "built in: %s",
 				  token, w[0], s->not_built,
 				  section_names(c->sections, ", ", true, names,
 						sizeof(names)));
 	if (!s)
-		return parse_fail(err, len,
+		return util_parse_fail(err, len,
 				  "%s: expected one of %s, got '%s'", token,
 				  section_names(c->sections, ", ", true, names,
 						sizeof(names)),
@@ -202,14 +202,14 @@ static int parse_agentx_socket(void *settings, const char *token, char **w,
 	struct ax_address a;
 	char why[400];
 	if (n != 1)
-		return parse_fail(err, len,
+		return util_parse_fail(err, len,
 				  "%s: expected one address: " AX_ADDRESS_GRAMMAR,
 				  token);
 	if (strlen(w[0]) >= sizeof(c->agentx_socket))
-		return parse_fail(err, len, "%s: the address is too long",
+		return util_parse_fail(err, len, "%s: the address is too long",
 				  token);
-	if (ax_address_parse(w[0], &a, why, sizeof(why)) != 0)
-		return parse_fail(err, len, "%s: %s", token, why);
+	if (config_address_parse(w[0], &a, why, sizeof(why)) != 0)
+		return util_parse_fail(err, len, "%s: %s", token, why);
 	snprintf(c->agentx_socket, sizeof(c->agentx_socket), "%s", w[0]);
 	return 0;
 }
@@ -221,22 +221,22 @@ static int parse_cpu_group(void *settings, const char *token, char **w, int n,
 	struct config *c = settings;
 	char why[300];
 	if (n != 2)
-		return parse_fail(err, len,
+		return util_parse_fail(err, len,
 				  "%s: expected NAME CPULIST (as 0-3,8)", token);
-	if (cpu_groups_add(&c->groups, w[0], w[1], why, sizeof(why)) != 0)
-		return parse_fail(err, len, "%s: %s", token, why);
+	if (util_cpu_groups_add(&c->groups, w[0], w[1], why, sizeof(why)) != 0)
+		return util_parse_fail(err, len, "%s: %s", token, why);
 	return 0;
 }
 
 static bool same_cpu_groups(const void *a, const void *b)
 {
-	return cpu_groups_same(&((const struct config *)a)->groups,
+	return util_cpu_groups_same(&((const struct config *)a)->groups,
 			       &((const struct config *)b)->groups);
 }
 
 static void release_cpu_groups(void *settings)
 {
-	cpu_groups_free(&((struct config *)settings)->groups);
+	util_cpu_groups_free(&((struct config *)settings)->groups);
 }
 
 /* The generic tokens over struct config (what a change does is the
@@ -281,32 +281,32 @@ int config_apply(struct config *c, const char *token, const char *args,
 {
 	char buf[PARSE_LINE_MAX];
 	char *w[CONFIG_WORDS_MAX + 1];
-	const struct config_token *t = token_find(config_tokens, token);
+	const struct config_token *t = config_token_find(config_tokens, token);
 	void *settings = c;
 
 	if (strlen(args ? args : "") >= PARSE_LINE_MAX)
-		return parse_fail(err, len, "%s: line too long", token);
-	int n = parse_words_copy(args, buf, sizeof(buf), w, CONFIG_WORDS_MAX);
+		return util_parse_fail(err, len, "%s: line too long", token);
+	int n = util_parse_words_copy(args, buf, sizeof(buf), w, CONFIG_WORDS_MAX);
 	if (n > CONFIG_WORDS_MAX)
-		return parse_fail(err, len, "%s: more than %d words", token,
+		return util_parse_fail(err, len, "%s: more than %d words", token,
 				  CONFIG_WORDS_MAX);
 	if (!t) {
 		const struct config_section *s = section_owning(c, token);
 		if (!s)
-			return parse_fail(err, len, "unknown token '%s'",
+			return util_parse_fail(err, len, "unknown token '%s'",
 					  token);
-		t = token_find(s->tokens, token);
+		t = config_token_find(s->tokens, token);
 		if (!(settings = settings_for(c, s)))
-			return parse_fail(err, len, "out of memory");
+			return util_parse_fail(err, len, "out of memory");
 	}
-	return token_apply(t, settings, w, n, err, len);
+	return config_token_apply(t, settings, w, n, err, len);
 }
 
 int config_validate(const struct config *c, char *err, size_t len)
 {
 	const struct config_section *s = section_named(c, c->backend);
 	if (!s || s->not_built)
-		return parse_fail(err, len, "backend '%s' is not built in",
+		return util_parse_fail(err, len, "backend '%s' is not built in",
 				  c->backend);
 	if (s->validate)
 		return s->validate(config_settings(c, s), err, len);

@@ -7,7 +7,7 @@
 
 #include "util/parse.h"
 
-const struct config_token *token_find(const struct config_token *table,
+const struct config_token *config_token_find(const struct config_token *table,
 				      const char *token)
 {
 	for (const struct config_token *t = table; t && t->token; t++)
@@ -26,7 +26,7 @@ static const void *cfield(const void *settings, const struct config_token *t)
 	return (const char *)settings + t->offset;
 }
 
-int token_apply(const struct config_token *t, void *settings, char **w, int n,
+int config_token_apply(const struct config_token *t, void *settings, char **w, int n,
 		char *err, size_t len)
 {
 	uint64_t v;
@@ -35,7 +35,7 @@ int token_apply(const struct config_token *t, void *settings, char **w, int n,
 	switch (t->kind) {
 	case TK_UINT:
 	case TK_U64:
-		if (parse_number(t->token, w, n, t->min, t->max, &v, err, len))
+		if (util_parse_number(t->token, w, n, t->min, t->max, &v, err, len))
 			return -1;
 		if (t->kind == TK_UINT)
 			*(unsigned *)f = (unsigned)v;
@@ -44,17 +44,17 @@ int token_apply(const struct config_token *t, void *settings, char **w, int n,
 		return 0;
 	case TK_YESNO:
 		if (n != 1 || (strcmp(w[0], "yes") && strcmp(w[0], "no")))
-			return parse_fail(err, len, "%s: expected yes or no",
+			return util_parse_fail(err, len, "%s: expected yes or no",
 					  t->token);
 		*(bool *)f = strcmp(w[0], "yes") == 0;
 		return 0;
 	case TK_STRING: {
 		if (n != 1)
-			return parse_fail(err, len, "%s: expected one %s",
+			return util_parse_fail(err, len, "%s: expected one %s",
 					  t->token, t->usage);
 		char *s = strdup(w[0]);
 		if (!s)
-			return parse_fail(err, len, "out of memory");
+			return util_parse_fail(err, len, "out of memory");
 		free(*(char **)f);
 		*(char **)f = s;
 		return 0;
@@ -85,7 +85,7 @@ static bool same(const struct config_token *t, const void *a, const void *b)
 	return memcmp(cfield(a, t), cfield(b, t), t->size) == 0;
 }
 
-bool token_table_same(const struct config_token *table, const void *a,
+bool config_token_table_same(const struct config_token *table, const void *a,
 		      const void *b)
 {
 	for (const struct config_token *t = table; t && t->token; t++)
@@ -94,7 +94,7 @@ bool token_table_same(const struct config_token *table, const void *a,
 	return true;
 }
 
-void token_table_release(const struct config_token *table, void *settings)
+void config_token_table_release(const struct config_token *table, void *settings)
 {
 	for (const struct config_token *t = table; t && t->token; t++) {
 		if (t->kind == TK_STRING || t->kind == TK_STRINGS) {

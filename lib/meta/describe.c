@@ -57,13 +57,13 @@ static const char *value_table(struct strbuf *sb, const char *p)
 	while (*p && *p != '\n') {
 		size_t len = strcspn(p, "\n"), w;
 		if (table_row(p, &w))
-			strbuf_addf(sb, "  %-5.*s %.*s", (int)w, p,
+			util_strbuf_addf(sb, "  %-5.*s %.*s", (int)w, p,
 				    (int)(len - w - 1), p + w + 1);
 		else
-			strbuf_addf(sb, "        %.*s", (int)len, p);
+			util_strbuf_addf(sb, "        %.*s", (int)len, p);
 		p += len;
 		if (*p == '\n')
-			strbuf_add(sb, p++, 1);
+			util_strbuf_add(sb, p++, 1);
 	}
 	return p;
 }
@@ -77,17 +77,17 @@ static void per_cpu_phrase(struct strbuf *sb, const char *metric)
 	size_t len = strlen(DESCRIBE_CPU_PHRASE) + strlen(DESCRIBE_CPU_OF) +
 		     strlen(metric);
 
-	strbuf_addf(sb, "%s%s", DESCRIBE_CPU_PHRASE,
+	util_strbuf_addf(sb, "%s%s", DESCRIBE_CPU_PHRASE,
 		    col + len > DESCRIBE_WIDTH ? "\n" : " ");
-	strbuf_addf(sb, DESCRIBE_CPU_OF, metric);
+	util_strbuf_addf(sb, DESCRIBE_CPU_OF, metric);
 }
 
-char *metric_description(const struct help_entry *e, int per_cpu)
+char *meta_metric_description(const struct help_entry *e, int per_cpu)
 {
 	struct strbuf sb = STRBUF_INIT;
 	int replaced = 0;
 
-	strbuf_addf(&sb, "%s\n\n", e->summary);
+	util_strbuf_addf(&sb, "%s\n\n", e->summary);
 	for (const char *p = e->text; *p;) {
 		size_t n = per_cpu ? sum_phrase_at(p, e->metric) : 0;
 		if (n) {
@@ -96,15 +96,15 @@ char *metric_description(const struct help_entry *e, int per_cpu)
 			replaced++;
 		} else if ((p == e->text || p[-1] == '\n') &&
 			   !strncmp(p, "The values are\n", 15)) {
-			strbuf_add(&sb, p, 15);
+			util_strbuf_add(&sb, p, 15);
 			p = value_table(&sb, p + 15);
 		} else {
-			strbuf_add(&sb, p++, 1);
+			util_strbuf_add(&sb, p++, 1);
 		}
 	}
 	if (sb.oom || (per_cpu && !replaced)) {
-		strbuf_release(&sb);
+		util_strbuf_release(&sb);
 		return NULL;
 	}
-	return strbuf_take(&sb);
+	return util_strbuf_take(&sb);
 }

@@ -21,6 +21,6 @@
 #define DESCRIBE_WIDTH	      72 /* a line longer than this breaks */
 
 /* Returns malloc'ed text, or NULL if per_cpu and the phrase is missing. */
-char *metric_description(const struct help_entry *e, int per_cpu);
+char *meta_metric_description(const struct help_entry *e, int per_cpu);
 
 #endif

@@ -57,8 +57,8 @@ static void finish_text(struct strbuf *text, struct help_entry *e)
 	while (text->len && text->buf[text->len - 1] == '\n')
 		text->buf[--text->len] = '\0';
 	if (e)
-		e->text = strbuf_take(text);
-	strbuf_reset(text);
+		e->text = util_strbuf_take(text);
+	util_strbuf_reset(text);
 }
 
 /* Parse "@ METRIC SUMMARY" into e; returns an error message or NULL. */
@@ -96,7 +96,7 @@ static int check_duplicate(const struct helpfile *hf, const char *file,
 	return 0;
 }
 
-/* What helpfile_parse carries from one line to the next. */
+/* What meta_helpfile_parse carries from one line to the next. */
 struct hp_state {
 	struct helpfile *hf;
 	const char *filename;
@@ -167,10 +167,10 @@ static void add_text_line(struct hp_state *s, char *line)
 	}
 	if (s->text.len == 0 && is_blank(line))
 		return; /* leading blank lines */
-	strbuf_addf(&s->text, "%s\n", line);
+	util_strbuf_addf(&s->text, "%s\n", line);
 }
 
-int helpfile_parse(FILE *in, const char *filename, struct helpfile *hf,
+int meta_helpfile_parse(FILE *in, const char *filename, struct helpfile *hf,
 		   FILE *err)
 {
 	struct hp_state s = {.hf = hf, .filename = filename, .err = err};
@@ -194,7 +194,7 @@ int helpfile_parse(FILE *in, const char *filename, struct helpfile *hf,
 		add_text_line(&s, line);
 	}
 	finish_text(&s.text, s.cur);
-	strbuf_release(&s.text);
+	util_strbuf_release(&s.text);
 	free(line);
 	if (ferror(in)) {
 		diag(err, filename, 0, "read error: ", strerror(errno));
@@ -204,14 +204,14 @@ int helpfile_parse(FILE *in, const char *filename, struct helpfile *hf,
 	return s.errors;
 }
 
-int helpfile_check_metrics(const struct helpfile *hf, FILE *err)
+int meta_helpfile_check_metrics(const struct helpfile *hf, FILE *err)
 {
 	int errors = 0;
 	char full[128];
 
 	for (size_t i = 0; i < hf->count; i++) {
 		const struct help_entry *e = &hf->entries[i];
-		if (!metric_by_name(e->metric)) {
+		if (!meta_metric_by_name(e->metric)) {
 			fprintf(err,
 				"%s:%u: metric %s is not in the metrics table "
 				"(mib/tables/metrics.def)\n",
@@ -219,9 +219,9 @@ int helpfile_check_metrics(const struct helpfile *hf, FILE *err)
 			errors++;
 		}
 	}
-	for (size_t i = 0; i < metrics_count; i++) {
-		metric_fullname(&metrics[i], full, sizeof(full));
-		if (!helpfile_find(hf, full)) {
+	for (size_t i = 0; i < meta_metrics_count; i++) {
+		meta_metric_fullname(&meta_metrics[i], full, sizeof(full));
+		if (!meta_helpfile_find(hf, full)) {
 			fprintf(err,
 				"%s:%u: metric %s of the metrics table has no "
 				"entry\n",
@@ -232,7 +232,7 @@ int helpfile_check_metrics(const struct helpfile *hf, FILE *err)
 	return errors;
 }
 
-int helpfile_load(const char *path, struct helpfile *hf, FILE *err)
+int meta_helpfile_load(const char *path, struct helpfile *hf, FILE *err)
 {
 	FILE *in = fopen(path, "r");
 	if (!in) {
@@ -240,12 +240,12 @@ int helpfile_load(const char *path, struct helpfile *hf, FILE *err)
 		fprintf(err, "%s: cannot open: %s\n", path, strerror(errno));
 		return 1;
 	}
-	int errors = helpfile_parse(in, path, hf, err);
+	int errors = meta_helpfile_parse(in, path, hf, err);
 	fclose(in);
-	return errors + helpfile_check_metrics(hf, err);
+	return errors + meta_helpfile_check_metrics(hf, err);
 }
 
-const struct help_entry *helpfile_find(const struct helpfile *hf,
+const struct help_entry *meta_helpfile_find(const struct helpfile *hf,
 				       const char *metric)
 {
 	for (size_t i = 0; i < hf->count; i++)
@@ -254,7 +254,7 @@ const struct help_entry *helpfile_find(const struct helpfile *hf,
 	return NULL;
 }
 
-void helpfile_free(struct helpfile *hf)
+void meta_helpfile_free(struct helpfile *hf)
 {
 	for (size_t i = 0; i < hf->count; i++) {
 		free(hf->entries[i].metric);

@@ -33,19 +33,19 @@ struct helpfile {
 /*
  * Parse the stream; errors go to err as "FILE:LINE: message", one a line.
  * Returns the number of errors (0 = success).  The helpfile is filled even
- * on errors and must be released with helpfile_free().
+ * on errors and must be released with meta_helpfile_free().
  */
-int helpfile_parse(FILE *in, const char *filename, struct helpfile *hf,
+int meta_helpfile_parse(FILE *in, const char *filename, struct helpfile *hf,
 		   FILE *err);
 /* Open, parse and check against the metrics table. Returns errors. */
-int helpfile_load(const char *path, struct helpfile *hf, FILE *err);
+int meta_helpfile_load(const char *path, struct helpfile *hf, FILE *err);
 /*
  * Every entry must name a metric of the metrics table and every table metric
  * must have an entry.  Returns the number of errors.
  */
-int helpfile_check_metrics(const struct helpfile *hf, FILE *err);
-const struct help_entry *helpfile_find(const struct helpfile *hf,
+int meta_helpfile_check_metrics(const struct helpfile *hf, FILE *err);
+const struct help_entry *meta_helpfile_find(const struct helpfile *hf,
 				       const char *metric);
-void helpfile_free(struct helpfile *hf);
+void meta_helpfile_free(struct helpfile *hf);
 
 #endif

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const struct metric metrics[] = {
+const struct metric meta_metrics[] = {
 #define M(arc, name, kind, ev0, ev1, rev, perf, match, simrate)                \
 	{arc,	    name, METRIC_PREFIX name, METRIC_##kind, ev0, ev1,         \
 	 REV_##rev, perf, MATCH_##match,      simrate},
@@ -14,44 +14,44 @@ const struct metric metrics[] = {
 #undef M
 };
 
-const size_t metrics_count = sizeof(metrics) / sizeof(metrics[0]);
+const size_t meta_metrics_count = sizeof(meta_metrics) / sizeof(meta_metrics[0]);
 
 /* Counters are the metrics of kind COUNTER, in table order; the others
  * come first (arcs 1 and 2). */
-enum { first_counter = sizeof(metrics) / sizeof(metrics[0]) - COUNTER_COUNT };
+enum { first_counter = sizeof(meta_metrics) / sizeof(meta_metrics[0]) - COUNTER_COUNT };
 
-const struct metric *const counters = metrics + first_counter;
+const struct metric *const meta_counters = meta_metrics + first_counter;
 
-const struct metric *metric_by_name(const char *fullname)
+const struct metric *meta_metric_by_name(const char *fullname)
 {
 	size_t plen = strlen(METRIC_PREFIX);
 
 	if (!fullname || strncmp(fullname, METRIC_PREFIX, plen) != 0)
 		return NULL;
-	for (size_t i = 0; i < metrics_count; i++)
-		if (strcmp(fullname + plen, metrics[i].name) == 0)
-			return &metrics[i];
+	for (size_t i = 0; i < meta_metrics_count; i++)
+		if (strcmp(fullname + plen, meta_metrics[i].name) == 0)
+			return &meta_metrics[i];
 	return NULL;
 }
 
-int counter_index_of(const struct metric *m)
+int meta_counter_index_of(const struct metric *m)
 {
 	if (!m || m->kind != METRIC_COUNTER)
 		return -1;
-	return (int)(m - metrics) - first_counter;
+	return (int)(m - meta_metrics) - first_counter;
 }
 
-int counter_index_by_name(const char *fullname)
+int meta_counter_index_by_name(const char *fullname)
 {
-	return counter_index_of(metric_by_name(fullname));
+	return meta_counter_index_of(meta_metric_by_name(fullname));
 }
 
-void metric_fullname(const struct metric *m, char *buf, size_t len)
+void meta_metric_fullname(const struct metric *m, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s%s", METRIC_PREFIX, m->name);
 }
 
-void metric_descriptor(const struct metric *m, const char *prefix, char *buf,
+void meta_metric_descriptor(const struct metric *m, const char *prefix, char *buf,
 		       size_t len)
 {
 	size_t n = (size_t)snprintf(buf, len, "%s", prefix);
@@ -69,7 +69,7 @@ void metric_descriptor(const struct metric *m, const char *prefix, char *buf,
 		buf[n] = '\0';
 }
 
-int cpurev_parse(const char *s, unsigned *major, unsigned *minor)
+int meta_cpurev_parse(const char *s, unsigned *major, unsigned *minor)
 {
 	unsigned long v[2];
 	for (int i = 0; i < 2; i++) {
@@ -89,12 +89,12 @@ int cpurev_parse(const char *s, unsigned *major, unsigned *minor)
 	return 0;
 }
 
-bool metric_in_revision(const struct metric *m, const char *cpurev)
+bool meta_metric_in_revision(const struct metric *m, const char *cpurev)
 {
 	unsigned major, minor;
 
 	if (m->rev == REV_ALL || !cpurev ||
-	    cpurev_parse(cpurev, &major, &minor) != 0)
+	    meta_cpurev_parse(cpurev, &major, &minor) != 0)
 		return true;
 	/* PCP's own threshold: major * 100 + minor >= 301 */
 	bool from_3_1 = major > 3 || (major == 3 && minor >= 1);

@@ -28,8 +28,8 @@ struct metric {
 };
 
 /* Every metric, in arc order. */
-extern const struct metric metrics[];
-extern const size_t metrics_count;
+extern const struct metric meta_metrics[];
+extern const size_t meta_metrics_count;
 
 /*
  * Counters are numbered 0..COUNTER_COUNT-1 in arc order: this is the index
@@ -46,23 +46,23 @@ enum {
 #include "tables/metrics.def"
 #undef M
 };
-extern const struct metric *const counters; /* counters[0..COUNTER_COUNT) */
+extern const struct metric *const meta_counters; /* counters[0..COUNTER_COUNT) */
 
 /* Lookups by full name ("hw.r10kevctr.cycles"); NULL / -1 when unknown. */
-const struct metric *metric_by_name(const char *fullname);
-int counter_index_by_name(const char *fullname);
-int counter_index_of(const struct metric *m);
+const struct metric *meta_metric_by_name(const char *fullname);
+int meta_counter_index_by_name(const char *fullname);
+int meta_counter_index_of(const struct metric *m);
 
 /* "hw.r10kevctr.fail.brmp" into buf. */
-void metric_fullname(const struct metric *m, char *buf, size_t len);
+void meta_metric_fullname(const struct metric *m, char *buf, size_t len);
 /* "hwR10kEvCtr" + FailBrmp (prefix chosen by caller) into buf. */
-void metric_descriptor(const struct metric *m, const char *prefix, char *buf,
+void meta_metric_descriptor(const struct metric *m, const char *prefix, char *buf,
 		       size_t len);
 
 /* Strict "MAJOR.MINOR" (decimal, each 0..CPUREV_PART_MAX); -1 if not. */
 #define CPUREV_PART_MAX 65535
-int cpurev_parse(const char *s, unsigned *major, unsigned *minor);
+int meta_cpurev_parse(const char *s, unsigned *major, unsigned *minor);
 /* Does CPU revision "major.minor" have this event?  Unknown revision: yes. */
-bool metric_in_revision(const struct metric *m, const char *cpurev);
+bool meta_metric_in_revision(const struct metric *m, const char *cpurev);
 
 #endif

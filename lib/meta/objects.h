@@ -36,8 +36,8 @@ enum obj_syntax {
 };
 
 /* By enum obj_syntax: the enumerator's name, the AgentX varbind type. */
-extern const char *const smi_type_name[SYN_COUNT];
-extern const unsigned char smi_type_wire[SYN_COUNT];
+extern const char *const meta_smi_type_name[SYN_COUNT];
+extern const unsigned char meta_smi_type_wire[SYN_COUNT];
 
 enum obj_access { ACC_READ_ONLY, ACC_FOR_NOTIFY, ACC_READ_CREATE };
 
@@ -66,7 +66,7 @@ enum obj_tag {
 
 struct mib_object {
 	const char *name;
-	unsigned arcs[OBJ_MAX_ARCS]; /* below mib_root */
+	unsigned arcs[OBJ_MAX_ARCS]; /* below meta_root */
 	unsigned len;
 	enum obj_syntax syntax;
 	enum obj_access access;
@@ -78,7 +78,7 @@ struct mib_object {
 
 #define NOTIFICATION_OBJECTS_MAX 8
 
-/* A NOTIFICATION-TYPE: its OID below mib_root and its OBJECTS, whose
+/* A NOTIFICATION-TYPE: its OID below meta_root and its OBJECTS, whose
  * instance is .0 (TBL_SCALAR) or the alarm's index (TBL_ALARM). */
 struct mib_notification {
 	const char *name;
@@ -89,11 +89,11 @@ struct mib_notification {
 	unsigned nobjects;
 };
 
-extern const unsigned mib_root[MIB_ROOT_MAX];
-extern const unsigned mib_root_len;
-extern const struct mib_object mib_objects[];
-extern const size_t mib_objects_count;
-extern const struct mib_notification mib_notifications[];
-extern const size_t mib_notifications_count;
+extern const unsigned meta_root[MIB_ROOT_MAX];
+extern const unsigned meta_root_len;
+extern const struct mib_object meta_objects[];
+extern const size_t meta_objects_count;
+extern const struct mib_notification meta_notifications[];
+extern const size_t meta_notifications_count;
 
 #endif

@@ -9,7 +9,7 @@
 
 #define ANY  STAT_ANY
 #define REV3 STAT_REV3
-const struct stat_def stat_defs[] = {
+const struct stat_def meta_stat_defs[] = {
 #define S(arc, name, desc, num, minus, den, plus, scale, rule, syn, units,     \
 	  summary, cite)                                                       \
 	{arc,	name, desc, num,   minus,   den, plus,                         \
@@ -19,8 +19,8 @@ const struct stat_def stat_defs[] = {
 };
 #undef ANY
 #undef REV3
-const size_t stat_count = sizeof(stat_defs) / sizeof(stat_defs[0]);
-_Static_assert(sizeof(stat_defs) / sizeof(stat_defs[0]) <= STAT_MAX,
+const size_t meta_stat_count = sizeof(meta_stat_defs) / sizeof(meta_stat_defs[0]);
+_Static_assert(sizeof(meta_stat_defs) / sizeof(meta_stat_defs[0]) <= STAT_MAX,
 	       "stats.def has more rows than STAT_MAX");
 
 static int counter_of(const char *name)
@@ -30,10 +30,10 @@ static int counter_of(const char *name)
 	if (!name[0])
 		return -1;
 	snprintf(full, sizeof(full), "%s%s", METRIC_PREFIX, name);
-	return counter_index_by_name(full);
+	return meta_counter_index_by_name(full);
 }
 
-static int resolve(const struct stat_def *s, struct stat_inputs *in)
+static int resolve(const struct stat_def *s, struct meta_stat_inputs *in)
 {
 	in->num = counter_of(s->num);
 	in->minus = counter_of(s->minus);
@@ -46,31 +46,31 @@ static int resolve(const struct stat_def *s, struct stat_inputs *in)
 		   : 0;
 }
 
-/* Resolved once: stat_value() runs per request (the agent and its tests
+/* Resolved once: cache_stat_value() runs per request (the agent and its tests
  * are single-threaded). */
-#define NSTATS (sizeof(stat_defs) / sizeof(stat_defs[0]))
-static struct stat_inputs resolved[NSTATS];
+#define NSTATS (sizeof(meta_stat_defs) / sizeof(meta_stat_defs[0]))
+static struct meta_stat_inputs resolved[NSTATS];
 static signed char resolved_state[NSTATS]; /* 0 not yet, 1 ok, -1 bad */
 
-int stat_inputs(size_t stat, struct stat_inputs *in)
+int meta_stat_inputs(size_t stat, struct meta_stat_inputs *in)
 {
 	if (stat >= NSTATS)
 		return -1;
 	if (resolved_state[stat] == 0)
 		resolved_state[stat] =
-		    resolve(&stat_defs[stat], &resolved[stat]) == 0 ? 1 : -1;
+		    resolve(&meta_stat_defs[stat], &resolved[stat]) == 0 ? 1 : -1;
 	*in = resolved[stat];
 	return resolved_state[stat] == 1 ? 0 : -1;
 }
 
-long stat_index_by_name(const char *name)
+long meta_stat_index_by_name(const char *name)
 {
 	size_t n = strlen(STAT_PREFIX);
 
 	if (strncmp(name, STAT_PREFIX, n) != 0)
 		return -1;
-	for (size_t i = 0; i < stat_count; i++)
-		if (strcmp(name + n, stat_defs[i].name) == 0)
+	for (size_t i = 0; i < meta_stat_count; i++)
+		if (strcmp(name + n, meta_stat_defs[i].name) == 0)
 			return (long)i;
 	return -1;
 }

@@ -24,21 +24,21 @@ struct stat_def {
 	const char *syntax, *units, *summary, *cite;
 };
 
-extern const struct stat_def stat_defs[];
+extern const struct stat_def meta_stat_defs[];
 /* At most this many rows (the cache tracks each as a group of inputs). */
 #define STAT_MAX 8
-extern const size_t stat_count;
+extern const size_t meta_stat_count;
 
 #define STAT_PREFIX "stat."
 
 /* The counter index of each input (num, minus, den, plus; -1 = none). */
-struct stat_inputs {
+struct meta_stat_inputs {
 	int num, minus, den, plus;
 };
 /* Resolved from the counter names; -1 when a name is no counter (the
  * generator refuses such a row). */
-int stat_inputs(size_t stat, struct stat_inputs *in);
+int meta_stat_inputs(size_t stat, struct meta_stat_inputs *in);
 /* "stat.NAME" -> index, or -1. */
-long stat_index_by_name(const char *name);
+long meta_stat_index_by_name(const char *name);
 
 #endif

@@ -34,9 +34,9 @@
 
 static void root_oid(unsigned long *oid, size_t *len)
 {
-	for (unsigned i = 0; i < mib_root_len; i++)
-		oid[i] = mib_root[i];
-	*len = mib_root_len;
+	for (unsigned i = 0; i < meta_root_len; i++)
+		oid[i] = meta_root[i];
+	*len = meta_root_len;
 }
 
 static void caps_answered(struct ax_session *s, const struct ax_header_in *h,
@@ -57,19 +57,19 @@ static void send_admin(struct ax_session *s, enum ax_pdu_type type)
 	root_oid(id, &len);
 	ax_init(&b, st, sizeof(st));
 	if (type == AX_PDU_OPEN) {
-		struct ax_ids ids = axs_request_ids(s, type, open_answered);
+		struct ax_ids ids = session_request_ids(s, type, open_answered);
 		ax_open(&b, &ids, 0, id, len, DESCR);
 		s->state = S_OPENING;
 	} else if (type == AX_PDU_REGISTER) {
-		struct ax_ids ids = axs_request_ids(s, type, register_answered);
+		struct ax_ids ids = session_request_ids(s, type, register_answered);
 		ax_register(&b, &ids, 127, id, len);
 		s->state = S_REGISTERING;
 	} else {
-		struct ax_ids ids = axs_request_ids(s, type, caps_answered);
+		struct ax_ids ids = session_request_ids(s, type, caps_answered);
 		ax_add_agent_caps(&b, &ids, id, len, DESCR);
 		s->state = S_CAPS;
 	}
-	axs_send(s, &b);
+	session_send(s, &b);
 }
 
 /* The connection is there: the Open goes. */
@@ -84,12 +84,12 @@ static void setup_refused(struct ax_session *s, const char *what,
 			  uint16_t error, const char *why)
 {
 	if (!s->outage_logged)
-		hwr_log(LOG_ERR,
+		util_log(LOG_ERR,
 			"AgentX: the master at %s refused %s (error %u%s); "
 			"trying every %u s (logged once)\n",
 			s->address, what, error, why, s->ping_s);
 	s->outage_logged = true;
-	axs_drop(s);
+	session_drop(s);
 }
 
 static void open_answered(struct ax_session *s, const struct ax_header_in *h,
@@ -127,14 +127,14 @@ static void caps_answered(struct ax_session *s, const struct ax_header_in *h,
 	if (s->state != S_CAPS)
 		return;
 	if (error)
-		hwr_log(LOG_NOTICE,
+		util_log(LOG_NOTICE,
 			"AgentX: the master did not add the module to "
 			"sysORTable (error %u)\n",
 			error);
 	s->state = S_UP;
 	s->outage_logged = false;
-	s->next_ping_ms = axs_now(s) + (uint64_t)s->ping_s * 1000u;
-	hwr_log(LOG_INFO,
+	s->next_ping_ms = session_now(s) + (uint64_t)s->ping_s * 1000u;
+	util_log(LOG_INFO,
 		"AgentX subagent connected: the master at %s, session %u\n",
 		s->address, s->id);
 	if (s->env.up)
@@ -148,22 +148,22 @@ static void ping_answered(struct ax_session *s, const struct ax_header_in *h,
 		return;
 	/* the master no longer takes our session (it forgot it: notOpen),
 	 * so nothing of ours is registered there */
-	hwr_log(LOG_WARNING,
+	util_log(LOG_WARNING,
 		"AgentX: the master at %s answered our Ping with error %u%s; "
 		"opening a new session\n",
 		s->address, error,
 		error == AX_ERR_NOTOPEN ? " (notOpen: it does not know our "
 					  "session)"
 					: "");
-	axs_drop(s);
-	s->retry_ms = axs_now(s); /* at once */
+	session_drop(s);
+	s->retry_ms = session_now(s); /* at once */
 }
 
 static void notify_answered(struct ax_session *s, const struct ax_header_in *h,
 			    uint16_t error)
 {
 	if (error)
-		hwr_log(LOG_WARNING,
+		util_log(LOG_WARNING,
 			"AgentX: the master refused a notification (error "
 			"%u)\n",
 			error);
@@ -176,28 +176,28 @@ static void send_ping(struct ax_session *s)
 	for (size_t i = 0; i < s->npend; i++)
 		if (s->pend[i].type == AX_PDU_PING)
 			return; /* one at a time */
-	struct ax_ids ids = axs_request_ids(s, AX_PDU_PING, ping_answered);
+	struct ax_ids ids = session_request_ids(s, AX_PDU_PING, ping_answered);
 	ax_init(&b, st, sizeof(st));
 	ax_ping(&b, &ids);
-	axs_send(s, &b);
+	session_send(s, &b);
 }
 
 /* ------------------------------------------------------------ timers */
 
-void ax_session_tick(struct ax_session *s)
+void session_tick(struct ax_session *s)
 {
-	uint64_t now = axs_now(s);
+	uint64_t now = session_now(s);
 
 	if (s->state == S_IDLE) {
 		/* (not started, stopped, or an adopted stream that ended:
 		 * nothing to connect to) */
 		if (!s->adopted && s->address[0] && now >= s->retry_ms &&
-		    axs_dial(s))
+		    session_dial(s))
 			axs_connected(s);
 		return;
 	}
 	if (s->state == S_RESOLVING) {
-		axs_resolved(s);
+		session_resolved(s);
 		return;
 	}
 	const char *late = NULL;
@@ -205,17 +205,17 @@ void ax_session_tick(struct ax_session *s)
 		late = "connection";
 	for (size_t i = 0; !late && i < s->npend; i++)
 		if (now >= s->pend[i].deadline_ms)
-			late = ax_pdu_name(s->pend[i].type);
+			late = session_pdu_name(s->pend[i].type);
 	if (late) {
 		if (!s->outage_logged)
-			hwr_log(LOG_WARNING,
+			util_log(LOG_WARNING,
 				"AgentX: the master at %s did not answer a %s "
 				"within %d s; connecting again every %u s "
 				"(logged once)\n",
 				s->address, late, AX_SESSION_TIMEOUT_S,
 				s->ping_s);
 		s->outage_logged = true;
-		axs_drop(s);
+		session_drop(s);
 		return;
 	}
 	if (s->state == S_UP && now >= s->next_ping_ms) {
@@ -226,7 +226,7 @@ void ax_session_tick(struct ax_session *s)
 
 /* ------------------------------------------------------------ API */
 
-struct ax_session *ax_session_new(const struct ax_session_env *env)
+struct ax_session *session_new(const struct ax_session_env *env)
 {
 	struct ax_session *s = calloc(1, sizeof(*s));
 	if (!s)
@@ -234,7 +234,7 @@ struct ax_session *ax_session_new(const struct ax_session_env *env)
 	s->env = *env;
 	s->fd = -1;
 	s->state = S_IDLE;
-	s->uptime_ms = axs_now(s);
+	s->uptime_ms = session_now(s);
 	return s;
 }
 
@@ -246,27 +246,27 @@ static void set_up(struct ax_session *s, unsigned ping_s)
 	s->outage_logged = false;
 }
 
-int ax_session_start(struct ax_session *s, const char *address,
+int session_start(struct ax_session *s, const char *address,
 		     unsigned ping_s)
 {
 	char why[400];
 	if (strlen(address) >= sizeof(s->address)) {
-		hwr_log(LOG_ERR, "AgentX: the master's address is too long\n");
+		util_log(LOG_ERR, "AgentX: the master's address is too long\n");
 		return -1;
 	}
-	if (ax_address_parse(address, &s->addr, why, sizeof(why)) != 0) {
-		hwr_log(LOG_ERR, "AgentX: %s\n", why);
+	if (config_address_parse(address, &s->addr, why, sizeof(why)) != 0) {
+		util_log(LOG_ERR, "AgentX: %s\n", why);
 		return -1;
 	}
 	snprintf(s->address, sizeof(s->address), "%s", address);
 	s->adopted = false;
 	set_up(s, ping_s);
-	if (axs_dial(s))
+	if (session_dial(s))
 		axs_connected(s);
 	return 0;
 }
 
-void ax_session_adopt(struct ax_session *s, int fd, unsigned ping_s)
+void session_adopt(struct ax_session *s, int fd, unsigned ping_s)
 {
 	snprintf(s->address, sizeof(s->address), "fd %d", fd);
 	s->adopted = true;
@@ -290,32 +290,32 @@ static void send_close(struct ax_session *s)
 
 	ax_init(&b, st, sizeof(st));
 	ax_close(&b, &ids, AX_CLOSE_SHUTDOWN);
-	if (ax_finish(&b) == 0 && axs_out_reserve(s, b.len) == 0) {
+	if (ax_finish(&b) == 0 && session_out_reserve(s, b.len) == 0) {
 		memcpy(s->out + s->out_len, b.p, b.len);
 		s->out_len += b.len;
 	}
 	ax_free(&b);
-	uint64_t deadline = axs_now(s) + AX_SESSION_CLOSE_FLUSH_MS;
+	uint64_t deadline = session_now(s) + AX_SESSION_CLOSE_FLUSH_MS;
 	for (;;) {
-		axs_flush(s);
-		uint64_t now = axs_now(s);
+		session_flush(s);
+		uint64_t now = session_now(s);
 		if (s->fd < 0 || s->out_off == s->out_len || now >= deadline)
 			break;
 		struct pollfd pfd = {s->fd, POLLOUT, 0};
 		(void)poll(&pfd, 1, (int)(deadline - now));
 	}
 	if (s->fd >= 0 && s->out_off < s->out_len)
-		hwr_log(LOG_WARNING,
+		util_log(LOG_WARNING,
 			"AgentX: stopping with %zu bytes the master did not "
 			"read (its Close among them)\n",
 			s->out_len - s->out_off);
 }
 
-void ax_session_stop(struct ax_session *s)
+void session_stop(struct ax_session *s)
 {
 	if (s->state == S_UP)
 		send_close(s);
-	axs_close_fd(s);
+	session_close_fd(s);
 	s->state = S_IDLE;
 	s->address[0] = '\0'; /* no reconnecting until started again */
 	free(s->in);
@@ -325,48 +325,48 @@ void ax_session_stop(struct ax_session *s)
 	ax_request_free(&s->req);
 }
 
-void ax_session_free(struct ax_session *s)
+void session_free(struct ax_session *s)
 {
 	if (!s)
 		return;
-	axs_close_fd(s);
+	session_close_fd(s);
 	free(s->in);
 	free(s->out);
 	ax_request_free(&s->req);
-	axs_lookup_end(s);
-	axs_addrs_end(s);
+	session_lookup_end(s);
+	session_addrs_end(s);
 	free(s);
 }
 
-int ax_session_fd(const struct ax_session *s, bool *want_write)
+int session_fd(const struct ax_session *s, bool *want_write)
 {
 	*want_write = s->fd >= 0 &&
 		      (s->state == S_CONNECTING || s->out_off < s->out_len);
 	return s->fd;
 }
 
-void ax_session_io(struct ax_session *s, bool readable, bool writable)
+void session_io(struct ax_session *s, bool readable, bool writable)
 {
 	if (s->fd < 0)
 		return;
 	if (s->state == S_CONNECTING) {
-		if (writable && axs_connect_done(s))
+		if (writable && session_connect_done(s))
 			axs_connected(s);
 		return;
 	}
 	if (writable)
-		axs_flush(s);
+		session_flush(s);
 	if (s->fd >= 0 && readable)
-		axs_readable(s);
+		session_readable(s);
 }
 
-bool ax_session_is_up(const struct ax_session *s)
+bool session_is_up(const struct ax_session *s)
 {
 	return s->state == S_UP;
 }
 
 
-bool ax_session_notify_start(struct ax_session *s, struct ax_buf *b)
+bool session_notify_start(struct ax_session *s, struct ax_buf *b)
 {
 	if (s->state != S_UP)
 		return false;
@@ -376,12 +376,12 @@ bool ax_session_notify_start(struct ax_session *s, struct ax_buf *b)
 	return true;
 }
 
-int ax_session_notify_send(struct ax_session *s, struct ax_buf *b)
+int session_notify_send(struct ax_session *s, struct ax_buf *b)
 {
 	if (s->state != S_UP || b->oom || b->len < AX_HEADER_LEN) {
 		ax_free(b);
 		return -1;
 	}
-	axs_remember(s, s->notify_packet, AX_PDU_NOTIFY, notify_answered);
-	return axs_send(s, b);
+	session_remember(s, s->notify_packet, AX_PDU_NOTIFY, notify_answered);
+	return session_send(s, b);
 }

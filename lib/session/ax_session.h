@@ -11,8 +11,8 @@
  * lib/session/ax_session_dispatch.c, whatever the session's state.  The
  * caller hands in the clock, the view, the up/down events and a debug
  * sink (lib/util/log.h carries the log),
- * and drives it: ax_session_fd() to wait for, ax_session_io() with what
- * the descriptor said, ax_session_tick() at least once a second.  No
+ * and drives it: session_fd() to wait for, session_io() with what
+ * the descriptor said, session_tick() at least once a second.  No
  * global state: the unit tests run sessions over socketpairs with a
  * clock of their own (tests/unit/session/test_ax_session.c).
  */
@@ -42,40 +42,40 @@ struct ax_session_env {
 struct ax_session;
 
 /* A session, idle; NULL when out of memory. */
-struct ax_session *ax_session_new(const struct ax_session_env *env);
+struct ax_session *session_new(const struct ax_session_env *env);
 /* Stop (no Close) and free. */
-void ax_session_free(struct ax_session *s);
+void session_free(struct ax_session *s);
 
 /* Connect to address (unix:PATH, PATH, tcp:HOST:PORT); Pings every
  * ping_s seconds, and reconnects that often.  -1, logged, when the
  * address cannot be used at all. */
-int ax_session_start(struct ax_session *s, const char *address,
+int session_start(struct ax_session *s, const char *address,
 		     unsigned ping_s);
 /* Use fd, a stream already connected to a master (the unit tests'
  * socketpair): the Open goes at once; reconnecting is not possible. */
-void ax_session_adopt(struct ax_session *s, int fd, unsigned ping_s);
+void session_adopt(struct ax_session *s, int fd, unsigned ping_s);
 /* The Close (reason shutdown) behind what is queued, flushed for at most
  * AX_SESSION_CLOSE_FLUSH_MS; then idle. */
-void ax_session_stop(struct ax_session *s);
+void session_stop(struct ax_session *s);
 
 /* The descriptor to wait on (-1: none) and whether for writing too. */
-int ax_session_fd(const struct ax_session *s, bool *want_write);
-void ax_session_io(struct ax_session *s, bool readable, bool writable);
+int session_fd(const struct ax_session *s, bool *want_write);
+void session_io(struct ax_session *s, bool readable, bool writable);
 /* Deadlines, reconnects and Pings: at least once a second. */
-void ax_session_tick(struct ax_session *s);
+void session_tick(struct ax_session *s);
 
-bool ax_session_is_up(const struct ax_session *s);
+bool session_is_up(const struct ax_session *s);
 /* sysUpTime (TimeTicks): the master's, kept in step at each of its
  * Responses; before any, the session's own since it was made. */
-uint32_t ax_session_uptime(const struct ax_session *s);
+uint32_t session_uptime(const struct ax_session *s);
 
 /* A Notify: start writes its header (false when no master is
  * registered); the caller appends the varbinds; send finishes, queues
  * and remembers it (-1 if it could not be built). */
-bool ax_session_notify_start(struct ax_session *s, struct ax_buf *b);
-int ax_session_notify_send(struct ax_session *s, struct ax_buf *b);
+bool session_notify_start(struct ax_session *s, struct ax_buf *b);
+int session_notify_send(struct ax_session *s, struct ax_buf *b);
 
 /* "Get", "Response" ... for a PDU type; "?" for an unknown one. */
-const char *ax_pdu_name(unsigned type);
+const char *session_pdu_name(unsigned type);
 
 #endif

@@ -10,12 +10,12 @@
 #include <stdio.h>
 #include <unistd.h>
 
-uint64_t axs_now(const struct ax_session *s)
+uint64_t session_now(const struct ax_session *s)
 {
 	return s->env.now_ms();
 }
 
-void axs_debug(const struct ax_session *s, const char *fmt, ...)
+void session_debug(const struct ax_session *s, const char *fmt, ...)
 {
 	char buf[256];
 	va_list ap;
@@ -27,7 +27,7 @@ void axs_debug(const struct ax_session *s, const char *fmt, ...)
 	s->env.debug(buf);
 }
 
-const char *ax_pdu_name(unsigned type)
+const char *session_pdu_name(unsigned type)
 {
 	static const char *const names[] = {
 	    "?",	 "Open",	"Close",      "Register",
@@ -38,7 +38,7 @@ const char *ax_pdu_name(unsigned type)
 	return type < sizeof(names) / sizeof(names[0]) ? names[type] : "?";
 }
 
-void axs_close_fd(struct ax_session *s)
+void session_close_fd(struct ax_session *s)
 {
 	if (s->fd >= 0)
 		close(s->fd);
@@ -47,20 +47,20 @@ void axs_close_fd(struct ax_session *s)
 	s->npend = 0;
 }
 
-void axs_drop(struct ax_session *s)
+void session_drop(struct ax_session *s)
 {
 	bool was_up = s->state == S_UP;
-	axs_close_fd(s);
+	session_close_fd(s);
 	s->state = S_IDLE;
 	s->id = 0;
-	s->retry_ms = axs_now(s) + (uint64_t)s->ping_s * 1000u;
+	s->retry_ms = session_now(s) + (uint64_t)s->ping_s * 1000u;
 	if (s->env.writer) /* its sets will never be committed or undone */
-		alarm_write_reset(s->env.writer);
+		write_reset(s->env.writer);
 	if (was_up && s->env.down)
 		s->env.down(s->env.ctx);
 }
 
-uint32_t ax_session_uptime(const struct ax_session *s)
+uint32_t session_uptime(const struct ax_session *s)
 {
-	return s->uptime_base + (uint32_t)((axs_now(s) - s->uptime_ms) / 10);
+	return s->uptime_base + (uint32_t)((session_now(s) - s->uptime_ms) / 10);
 }

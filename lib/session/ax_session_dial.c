@@ -23,16 +23,16 @@
  * kept here, reachable, for the life of the process. */
 static struct axs_lookup *parked;
 
-void axs_connect_failed(struct ax_session *s, int err)
+void session_connect_failed(struct ax_session *s, int err)
 {
 	if (!s->outage_logged)
-		hwr_log(LOG_WARNING,
+		util_log(LOG_WARNING,
 			"AgentX: cannot connect to the master at %s: %s; "
 			"trying every %u s (logged once)\n",
 			s->address, strerror(err), s->ping_s);
 	s->outage_logged = true;
 	s->state = S_IDLE;
-	s->retry_ms = axs_now(s) + (uint64_t)s->ping_s * 1000u;
+	s->retry_ms = session_now(s) + (uint64_t)s->ping_s * 1000u;
 }
 
 /* The lookup of the master's host failed (EAI_*): said once per outage
@@ -40,7 +40,7 @@ void axs_connect_failed(struct ax_session *s, int err)
 static void resolve_failed(struct ax_session *s, int rc, int err)
 {
 	if (!s->outage_logged)
-		hwr_log(LOG_WARNING,
+		util_log(LOG_WARNING,
 			"AgentX: cannot resolve the master's host '%s' (%s): "
 			"%s; trying every %u s (logged once)\n",
 			s->addr.host, s->address,
@@ -48,7 +48,7 @@ static void resolve_failed(struct ax_session *s, int rc, int err)
 			s->ping_s);
 	s->outage_logged = true;
 	s->state = S_IDLE;
-	s->retry_ms = axs_now(s) + (uint64_t)s->ping_s * 1000u;
+	s->retry_ms = session_now(s) + (uint64_t)s->ping_s * 1000u;
 }
 
 /* A unix socket connected to the address; -1 with errno (the reason). */
@@ -85,7 +85,7 @@ static int dial_tcp(const struct addrinfo *ai)
 	return fd;
 }
 
-void axs_addrs_end(struct ax_session *s)
+void session_addrs_end(struct ax_session *s)
 {
 	if (s->addrs)
 		freeaddrinfo(s->addrs);
@@ -106,12 +106,12 @@ static void dial_next(struct ax_session *s, int err)
 			err = errno;
 	}
 	if (s->fd < 0) {
-		axs_addrs_end(s);
-		axs_connect_failed(s, err);
+		session_addrs_end(s);
+		session_connect_failed(s, err);
 		return;
 	}
 	s->state = S_CONNECTING; /* until writable */
-	s->connect_deadline_ms = axs_now(s) + AX_SESSION_TIMEOUT_S * 1000u;
+	s->connect_deadline_ms = session_now(s) + AX_SESSION_TIMEOUT_S * 1000u;
 }
 
 /* Every address of the answer in turn (localhost: ::1, then 127.0.0.1):
@@ -119,7 +119,7 @@ static void dial_next(struct ax_session *s, int err)
  * writable) moves on to the next; res is the session's until then. */
 static void connect_to(struct ax_session *s, struct addrinfo *res)
 {
-	axs_addrs_end(s);
+	session_addrs_end(s);
 	s->addrs = res;
 	s->next_addr = res;
 	dial_next(s, EHOSTUNREACH);
@@ -163,7 +163,7 @@ static void start_tcp(struct ax_session *s)
 	s->state = S_RESOLVING;
 }
 
-void axs_resolved(struct ax_session *s)
+void session_resolved(struct ax_session *s)
 {
 	struct axs_lookup *l = s->lookup;
 	int rc = gai_error(&l->gai);
@@ -186,7 +186,7 @@ void axs_resolved(struct ax_session *s)
 	connect_to(s, res);
 }
 
-bool axs_dial(struct ax_session *s)
+bool session_dial(struct ax_session *s)
 {
 	if (s->addr.kind == AX_ADDR_TCP) {
 		start_tcp(s);
@@ -194,13 +194,13 @@ bool axs_dial(struct ax_session *s)
 	}
 	s->fd = dial_unix(s->addr.path);
 	if (s->fd < 0) {
-		axs_connect_failed(s, errno);
+		session_connect_failed(s, errno);
 		return false;
 	}
 	return true;
 }
 
-bool axs_connect_done(struct ax_session *s)
+bool session_connect_done(struct ax_session *s)
 {
 	int err = 0;
 	socklen_t len = sizeof(err);
@@ -210,11 +210,11 @@ bool axs_connect_done(struct ax_session *s)
 		dial_next(s, err); /* the answer's next address, if any */
 		return false;
 	}
-	axs_addrs_end(s);
+	session_addrs_end(s);
 	return true;
 }
 
-void axs_lookup_end(struct ax_session *s)
+void session_lookup_end(struct ax_session *s)
 {
 	struct axs_lookup *l = s->lookup;
 	if (!l)

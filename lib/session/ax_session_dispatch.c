@@ -16,14 +16,14 @@ static int search(const struct mib_view *view, const struct ax_oid *start,
 	const struct mib_object *o;
 
 	if (include && start->len <= MIBVIEW_OID_MAX &&
-	    mibview_get(view, start->sub, start->len, &o, v) == MV_OK) {
+	    view_get(view, start->sub, start->len, &o, v) == MV_OK) {
 		memcpy(name, start->sub, start->len * sizeof(*name));
 		*len = start->len;
-	} else if (mibview_getnext(view, start->sub, start->len, name, len, &o,
+	} else if (view_getnext(view, start->sub, start->len, name, len, &o,
 				   v) != MV_OK) {
 		return -1;
 	}
-	if (end->len && mibview_oid_cmp(name, *len, end->sub, end->len) >= 0)
+	if (end->len && view_oid_cmp(name, *len, end->sub, end->len) >= 0)
 		return -1; /* beyond the range the master asked for */
 	return 0;
 }
@@ -32,7 +32,7 @@ static int search(const struct mib_view *view, const struct ax_oid *start,
 static void varbind(struct ax_buf *b, const unsigned long *name, size_t len,
 		    const struct mib_value *v)
 {
-	struct ax_value w = value_wire(v);
+	struct ax_value w = view_value_wire(v);
 	ax_varbind(b, name, len, &w);
 }
 
@@ -56,7 +56,7 @@ static void answer_get(const struct mib_view *view, struct ax_buf *b,
 	const struct mib_object *o;
 	struct mib_value v;
 
-	switch (mibview_get(view, g->start.sub, g->start.len, &o, &v)) {
+	switch (view_get(view, g->start.sub, g->start.len, &o, &v)) {
 	case MV_OK:
 		varbind(b, g->start.sub, g->start.len, &v);
 		break;
@@ -142,7 +142,7 @@ static void fill_read(const struct mib_view *view, struct ax_buf *b,
 			    r->max_repetitions);
 }
 
-bool ax_answer(const struct mib_view *v, struct alarm_writer *w,
+bool session_answer(const struct mib_view *v, struct alarm_writer *w,
 	       const struct ax_request *r, uint32_t uptime, struct ax_buf *b)
 {
 	uint16_t error = AX_ERR_NOERROR, index = 0;
@@ -152,7 +152,7 @@ bool ax_answer(const struct mib_view *v, struct alarm_writer *w,
 	if (r->has_context && r->h.type == AX_PDU_CLEANUPSET)
 		return false;
 	if (!read && !r->has_context &&
-	    !ax_answer_set(v, w, r, &error, &index))
+	    !write_answer_set(v, w, r, &error, &index))
 		return false; /* CleanupSet */
 	if (r->has_context) {
 		error = AX_ERR_UNSUPPORTEDCONTEXT;

@@ -35,7 +35,7 @@
 /* The Response to r into b (sysUpTime uptime); false when r needs none
  * (CleanupSet).  A Response that cannot be built (out of memory) is a
  * genErr without varbinds. */
-bool ax_answer(const struct mib_view *v, struct alarm_writer *w,
+bool session_answer(const struct mib_view *v, struct alarm_writer *w,
 	       const struct ax_request *r, uint32_t uptime, struct ax_buf *b);
 
 #endif

@@ -83,49 +83,49 @@ struct ax_session {
 };
 
 /* ax_session_base.c */
-uint64_t axs_now(const struct ax_session *s);
-void axs_debug(const struct ax_session *s, const char *fmt, ...)
+uint64_t session_now(const struct ax_session *s);
+void session_debug(const struct ax_session *s, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* Close the connection, forgetting what was queued and awaited. */
-void axs_close_fd(struct ax_session *s);
+void session_close_fd(struct ax_session *s);
 /* The session ends (why is logged by the caller); connect again after
  * ping_s (an adopted stream: idle for good). */
-void axs_drop(struct ax_session *s);
+void session_drop(struct ax_session *s);
 
 /* ax_session_io.c */
 /* Finish, queue and send a PDU (freeing b); -1 if it was dropped. */
-int axs_send(struct ax_session *s, struct ax_buf *b);
+int session_send(struct ax_session *s, struct ax_buf *b);
 /* Room for n more bytes in the output queue; -1 when out of memory. */
-int axs_out_reserve(struct ax_session *s, size_t n);
+int session_out_reserve(struct ax_session *s, size_t n);
 /* Send what the socket takes of the queue. */
-void axs_flush(struct ax_session *s);
+void session_flush(struct ax_session *s);
 /* Wait for the answer to our request with this packet ID (the oldest is
  * given up when PENDING_MAX wait). */
-void axs_remember(struct ax_session *s, uint32_t packet, uint8_t type,
+void session_remember(struct ax_session *s, uint32_t packet, uint8_t type,
 		  axs_answer_fn answered);
 /* One of our requests: its IDs, remembered with what to do with its
  * answer until it comes or its deadline passes. */
-struct ax_ids axs_request_ids(struct ax_session *s, uint8_t type,
+struct ax_ids session_request_ids(struct ax_session *s, uint8_t type,
 			      axs_answer_fn answered);
 /* Frame and handle what the master sent. */
-void axs_readable(struct ax_session *s);
+void session_readable(struct ax_session *s);
 
 /* ax_session_dial.c */
 /* Dial the address: true when connected at once (unix: the Open is the
  * caller's to send); else S_CONNECTING, S_RESOLVING, or S_IDLE with the
  * reason logged. */
-bool axs_dial(struct ax_session *s);
+bool session_dial(struct ax_session *s);
 /* S_RESOLVING, from the timer: the lookup's answer, if it came. */
-void axs_resolved(struct ax_session *s);
+void session_resolved(struct ax_session *s);
 /* S_CONNECTING, writable: true when connected; else the lookup's next
  * address dialled, or, none left, the reason logged. */
-bool axs_connect_done(struct ax_session *s);
+bool session_connect_done(struct ax_session *s);
 /* No connection (errno err): said once per outage, retried after ping_s. */
-void axs_connect_failed(struct ax_session *s, int err);
+void session_connect_failed(struct ax_session *s, int err);
 /* At free: a lookup still running is cancelled, or left (its block is
  * parked, as glibc's worker may still write it). */
-void axs_lookup_end(struct ax_session *s);
+void session_lookup_end(struct ax_session *s);
 /* The addresses still to try freed (connected, or the session ends). */
-void axs_addrs_end(struct ax_session *s);
+void session_addrs_end(struct ax_session *s);
 
 #endif

@@ -29,7 +29,7 @@
  * sent, so the cost stays linear), so the buffer holds what is unread
  * plus at most as much again, never everything ever sent.
  */
-int axs_out_reserve(struct ax_session *s, size_t n)
+int session_out_reserve(struct ax_session *s, size_t n)
 {
 	size_t unread = s->out_len - s->out_off;
 	if (s->out_off > 0 && s->out_off >= unread) {
@@ -50,7 +50,7 @@ int axs_out_reserve(struct ax_session *s, size_t n)
 	return 0;
 }
 
-void axs_flush(struct ax_session *s)
+void session_flush(struct ax_session *s)
 {
 	while (s->fd >= 0 && s->out_off < s->out_len) {
 		ssize_t n = send(s->fd, s->out + s->out_off,
@@ -66,11 +66,11 @@ void axs_flush(struct ax_session *s)
 				break;
 			continue;
 		}
-		hwr_log(LOG_WARNING,
+		util_log(LOG_WARNING,
 			"AgentX: sending to the master failed (%s); "
 			"connecting again\n",
 			n < 0 ? strerror(errno) : "nothing sent");
-		axs_drop(s);
+		session_drop(s);
 		return;
 	}
 	if (s->fd >= 0 && s->out_off == s->out_len) {
@@ -90,33 +90,33 @@ static int queue(struct ax_session *s, const struct ax_buf *b)
 	if (s->fd < 0)
 		return -1;
 	if (s->out_len - s->out_off + b->len > AX_SESSION_OUTPUT_MAX) {
-		hwr_log(LOG_ERR,
+		util_log(LOG_ERR,
 			"AgentX: the master has not read %zu bytes of "
 			"answers; dropping the session\n",
 			s->out_len - s->out_off);
-		axs_drop(s);
+		session_drop(s);
 		return -1;
 	}
-	if (axs_out_reserve(s, b->len) != 0) {
-		hwr_log(LOG_ERR, "AgentX: out of memory; dropping the "
+	if (session_out_reserve(s, b->len) != 0) {
+		util_log(LOG_ERR, "AgentX: out of memory; dropping the "
 				 "session\n");
-		axs_drop(s);
+		session_drop(s);
 		return -1;
 	}
 	memcpy(s->out + s->out_len, b->p, b->len);
 	s->out_len += b->len;
-	axs_flush(s);
+	session_flush(s);
 	return 0;
 }
 
-int axs_send(struct ax_session *s, struct ax_buf *b)
+int session_send(struct ax_session *s, struct ax_buf *b)
 {
 	int rc = ax_finish(b) == 0 ? queue(s, b) : -1;
 	ax_free(b);
 	return rc;
 }
 
-void axs_remember(struct ax_session *s, uint32_t packet, uint8_t type,
+void session_remember(struct ax_session *s, uint32_t packet, uint8_t type,
 		  axs_answer_fn answered)
 {
 	if (s->npend == PENDING_MAX) { /* the oldest cannot be answered now */
@@ -125,14 +125,14 @@ void axs_remember(struct ax_session *s, uint32_t packet, uint8_t type,
 		s->npend--;
 	}
 	s->pend[s->npend++] = (struct axs_pending){
-	    packet, type, axs_now(s) + AX_SESSION_TIMEOUT_S * 1000u, answered};
+	    packet, type, session_now(s) + AX_SESSION_TIMEOUT_S * 1000u, answered};
 }
 
-struct ax_ids axs_request_ids(struct ax_session *s, uint8_t type,
+struct ax_ids session_request_ids(struct ax_session *s, uint8_t type,
 			      axs_answer_fn answered)
 {
 	struct ax_ids ids = {s->id, 0, ++s->next_packet};
-	axs_remember(s, ids.packet, type, answered);
+	session_remember(s, ids.packet, type, answered);
 	return ids;
 }
 
@@ -148,7 +148,7 @@ static void on_response(struct ax_session *s, const struct ax_header_in *h,
 	while (i < s->npend && s->pend[i].packet != h->ids.packet)
 		i++;
 	if (i == s->npend || ax_parse_response(h, p, &r) != 0) {
-		axs_debug(s, "a Response to no request of ours (%u)",
+		session_debug(s, "a Response to no request of ours (%u)",
 			  h->ids.packet);
 		return;
 	}
@@ -157,7 +157,7 @@ static void on_response(struct ax_session *s, const struct ax_header_in *h,
 		(s->npend - i - 1) * sizeof(*s->pend));
 	s->npend--;
 	s->uptime_base = r.uptime; /* in step with the master's sysUpTime */
-	s->uptime_ms = axs_now(s);
+	s->uptime_ms = session_now(s);
 	if (answered)
 		answered(s, h, r.error);
 }
@@ -183,33 +183,33 @@ static void on_request(struct ax_session *s, const struct ax_header_in *h,
 
 	ax_init(&b, st, sizeof(st));
 	if (ax_parse_request(h, p, &s->req, why, sizeof(why)) != 0) {
-		hwr_log(LOG_WARNING,
+		util_log(LOG_WARNING,
 			"AgentX: a %s from the master (packet ID %u, %u bytes "
 			"of payload) does not parse: %s; answered "
 			"parseError\n",
-			ax_pdu_name(h->type), h->ids.packet, h->length, why);
-		ax_response(&b, &h->ids, ax_session_uptime(s),
+			session_pdu_name(h->type), h->ids.packet, h->length, why);
+		ax_response(&b, &h->ids, session_uptime(s),
 			    AX_ERR_PARSEERROR, 0);
 	} else if (h->ids.session != s->id || s->state == S_IDLE) {
-		hwr_log(LOG_WARNING,
+		util_log(LOG_WARNING,
 			"AgentX: a %s for session %u (ours is %u), packet ID "
 			"%u: answered notOpen\n",
-			ax_pdu_name(h->type), h->ids.session, s->id,
+			session_pdu_name(h->type), h->ids.session, s->id,
 			h->ids.packet);
-		ax_response(&b, &h->ids, ax_session_uptime(s), AX_ERR_NOTOPEN,
+		ax_response(&b, &h->ids, session_uptime(s), AX_ERR_NOTOPEN,
 			    0);
-	} else if (!ax_answer(s->env.view, s->env.writer, &s->req,
-			      ax_session_uptime(s), &b)) {
+	} else if (!session_answer(s->env.view, s->env.writer, &s->req,
+			      session_uptime(s), &b)) {
 		return; /* CleanupSet: no Response */
 	}
-	axs_debug(s, "%s, packet %u", ax_pdu_name(h->type), h->ids.packet);
+	session_debug(s, "%s, packet %u", session_pdu_name(h->type), h->ids.packet);
 	if (h->type == AX_PDU_CLEANUPSET) {
 		ax_free(&b);
 		return;
 	}
 	/* the master is alive: the next Ping can wait */
-	s->next_ping_ms = axs_now(s) + (uint64_t)s->ping_s * 1000u;
-	axs_send(s, &b);
+	s->next_ping_ms = session_now(s) + (uint64_t)s->ping_s * 1000u;
+	session_send(s, &b);
 }
 
 /*
@@ -228,16 +228,16 @@ static void on_unexpected(struct ax_session *s, const struct ax_header_in *h)
 	bool known = h->type >= AX_PDU_OPEN && h->type <= AX_PDU_RESPONSE;
 
 	ax_init(&b, st, sizeof(st));
-	hwr_log(LOG_WARNING,
+	util_log(LOG_WARNING,
 		"AgentX: a %s PDU (type %u, packet ID %u) from the master, "
 		"%s; answered %s\n",
-		ax_pdu_name(h->type), h->type, h->ids.packet,
+		session_pdu_name(h->type), h->type, h->ids.packet,
 		known ? "which only a subagent sends"
 		      : "a type AgentX does not define",
 		known ? "processingError" : "parseError");
-	ax_response(&b, &h->ids, ax_session_uptime(s),
+	ax_response(&b, &h->ids, session_uptime(s),
 		    known ? AX_ERR_PROCESSINGERROR : AX_ERR_PARSEERROR, 0);
-	axs_send(s, &b);
+	session_send(s, &b);
 }
 
 /* One whole PDU; false when the session was dropped. */
@@ -251,12 +251,12 @@ static bool on_pdu(struct ax_session *s, const struct ax_header_in *h,
 	} else if (h->type == AX_PDU_CLOSE) {
 		uint8_t reason = 0;
 		ax_parse_close(h, p, &reason);
-		hwr_log(LOG_NOTICE,
+		util_log(LOG_NOTICE,
 			"AgentX: the master at %s closed the session (reason "
 			"%u); connecting again\n",
 			s->address, reason);
-		axs_drop(s);
-		s->retry_ms = axs_now(s); /* at once */
+		session_drop(s);
+		s->retry_ms = session_now(s); /* at once */
 		return false;
 	} else {
 		on_unexpected(s, h);
@@ -275,15 +275,15 @@ static void frame(struct ax_session *s)
 	while (s->fd >= 0 && (f = ax_frame(s->in + at, s->in_len - at, &h)) !=
 				 AX_FRAME_SHORT) {
 		if (f == AX_FRAME_BAD) {
-			hwr_log(LOG_ERR,
+			util_log(LOG_ERR,
 				"AgentX: the master sent a %s PDU header "
 				"(packet ID %u) of version %u announcing %lu "
 				"bytes of payload: the stream cannot be "
 				"framed (version 1, at most %u bytes, a "
 				"multiple of 4); resetting the session\n",
-				ax_pdu_name(h.type), h.ids.packet, h.version,
+				session_pdu_name(h.type), h.ids.packet, h.version,
 				(unsigned long)h.length, AX_PAYLOAD_MAX);
-			axs_drop(s);
+			session_drop(s);
 			return;
 		}
 		const unsigned char *payload = s->in + at + AX_HEADER_LEN;
@@ -307,9 +307,9 @@ static bool in_room(struct ax_session *s)
 		cap = AX_PAYLOAD_MAX * 2 + AX_HEADER_LEN * 2;
 	unsigned char *p = cap > s->in_cap ? realloc(s->in, cap) : s->in;
 	if (!p || cap - s->in_len == 0) {
-		hwr_log(LOG_ERR, "AgentX: out of memory; dropping the "
+		util_log(LOG_ERR, "AgentX: out of memory; dropping the "
 				 "session\n");
-		axs_drop(s);
+		session_drop(s);
 		return false;
 	}
 	s->in = p;
@@ -317,7 +317,7 @@ static bool in_room(struct ax_session *s)
 	return true;
 }
 
-void axs_readable(struct ax_session *s)
+void session_readable(struct ax_session *s)
 {
 	for (;;) {
 		if (!in_room(s))
@@ -329,12 +329,12 @@ void axs_readable(struct ax_session *s)
 		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
 			return;
 		if (n <= 0) {
-			hwr_log(LOG_NOTICE,
+			util_log(LOG_NOTICE,
 				"AgentX: the master at %s went away (%s); "
 				"connecting again\n",
 				s->address,
 				n == 0 ? "connection closed" : strerror(errno));
-			axs_drop(s);
+			session_drop(s);
 			return;
 		}
 		s->in_len += (size_t)n;

@@ -1,13 +1,13 @@
 /* counter_math.c - wraparound and multiplexing arithmetic. */
 #include "util/counter_math.h"
 
-uint64_t wrap_delta(uint64_t prev, uint64_t cur, unsigned width)
+uint64_t util_wrap_delta(uint64_t prev, uint64_t cur, unsigned width)
 {
 	uint64_t mask = width >= 64 ? UINT64_MAX : (UINT64_C(1) << width) - 1;
 	return (cur - prev) & mask;
 }
 
-uint64_t scale_delta(uint64_t delta, uint64_t d_enabled, uint64_t d_running)
+uint64_t util_scale_delta(uint64_t delta, uint64_t d_enabled, uint64_t d_running)
 {
 	if (d_running == 0)
 		return 0;
@@ -17,13 +17,13 @@ uint64_t scale_delta(uint64_t delta, uint64_t d_enabled, uint64_t d_running)
 	return x > UINT64_MAX ? UINT64_MAX : (uint64_t)x;
 }
 
-bool count_cell_take(struct count_cell *c, uint64_t raw, unsigned width)
+bool util_count_cell_take(struct count_cell *c, uint64_t raw, unsigned width)
 {
 	bool reset = c->seen && width >= 64 && raw < c->raw;
 	if (reset)
 		c->acc += raw; /* counted since the restart */
 	else if (c->seen)
-		c->acc += wrap_delta(c->raw, raw, width);
+		c->acc += util_wrap_delta(c->raw, raw, width);
 	c->raw = raw;
 	c->seen = true;
 	c->fresh = true;

@@ -13,7 +13,7 @@
  * 2^width: how IRIX kept 64-bit totals from 32-bit registers.  Both values
  * must be below 2^width.
  */
-uint64_t wrap_delta(uint64_t prev, uint64_t cur, unsigned width);
+uint64_t util_wrap_delta(uint64_t prev, uint64_t cur, unsigned width);
 
 /*
  * A multiplexed perf count's delta scaled to the whole interval:
@@ -21,7 +21,7 @@ uint64_t wrap_delta(uint64_t prev, uint64_t cur, unsigned width);
  * delta itself when the event ran all the time (or d_running > d_enabled),
  * 0 when it did not run at all (nothing is known).
  */
-uint64_t scale_delta(uint64_t delta, uint64_t d_enabled, uint64_t d_running);
+uint64_t util_scale_delta(uint64_t delta, uint64_t d_enabled, uint64_t d_running);
 
 /*
  * A count served from a source's raw readings (the replay and pcp
@@ -36,7 +36,7 @@ struct count_cell {
 	uint64_t raw, acc;
 };
 /* Take a reading; true when it was a reset. */
-bool count_cell_take(struct count_cell *c, uint64_t raw, unsigned width);
+bool util_count_cell_take(struct count_cell *c, uint64_t raw, unsigned width);
 /* Report the served reading's flags as bit in *unread (no reading) and
  * *reset, unless held (a source lost or a recording ended: nothing is
  * read); clears them for the next. */

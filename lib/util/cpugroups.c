@@ -8,7 +8,7 @@
 #include "util/parse.h"
 #include "util/sorted.h"
 
-bool cpu_group_name_ok(const char *name)
+bool util_cpu_group_name_ok(const char *name)
 {
 	size_t n = strlen(name);
 	if (n == 0 || n > CPU_GROUP_NAME_MAX)
@@ -26,7 +26,7 @@ static long long of_key(const void *e)
 	return ((const struct cpu_group_of *)e)->cpu;
 }
 
-long cpu_groups_find(const struct cpu_groups *gs, unsigned cpu)
+long util_cpu_groups_find(const struct cpu_groups *gs, unsigned cpu)
 {
 	size_t i = sorted_lower_bound(gs->map, gs->nmap, sizeof(*gs->map),
 				      of_key, cpu);
@@ -72,9 +72,9 @@ static int map_last(struct cpu_groups *gs, char *err, size_t len)
 {
 	const struct cpu_group *g = &gs->g[gs->n - 1];
 	for (size_t i = 0; i < g->cpus.n; i++) {
-		long other = cpu_groups_find(gs, g->cpus.cpu[i]);
+		long other = util_cpu_groups_find(gs, g->cpus.cpu[i]);
 		if (other >= 0)
-			return parse_fail(err, len,
+			return util_parse_fail(err, len,
 					  "CPU %u of group '%s' is in group "
 					  "'%s' already (groups never overlap)",
 					  g->cpus.cpu[i], g->name,
@@ -83,7 +83,7 @@ static int map_last(struct cpu_groups *gs, char *err, size_t len)
 	struct cpu_group_of *m =
 	    realloc(gs->map, (gs->nmap + g->cpus.n + 1) * sizeof(*m));
 	if (!m)
-		return parse_fail(err, len, "out of memory");
+		return util_parse_fail(err, len, "out of memory");
 	gs->map = m;
 	for (size_t i = 0; i < g->cpus.n; i++)
 		m[gs->nmap++] = (struct cpu_group_of){g->cpus.cpu[i],
@@ -92,30 +92,30 @@ static int map_last(struct cpu_groups *gs, char *err, size_t len)
 	return 0;
 }
 
-int cpu_groups_add_list(struct cpu_groups *gs, const char *name,
+int util_cpu_groups_add_list(struct cpu_groups *gs, const char *name,
 			struct cpulist *cpus, char *err, size_t len)
 {
 	int rc = -1;
-	if (!cpu_group_name_ok(name))
-		parse_fail(err, len,
+	if (!util_cpu_group_name_ok(name))
+		util_parse_fail(err, len,
 			   "group name '%s': 1 to %d of A-Z a-z 0-9 . _ -", name,
 			   CPU_GROUP_NAME_MAX);
 	else if (cpus->n == 0)
-		parse_fail(err, len, "group '%s' has no CPU", name);
+		util_parse_fail(err, len, "group '%s' has no CPU", name);
 	else if (gs->n >= CPU_GROUPS_MAX)
-		parse_fail(err, len, "more than %d groups", CPU_GROUPS_MAX);
+		util_parse_fail(err, len, "more than %d groups", CPU_GROUPS_MAX);
 	else
 		rc = 0;
 	for (size_t i = 0; rc == 0 && i < gs->n; i++)
 		if (strcmp(gs->g[i].name, name) == 0)
-			rc = parse_fail(err, len, "group '%s' named twice",
+			rc = util_parse_fail(err, len, "group '%s' named twice",
 					name);
 	struct cpu_group *p =
 	    rc ? NULL : realloc(gs->g, (gs->n + 1) * sizeof(*p));
 	if (!p) {
 		if (rc == 0)
-			parse_fail(err, len, "out of memory");
-		cpulist_free(cpus);
+			util_parse_fail(err, len, "out of memory");
+		util_cpulist_free(cpus);
 		return -1;
 	}
 	gs->g = p;
@@ -126,24 +126,24 @@ int cpu_groups_add_list(struct cpu_groups *gs, const char *name,
 	list_text(&g->cpus, g->text, sizeof(g->text));
 	if (map_last(gs, err, len) == 0)
 		return 0;
-	cpulist_free(&g->cpus);
+	util_cpulist_free(&g->cpus);
 	gs->n--;
 	return -1;
 }
 
-int cpu_groups_add(struct cpu_groups *gs, const char *name, const char *list,
+int util_cpu_groups_add(struct cpu_groups *gs, const char *name, const char *list,
 		   char *err, size_t len)
 {
 	struct cpulist cpus;
-	if (cpulist_parse(list, &cpus) != 0)
-		return parse_fail(err, len,
+	if (util_cpulist_parse(list, &cpus) != 0)
+		return util_parse_fail(err, len,
 				  "group '%s': bad CPU list '%s' (ascending "
 				  "CPUs 0..%d as 0-3,8)",
 				  name, list, CPULIST_MAX - 1);
-	return cpu_groups_add_list(gs, name, &cpus, err, len);
+	return util_cpu_groups_add_list(gs, name, &cpus, err, len);
 }
 
-int cpu_groups_even(struct cpu_groups *gs, unsigned n, unsigned ncpus)
+int util_cpu_groups_even(struct cpu_groups *gs, unsigned n, unsigned ncpus)
 {
 	char err[160], name[16];
 	unsigned next = 0;
@@ -155,14 +155,14 @@ int cpu_groups_even(struct cpu_groups *gs, unsigned n, unsigned ncpus)
 		for (unsigned i = 0; i < size; i++)
 			l.cpu[l.n++] = next++;
 		snprintf(name, sizeof(name), "node%u", k);
-		if (size && cpu_groups_add_list(gs, name, &l, err,
+		if (size && util_cpu_groups_add_list(gs, name, &l, err,
 						sizeof(err)) != 0)
 			return -1;
 	}
 	return 0;
 }
 
-bool cpu_groups_same(const struct cpu_groups *a, const struct cpu_groups *b)
+bool util_cpu_groups_same(const struct cpu_groups *a, const struct cpu_groups *b)
 {
 	if (a->n != b->n)
 		return false;
@@ -175,28 +175,28 @@ bool cpu_groups_same(const struct cpu_groups *a, const struct cpu_groups *b)
 	return true;
 }
 
-int cpu_groups_copy(struct cpu_groups *dst, const struct cpu_groups *src)
+int util_cpu_groups_copy(struct cpu_groups *dst, const struct cpu_groups *src)
 {
 	char err[160];
-	cpu_groups_free(dst);
+	util_cpu_groups_free(dst);
 	for (size_t i = 0; i < src->n; i++) {
 		const struct cpulist *s = &src->g[i].cpus;
 		struct cpulist l = {malloc(s->n * sizeof(*s->cpu)), s->n};
 		if (!l.cpu ||
 		    (memcpy(l.cpu, s->cpu, s->n * sizeof(*s->cpu)),
-		     cpu_groups_add_list(dst, src->g[i].name, &l, err,
+		     util_cpu_groups_add_list(dst, src->g[i].name, &l, err,
 					 sizeof(err)) != 0)) {
-			cpu_groups_free(dst); /* add_list freed l */
+			util_cpu_groups_free(dst); /* add_list freed l */
 			return -1;
 		}
 	}
 	return 0;
 }
 
-void cpu_groups_free(struct cpu_groups *gs)
+void util_cpu_groups_free(struct cpu_groups *gs)
 {
 	for (size_t i = 0; i < gs->n; i++)
-		cpulist_free(&gs->g[i].cpus);
+		util_cpulist_free(&gs->g[i].cpus);
 	free(gs->g);
 	free(gs->map);
 	memset(gs, 0, sizeof(*gs));

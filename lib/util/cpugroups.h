@@ -37,26 +37,26 @@ struct cpu_groups {
 };
 
 /* A name of 1-32 of A-Z a-z 0-9 . _ - ? */
-bool cpu_group_name_ok(const char *name);
+bool util_cpu_group_name_ok(const char *name);
 /*
  * Add group name with the CPUs of list (the kernel's "0-3,5" format):
  * -1 with a message in err for a bad name or list, a name already used,
  * a CPU already in another group (groups never overlap: a CPU's counts
  * would be summed twice in a total of the groups), or too many groups.
  */
-int cpu_groups_add(struct cpu_groups *gs, const char *name, const char *list,
+int util_cpu_groups_add(struct cpu_groups *gs, const char *name, const char *list,
 		   char *err, size_t len);
 /* The same with a parsed list (taken over: freed on error too). */
-int cpu_groups_add_list(struct cpu_groups *gs, const char *name,
+int util_cpu_groups_add_list(struct cpu_groups *gs, const char *name,
 			struct cpulist *cpus, char *err, size_t len);
 /* n groups "node0".."nodeN-1" splitting CPUs 0..ncpus-1 evenly (the
  * first ncpus % n groups one CPU more); -1 when out of memory. */
-int cpu_groups_even(struct cpu_groups *gs, unsigned n, unsigned ncpus);
+int util_cpu_groups_even(struct cpu_groups *gs, unsigned n, unsigned ncpus);
 /* The group of cpu (its position), -1 if it is in none. */
-long cpu_groups_find(const struct cpu_groups *gs, unsigned cpu);
-bool cpu_groups_same(const struct cpu_groups *a, const struct cpu_groups *b);
+long util_cpu_groups_find(const struct cpu_groups *gs, unsigned cpu);
+bool util_cpu_groups_same(const struct cpu_groups *a, const struct cpu_groups *b);
 /* A deep copy into dst (emptied first); -1 when out of memory. */
-int cpu_groups_copy(struct cpu_groups *dst, const struct cpu_groups *src);
-void cpu_groups_free(struct cpu_groups *gs);
+int util_cpu_groups_copy(struct cpu_groups *dst, const struct cpu_groups *src);
+void util_cpu_groups_free(struct cpu_groups *gs);
 
 #endif

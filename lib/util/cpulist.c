@@ -33,7 +33,7 @@ static int add(struct cpulist *l, unsigned cpu)
 	return 0;
 }
 
-int cpulist_parse(const char *text, struct cpulist *out)
+int util_cpulist_parse(const char *text, struct cpulist *out)
 {
 	const char *p = text;
 
@@ -58,11 +58,11 @@ int cpulist_parse(const char *text, struct cpulist *out)
 	}
 	return 0;
 bad:
-	cpulist_free(out);
+	util_cpulist_free(out);
 	return -1;
 }
 
-int cpulist_read(const char *path, struct cpulist *out)
+int util_cpulist_read(const char *path, struct cpulist *out)
 {
 	char buf[4096];
 	FILE *f = fopen(path, "r");
@@ -72,7 +72,7 @@ int cpulist_read(const char *path, struct cpulist *out)
 	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
 	fclose(f);
 	buf[n] = '\0';
-	return cpulist_parse(buf, out);
+	return util_cpulist_parse(buf, out);
 }
 
 static long long cpu_key(const void *e)
@@ -80,14 +80,14 @@ static long long cpu_key(const void *e)
 	return *(const unsigned *)e;
 }
 
-bool cpulist_has(const struct cpulist *l, unsigned cpu)
+bool util_cpulist_has(const struct cpulist *l, unsigned cpu)
 {
 	size_t i =
 	    sorted_lower_bound(l->cpu, l->n, sizeof(*l->cpu), cpu_key, cpu);
 	return i < l->n && l->cpu[i] == cpu;
 }
 
-void cpulist_free(struct cpulist *l)
+void util_cpulist_free(struct cpulist *l)
 {
 	free(l->cpu);
 	l->cpu = NULL;

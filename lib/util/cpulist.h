@@ -14,9 +14,9 @@ struct cpulist {
 };
 
 /* Parse text; -1 on a syntax error or a CPU >= CPULIST_MAX. */
-int cpulist_parse(const char *text, struct cpulist *out);
-int cpulist_read(const char *path, struct cpulist *out);
-bool cpulist_has(const struct cpulist *l, unsigned cpu);
-void cpulist_free(struct cpulist *l);
+int util_cpulist_parse(const char *text, struct cpulist *out);
+int util_cpulist_read(const char *path, struct cpulist *out);
+bool util_cpulist_has(const struct cpulist *l, unsigned cpu);
+void util_cpulist_free(struct cpulist *l);
 
 #endif

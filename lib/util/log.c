@@ -14,12 +14,12 @@ static hwr_log_fn sink = to_stderr;
  * the main loop (net-snmp's logger is not thread-safe). */
 static _Thread_local hwr_log_fn thread_sink;
 
-void hwr_log_set(hwr_log_fn fn)
+void util_log_set(hwr_log_fn fn)
 {
 	sink = fn ? fn : to_stderr;
 }
 
-void hwr_log(int priority, const char *fmt, ...)
+void util_log(int priority, const char *fmt, ...)
 {
 	char buf[1024];
 	va_list ap;
@@ -29,7 +29,7 @@ void hwr_log(int priority, const char *fmt, ...)
 	(thread_sink ? thread_sink : sink)(priority, buf);
 }
 
-void hwr_log_set_thread(hwr_log_fn fn)
+void util_log_set_thread(hwr_log_fn fn)
 {
 	thread_sink = fn;
 }

@@ -10,7 +10,7 @@
 
 #define BLANKS " \t\r\n"
 
-int parse_words(char *line, char **w, int max)
+int util_parse_words(char *line, char **w, int max)
 {
 	int k = 0;
 	for (char *save = NULL, *t = strtok_r(line, BLANKS, &save); t;
@@ -22,14 +22,14 @@ int parse_words(char *line, char **w, int max)
 	return k;
 }
 
-int parse_words_copy(const char *args, char *buf, size_t buflen, char **w,
+int util_parse_words_copy(const char *args, char *buf, size_t buflen, char **w,
 		     int max)
 {
 	snprintf(buf, buflen, "%s", args ? args : "");
-	return parse_words(buf, w, max);
+	return util_parse_words(buf, w, max);
 }
 
-int parse_u64(const char *s, uint64_t max, uint64_t *out)
+int util_parse_u64(const char *s, uint64_t max, uint64_t *out)
 {
 	char *end;
 
@@ -43,7 +43,7 @@ int parse_u64(const char *s, uint64_t max, uint64_t *out)
 	return 0;
 }
 
-int parse_fail(char *err, size_t len, const char *fmt, ...)
+int util_parse_fail(char *err, size_t len, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -52,11 +52,11 @@ int parse_fail(char *err, size_t len, const char *fmt, ...)
 	return -1;
 }
 
-int parse_number(const char *token, char **w, int n, uint64_t min, uint64_t max,
+int util_parse_number(const char *token, char **w, int n, uint64_t min, uint64_t max,
 		 uint64_t *out, char *err, size_t len)
 {
-	if (n != 1 || parse_u64(w[0], max, out) || *out < min)
-		return parse_fail(
+	if (n != 1 || util_parse_u64(w[0], max, out) || *out < min)
+		return util_parse_fail(
 		    err, len, "%s: expected one whole number from %llu to %llu",
 		    token, (unsigned long long)min, (unsigned long long)max);
 	return 0;

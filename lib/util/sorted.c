@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void *sorted_insert(void **base, size_t *n, size_t size, size_t i)
+void *util_sorted_insert(void **base, size_t *n, size_t size, size_t i)
 {
 	char *p = realloc(*base, (*n + 1) * size);
 	if (!p)
@@ -16,7 +16,7 @@ void *sorted_insert(void **base, size_t *n, size_t size, size_t i)
 	return p + i * size;
 }
 
-void *sorted_find_or_add(void **base, size_t *n, size_t size,
+void *util_sorted_find_or_add(void **base, size_t *n, size_t size,
 			 sorted_key_fn key_of, long long key, bool *added)
 {
 	size_t i = sorted_lower_bound(*base, *n, size, key_of, key);
@@ -24,5 +24,5 @@ void *sorted_find_or_add(void **base, size_t *n, size_t size,
 	if (i < *n && key_of((char *)*base + i * size) == key)
 		return (char *)*base + i * size;
 	*added = true;
-	return sorted_insert(base, n, size, i);
+	return util_sorted_insert(base, n, size, i);
 }

@@ -34,12 +34,12 @@ static inline size_t sorted_lower_bound(const void *base, size_t n, size_t size,
  * Grow *base by one element, move [i, n) up, zero element i and return
  * it; NULL (array unchanged) when out of memory.
  */
-void *sorted_insert(void **base, size_t *n, size_t size, size_t i);
+void *util_sorted_insert(void **base, size_t *n, size_t size, size_t i);
 /*
  * The element with this key, or a new zeroed one inserted in order
  * (*added true; the caller sets its key); NULL when out of memory.
  */
-void *sorted_find_or_add(void **base, size_t *n, size_t size,
+void *util_sorted_find_or_add(void **base, size_t *n, size_t size,
 			 sorted_key_fn key_of, long long key, bool *added);
 
 #endif

@@ -24,7 +24,7 @@ static int grow(struct strbuf *sb, size_t extra)
 	return 0;
 }
 
-void strbuf_add(struct strbuf *sb, const char *s, size_t n)
+void util_strbuf_add(struct strbuf *sb, const char *s, size_t n)
 {
 	if (grow(sb, n) < 0)
 		return;
@@ -33,7 +33,7 @@ void strbuf_add(struct strbuf *sb, const char *s, size_t n)
 	sb->buf[sb->len] = '\0';
 }
 
-void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
+void util_strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 {
 	va_list cp;
 	va_copy(cp, ap);
@@ -45,22 +45,22 @@ void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 	sb->len += (size_t)n;
 }
 
-void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
+void util_strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	strbuf_vaddf(sb, fmt, ap);
+	util_strbuf_vaddf(sb, fmt, ap);
 	va_end(ap);
 }
 
-void strbuf_reset(struct strbuf *sb)
+void util_strbuf_reset(struct strbuf *sb)
 {
 	sb->len = 0;
 	if (sb->buf)
 		sb->buf[0] = '\0';
 }
 
-char *strbuf_take(struct strbuf *sb)
+char *util_strbuf_take(struct strbuf *sb)
 {
 	char *s = sb->buf ? sb->buf : strdup("");
 	sb->buf = NULL;
@@ -68,7 +68,7 @@ char *strbuf_take(struct strbuf *sb)
 	return s;
 }
 
-void strbuf_release(struct strbuf *sb)
+void util_strbuf_release(struct strbuf *sb)
 {
 	free(sb->buf);
 	sb->buf = NULL;

@@ -16,13 +16,13 @@ struct strbuf {
 		NULL, 0, 0, 0                                                  \
 	}
 
-void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
+void util_strbuf_addf(struct strbuf *sb, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
-void strbuf_add(struct strbuf *sb, const char *s, size_t n);
-void strbuf_reset(struct strbuf *sb);
+void util_strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+void util_strbuf_add(struct strbuf *sb, const char *s, size_t n);
+void util_strbuf_reset(struct strbuf *sb);
 /* Hand the string to the caller (never NULL unless out of memory). */
-char *strbuf_take(struct strbuf *sb);
-void strbuf_release(struct strbuf *sb);
+char *util_strbuf_take(struct strbuf *sb);
+void util_strbuf_release(struct strbuf *sb);
 
 #endif

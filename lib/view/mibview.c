@@ -5,7 +5,7 @@
 
 #include "alarm/alarm.h"
 
-enum mibview_result mibview_value(const struct mib_view *v,
+enum mibview_result view_value(const struct mib_view *v,
 				  const struct mib_object *o,
 				  unsigned long instance, struct mib_value *val)
 {
@@ -29,7 +29,7 @@ enum mibview_result mibview_value(const struct mib_view *v,
 		    !(at.row = cache_row(c, (unsigned)instance)))
 			return MV_NO_SUCH_INSTANCE;
 	}
-	return value_read(&at, val);
+	return view_value_read(&at, val);
 }
 
 /*
@@ -52,11 +52,11 @@ static int cmp_object(const struct mib_object *o, const unsigned long *rel,
 /* First object that is not entirely before the request. */
 static size_t lower_bound(const unsigned long *rel, size_t rlen)
 {
-	size_t lo = 0, hi = mib_objects_count;
+	size_t lo = 0, hi = meta_objects_count;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (cmp_object(&mib_objects[mid], rel, rlen) < 0)
+		if (cmp_object(&meta_objects[mid], rel, rlen) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -68,30 +68,30 @@ static size_t lower_bound(const unsigned long *rel, size_t rlen)
 static int strip_root(const unsigned long *name, size_t len,
 		      const unsigned long **rel, size_t *rlen)
 {
-	for (unsigned i = 0; i < mib_root_len; i++) {
+	for (unsigned i = 0; i < meta_root_len; i++) {
 		if (i >= len)
 			return -1;
-		if (name[i] != mib_root[i])
-			return name[i] < mib_root[i] ? -1 : 1;
+		if (name[i] != meta_root[i])
+			return name[i] < meta_root[i] ? -1 : 1;
 	}
-	*rel = name + mib_root_len;
-	*rlen = len - mib_root_len;
+	*rel = name + meta_root_len;
+	*rlen = len - meta_root_len;
 	return 0;
 }
 
-size_t mibview_oid(const struct mib_object *o, unsigned long instance,
+size_t view_oid(const struct mib_object *o, unsigned long instance,
 		   unsigned long *out)
 {
 	size_t n = 0;
-	for (unsigned i = 0; i < mib_root_len; i++)
-		out[n++] = mib_root[i];
+	for (unsigned i = 0; i < meta_root_len; i++)
+		out[n++] = meta_root[i];
 	for (unsigned i = 0; i < o->len; i++)
 		out[n++] = o->arcs[i];
 	out[n++] = instance;
 	return n;
 }
 
-enum mibview_result mibview_get(const struct mib_view *v,
+enum mibview_result view_get(const struct mib_view *v,
 				const unsigned long *name, size_t len,
 				const struct mib_object **obj,
 				struct mib_value *val)
@@ -102,15 +102,15 @@ enum mibview_result mibview_get(const struct mib_view *v,
 	if (strip_root(name, len, &rel, &rlen) != 0)
 		return MV_NO_SUCH_OBJECT;
 	size_t i = lower_bound(rel, rlen);
-	if (i == mib_objects_count ||
-	    cmp_object(&mib_objects[i], rel, rlen) != 0 ||
-	    mib_objects[i].access == ACC_FOR_NOTIFY)
+	if (i == meta_objects_count ||
+	    cmp_object(&meta_objects[i], rel, rlen) != 0 ||
+	    meta_objects[i].access == ACC_FOR_NOTIFY)
 		return MV_NO_SUCH_OBJECT;
-	const struct mib_object *o = &mib_objects[i];
+	const struct mib_object *o = &meta_objects[i];
 	*obj = o;
 	if (rlen != o->len + 1)
 		return MV_NO_SUCH_INSTANCE;
-	return mibview_value(v, o, rel[o->len], val);
+	return view_value(v, o, rel[o->len], val);
 }
 
 /* The first group of at->o after index after (0: every one). */
@@ -123,7 +123,7 @@ static enum mibview_result next_group(struct value_at *at,
 	/* [x] and [x, ...] are both followed by index x+1, position x */
 	for (size_t g = after < n ? after : n; g < n; g++) {
 		at->group = (long)g;
-		if (value_read(at, val) == MV_OK) {
+		if (view_value_read(at, val) == MV_OK) {
 			*instance = g + 1;
 			return MV_OK;
 		}
@@ -151,7 +151,7 @@ static enum mibview_result next_instance(const struct mib_view *v,
 		if (ilen > 0) /* .0 or anything after it */
 			return MV_END_OF_VIEW;
 		*instance = 0;
-		return value_read(&at, val) == MV_OK ? MV_OK : MV_END_OF_VIEW;
+		return view_value_read(&at, val) == MV_OK ? MV_OK : MV_END_OF_VIEW;
 	}
 	if (o->table == TBL_ALARM) {
 		size_t n = alarms ? alarms->count : 0;
@@ -160,7 +160,7 @@ static enum mibview_result next_instance(const struct mib_view *v,
 		for (size_t i = alarm_set_after(alarms, ilen ? inst[0] : 0);
 		     i < n; i++) {
 			at.alarm = &alarms->alarm[i];
-			if (value_read(&at, val) == MV_OK) {
+			if (view_value_read(&at, val) == MV_OK) {
 				*instance = alarms->alarm[i].index;
 				return MV_OK;
 			}
@@ -177,7 +177,7 @@ static enum mibview_result next_instance(const struct mib_view *v,
 		r = cache_row_after(c, inst[0]);
 	for (; r < c->nrows; r++) {
 		at.row = &c->rows[r];
-		if (value_read(&at, val) == MV_OK) {
+		if (view_value_read(&at, val) == MV_OK) {
 			*instance = c->rows[r].cpu;
 			return MV_OK;
 		}
@@ -187,7 +187,7 @@ static enum mibview_result next_instance(const struct mib_view *v,
 	return MV_END_OF_VIEW;
 }
 
-enum mibview_result mibview_getnext(const struct mib_view *v,
+enum mibview_result view_getnext(const struct mib_view *v,
 				    const unsigned long *name, size_t len,
 				    unsigned long *next, size_t *nextlen,
 				    const struct mib_object **obj,
@@ -201,8 +201,8 @@ enum mibview_result mibview_getnext(const struct mib_view *v,
 		return MV_END_OF_VIEW;
 	if (where == 0)
 		i = lower_bound(rel, rlen);
-	for (; i < mib_objects_count; i++) {
-		const struct mib_object *o = &mib_objects[i];
+	for (; i < meta_objects_count; i++) {
+		const struct mib_object *o = &meta_objects[i];
 		if (o->access == ACC_FOR_NOTIFY)
 			continue;
 		bool inside = where == 0 && cmp_object(o, rel, rlen) == 0;
@@ -210,7 +210,7 @@ enum mibview_result mibview_getnext(const struct mib_view *v,
 		if (next_instance(v, o, inside ? rel + o->len : NULL,
 				  inside ? rlen - o->len : 0, &instance,
 				  val) == MV_OK) {
-			*nextlen = mibview_oid(o, instance, next);
+			*nextlen = view_oid(o, instance, next);
 			*obj = o;
 			return MV_OK;
 		}
@@ -218,7 +218,7 @@ enum mibview_result mibview_getnext(const struct mib_view *v,
 	return MV_END_OF_VIEW;
 }
 
-int mibview_oid_cmp(const unsigned long *a, size_t alen, const unsigned long *b,
+int view_oid_cmp(const unsigned long *a, size_t alen, const unsigned long *b,
 		    size_t blen)
 {
 	for (size_t k = 0; k < alen && k < blen; k++)
@@ -227,10 +227,10 @@ int mibview_oid_cmp(const unsigned long *a, size_t alen, const unsigned long *b,
 	return (alen > blen) - (alen < blen);
 }
 
-const struct mib_object *mibview_object(const char *name)
+const struct mib_object *view_object(const char *name)
 {
-	for (size_t i = 0; i < mib_objects_count; i++)
-		if (strcmp(mib_objects[i].name, name) == 0)
-			return &mib_objects[i];
+	for (size_t i = 0; i < meta_objects_count; i++)
+		if (strcmp(meta_objects[i].name, name) == 0)
+			return &meta_objects[i];
 	return NULL;
 }

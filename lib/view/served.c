@@ -4,12 +4,12 @@
 #include <stdio.h>
 #include <string.h>
 
-void served_init(struct served *s)
+void view_served_init(struct served *s)
 {
 	memset(s, 0, sizeof(*s));
 }
 
-void served_configure(struct served *s, const char *backend,
+void view_served_configure(struct served *s, const char *backend,
 		      unsigned poll_interval, const struct alarm_set *alarms)
 {
 	snprintf(s->backend, sizeof(s->backend), "%s", backend);
@@ -17,7 +17,7 @@ void served_configure(struct served *s, const char *backend,
 	s->alarms = alarms;
 }
 
-void served_errors(struct served *s, unsigned n)
+void view_served_errors(struct served *s, unsigned n)
 {
 	s->poll_errors += n;
 }

@@ -17,11 +17,11 @@ struct served {
 	const struct alarm_set *alarms; /* the alarm table; may be NULL */
 };
 
-void served_init(struct served *s);
+void view_served_init(struct served *s);
 /* The running configuration's backend, interval and alarm set. */
-void served_configure(struct served *s, const char *backend,
+void view_served_configure(struct served *s, const char *backend,
 		      unsigned poll_interval, const struct alarm_set *alarms);
 /* n more poll errors (a failed read, bad records of a reading). */
-void served_errors(struct served *s, unsigned n);
+void view_served_errors(struct served *s, unsigned n);
 
 #endif

@@ -72,7 +72,7 @@ static bool rate(const struct value_at *at, struct raw *r)
 static bool stat(const struct value_at *at, struct raw *r)
 {
 	long cpu = where(at);
-	return stat_value(at->v->cache, (size_t)at->o->stat, cpu, &r->num) ==
+	return cache_stat_value(at->v->cache, (size_t)at->o->stat, cpu, &r->num) ==
 	       SAMPLE_OK;
 }
 
@@ -237,7 +237,7 @@ static value_fn *const value_of[TAG_COUNT] = {
     [TAG_ALARM_NEXT_INDEX] = alarm_next_index,
 };
 
-bool value_has_source(enum obj_tag tag)
+bool view_value_has_source(enum obj_tag tag)
 {
 	return (unsigned)tag < TAG_COUNT && value_of[tag] != NULL;
 }
@@ -267,19 +267,19 @@ static void typed(enum obj_syntax syn, const struct raw *r, struct mib_value *v)
 	}
 }
 
-struct ax_value value_wire(const struct mib_value *v)
+struct ax_value view_value_wire(const struct mib_value *v)
 {
 	enum ax_data_type t = (unsigned)v->type < SYN_COUNT
-				  ? (enum ax_data_type)smi_type_wire[v->type]
+				  ? (enum ax_data_type)meta_smi_type_wire[v->type]
 				  : AX_NULL;
 	return (struct ax_value){t, v->v};
 }
 
-enum mibview_result value_read(const struct value_at *at, struct mib_value *v)
+enum mibview_result view_value_read(const struct value_at *at, struct mib_value *v)
 {
 	struct raw r = {0};
 
-	if (!value_has_source(at->o->tag) || !value_of[at->o->tag](at, &r))
+	if (!view_value_has_source(at->o->tag) || !value_of[at->o->tag](at, &r))
 		return MV_NO_SUCH_INSTANCE;
 	typed(at->o->syntax, &r, v);
 	return MV_OK;

@@ -15,8 +15,8 @@ static const struct mib_object *alarm_column(unsigned long col)
 	static bool indexed;
 
 	if (!indexed) {
-		for (size_t i = 0; i < mib_objects_count; i++) {
-			const struct mib_object *o = &mib_objects[i];
+		for (size_t i = 0; i < meta_objects_count; i++) {
+			const struct mib_object *o = &meta_objects[i];
 			unsigned arc = o->arcs[o->len - 1];
 			if (o->table == TBL_ALARM && arc <= AC_MAX)
 				column[arc] = o;
@@ -32,13 +32,13 @@ static bool in_entry(const struct ax_oid *name, unsigned long *col,
 		     unsigned long *idx, size_t *idxlen)
 {
 	const struct mib_object *any = alarm_column(2);
-	size_t head = mib_root_len + any->len - 1; /* root + entry */
+	size_t head = meta_root_len + any->len - 1; /* root + entry */
 	if (name->len < head + 1)
 		return false;
 	for (size_t k = 0; k < head; k++) {
-		unsigned long want = k < mib_root_len
-					 ? mib_root[k]
-					 : any->arcs[k - mib_root_len];
+		unsigned long want = k < meta_root_len
+					 ? meta_root[k]
+					 : any->arcs[k - meta_root_len];
 		if (name->sub[k] != want)
 			return false;
 	}
@@ -63,7 +63,7 @@ static enum ax_error varbind(const struct mib_view *view,
 		/* an object of ours that exists is read-only; anything
 		 * else here could never be created */
 		if (name->len <= MIBVIEW_OID_MAX &&
-		    mibview_get(view, name->sub, name->len, &o, &mv) !=
+		    view_get(view, name->sub, name->len, &o, &mv) !=
 			MV_NO_SUCH_OBJECT)
 			return AX_ERR_NOTWRITABLE;
 		return AX_ERR_NOCREATION;
@@ -76,7 +76,7 @@ static enum ax_error varbind(const struct mib_view *view,
 	vb->index = idx;
 	if (o->access != ACC_READ_CREATE)
 		return AX_ERR_NOERROR; /* alarm_write says notWritable */
-	if (val->type != smi_type_wire[o->syntax])
+	if (val->type != meta_smi_type_wire[o->syntax])
 		return AX_ERR_WRONGTYPE;
 	if (o->syntax == SYN_OCTETS) {
 		vb->str = (const char *)val->octets;
@@ -146,7 +146,7 @@ static void log_refused(const struct ax_request *r, enum ax_error e, size_t bad)
 {
 	char name[200];
 	varbind_name(r, bad, name, sizeof(name));
-	hwr_log(LOG_INFO,
+	util_log(LOG_INFO,
 		"alarm table: a set refused (AgentX session %u, transaction "
 		"%u): %s at varbind %zu, %s\n",
 		r->h.ids.session, r->h.ids.transaction, error_name(e), bad,
@@ -182,7 +182,7 @@ static enum ax_error test(const struct mib_view *view, struct alarm_writer *w,
 		bad = ++n;
 	}
 	if (e == AX_ERR_NOERROR)
-		e = alarm_write_test(
+		e = write_test(
 		    w, (struct aw_key){r->h.ids.session, r->h.ids.transaction},
 		    vb, n, &bad);
 	free(vb);
@@ -192,7 +192,7 @@ static enum ax_error test(const struct mib_view *view, struct alarm_writer *w,
 	return e;
 }
 
-bool ax_answer_set(const struct mib_view *view, struct alarm_writer *w,
+bool write_answer_set(const struct mib_view *view, struct alarm_writer *w,
 		   const struct ax_request *r, uint16_t *error, uint16_t *index)
 {
 	struct aw_key key = {r->h.ids.session, r->h.ids.transaction};
@@ -204,14 +204,14 @@ bool ax_answer_set(const struct mib_view *view, struct alarm_writer *w,
 		*error = test(view, w, r, index);
 		return true;
 	case AX_PDU_COMMITSET:
-		*error = w ? alarm_write_commit(w, key) : AX_ERR_COMMITFAILED;
+		*error = w ? write_commit(w, key) : AX_ERR_COMMITFAILED;
 		return true;
 	case AX_PDU_UNDOSET:
-		*error = w ? alarm_write_undo(w, key) : AX_ERR_UNDOFAILED;
+		*error = w ? write_undo(w, key) : AX_ERR_UNDOFAILED;
 		return true;
 	case AX_PDU_CLEANUPSET:
 		if (w)
-			alarm_write_cleanup(w, key);
+			write_cleanup(w, key);
 		return false;
 	default:
 		return true;

@@ -19,7 +19,7 @@
 
 /* The error and index of the Response to r, a set phase (w may be
  * NULL); false for a CleanupSet, which has no Response. */
-bool ax_answer_set(const struct mib_view *view, struct alarm_writer *w,
+bool write_answer_set(const struct mib_view *view, struct alarm_writer *w,
 		   const struct ax_request *r, uint16_t *error,
 		   uint16_t *index);
 

@@ -17,7 +17,7 @@
 #define STORE_TOKEN "alarmRow"
 #define NOT_LOADED  "# not loaded"
 
-int alarm_store_init(struct alarm_store *st, const char *path, uid_t owner)
+int write_store_init(struct alarm_store *st, const char *path, uid_t owner)
 {
 	memset(st, 0, sizeof(*st));
 	st->owner = owner == (uid_t)-1 ? geteuid() : owner;
@@ -34,7 +34,7 @@ static void forget_kept(struct alarm_store *st)
 	st->nkept = 0;
 }
 
-void alarm_store_free(struct alarm_store *st)
+void write_store_free(struct alarm_store *st)
 {
 	forget_kept(st);
 	free(st->path);
@@ -64,30 +64,30 @@ static int parse_row(char **w, int n, struct alarm_def *d, char *why,
 	char rest[PARSE_LINE_MAX] = "";
 
 	if (n < 10 || n > 12)
-		return parse_fail(why, len,
+		return util_parse_fail(why, len,
 				  "expected " STORE_TOKEN " INDEX STATUS "
 				  "nonVolatile NAME METRIC SCOPE TYPE RISING "
 				  "FALLING [STARTUP [OWNER]]");
-	if (parse_u64(w[1], ALARM_INDEX_MAX, &index) != 0 ||
+	if (util_parse_u64(w[1], ALARM_INDEX_MAX, &index) != 0 ||
 	    index <= ALARM_CONFIG_INDEX_MAX)
-		return parse_fail(why, len, "bad index '%s' (%u..%u)", w[1],
+		return util_parse_fail(why, len, "bad index '%s' (%u..%u)", w[1],
 				  ALARM_CONFIG_INDEX_MAX + 1, ALARM_INDEX_MAX);
 	memset(d, 0, sizeof(*d));
 	d->index = (uint32_t)index;
-	/* the words alarm_def_format writes; a notReady row is never kept */
-	if (strcmp(w[2], alarm_row_name(ROW_ACTIVE)) == 0)
+	/* the words write_def_format writes; a notReady row is never kept */
+	if (strcmp(w[2], write_row_name(ROW_ACTIVE)) == 0)
 		d->row = ROW_ACTIVE;
-	else if (strcmp(w[2], alarm_row_name(ROW_NOT_IN_SERVICE)) == 0)
+	else if (strcmp(w[2], write_row_name(ROW_NOT_IN_SERVICE)) == 0)
 		d->row = ROW_NOT_IN_SERVICE;
 	else
-		return parse_fail(
+		return util_parse_fail(
 		    why, len, "bad status '%s' (active, notInService)", w[2]);
-	if (strcmp(w[3], alarm_storage_name(STORAGE_NONVOLATILE)) != 0)
-		return parse_fail(why, len, "bad storage '%s' (nonVolatile)",
+	if (strcmp(w[3], write_storage_name(STORAGE_NONVOLATILE)) != 0)
+		return util_parse_fail(why, len, "bad storage '%s' (nonVolatile)",
 				  w[3]);
 	d->storage = STORAGE_NONVOLATILE;
-	if (n == 12 && alarm_owner_decode(w[11], d->owner, sizeof(d->owner)))
-		return parse_fail(why, len, "bad owner '%s'", w[11]);
+	if (n == 12 && write_owner_decode(w[11], d->owner, sizeof(d->owner)))
+		return util_parse_fail(why, len, "bad owner '%s'", w[11]);
 	for (int i = 4; i < n && i < 11; i++)
 		snprintf(rest + strlen(rest), sizeof(rest) - strlen(rest),
 			 "%s%s", i > 4 ? " " : "", w[i]);
@@ -102,23 +102,23 @@ static int load_line(char *line, const struct alarm_config *cfgs, size_t ncfg,
 		     char *why, size_t len)
 {
 	char *w[13];
-	int nw = parse_words(line, w, 12);
+	int nw = util_parse_words(line, w, 12);
 	if (nw < 1 || strcmp(w[0], STORE_TOKEN) != 0)
-		return parse_fail(why, len, "not an " STORE_TOKEN " line");
+		return util_parse_fail(why, len, "not an " STORE_TOKEN " line");
 	if (parse_row(w, nw, d, why, len) != 0)
 		return -1;
 	for (size_t i = 0; i < ncfg; i++)
 		if (strcmp(cfgs[i].name, d->cfg.name) == 0)
-			return parse_fail(why, len,
+			return util_parse_fail(why, len,
 					  "name '%s' is the config file's "
 					  "alarm %zu, which wins (create the "
 					  "row again under another name)",
 					  d->cfg.name, i + 1);
 	for (size_t i = 0; i < n; i++) {
 		if (rows[i].index == d->index)
-			return parse_fail(why, len, "row %u twice", d->index);
+			return util_parse_fail(why, len, "row %u twice", d->index);
 		if (strcmp(rows[i].cfg.name, d->cfg.name) == 0)
-			return parse_fail(why, len, "name '%s' twice",
+			return util_parse_fail(why, len, "name '%s' twice",
 					  d->cfg.name);
 	}
 	return 0;
@@ -135,7 +135,7 @@ static int not_loaded(struct alarm_store *st, unsigned no, const char *why,
 {
 	char where[384], copy[604];
 
-	hwr_log(LOG_ERR,
+	util_log(LOG_ERR,
 		"%s: line %u: %s; the line is not loaded, "
 		"and kept in the file as a comment\n",
 		st->path, no, why);
@@ -164,10 +164,10 @@ static int one_line(struct alarm_store *st, char *line, size_t l, unsigned no,
 		return keep(st, "", line);
 	if (!nul && (line[0] == '#' || blank(line)))
 		return 0;
-	char words[PARSE_LINE_MAX + 1]; /* parse_words cuts its words */
-	int r = nul ? parse_fail(why, sizeof(why), "a NUL byte in the line")
+	char words[PARSE_LINE_MAX + 1]; /* util_parse_words cuts its words */
+	int r = nul ? util_parse_fail(why, sizeof(why), "a NUL byte in the line")
 	      : l > PARSE_LINE_MAX
-		  ? parse_fail(why, sizeof(why), "line too long (%zu bytes)", l)
+		  ? util_parse_fail(why, sizeof(why), "line too long (%zu bytes)", l)
 		  : load_line(memcpy(words, line, l + 1), cfgs, ncfg, rows, n,
 			      d, why, sizeof(why));
 	if (r == 0)
@@ -219,21 +219,21 @@ static FILE *open_store(const struct alarm_store *st, char *why, size_t len)
 	FILE *f = NULL;
 
 	if (fd < 0) {
-		parse_fail(why, len, "%s",
+		util_parse_fail(why, len, "%s",
 			   e == ELOOP ? "a symlink, not followed" : strerror(e));
 		errno = e;
 		return NULL;
 	}
 	if (fstat(fd, &sb) != 0)
-		parse_fail(why, len, "%s", strerror(errno));
+		util_parse_fail(why, len, "%s", strerror(errno));
 	else if (!S_ISREG(sb.st_mode))
-		parse_fail(why, len, "not a regular file");
+		util_parse_fail(why, len, "not a regular file");
 	else if (sb.st_uid != st->owner)
-		parse_fail(why, len,
+		util_parse_fail(why, len,
 			   "owned by uid %u, not by the agent's user (uid %u)",
 			   (unsigned)sb.st_uid, (unsigned)st->owner);
 	else if (!(f = fdopen(fd, "r")))
-		parse_fail(why, len, "%s", strerror(errno));
+		util_parse_fail(why, len, "%s", strerror(errno));
 	if (!f) {
 		close(fd);
 		errno = EPERM;
@@ -241,7 +241,7 @@ static FILE *open_store(const struct alarm_store *st, char *why, size_t len)
 	return f;
 }
 
-int alarm_store_load(struct alarm_store *st, const struct alarm_config *cfgs,
+int write_store_load(struct alarm_store *st, const struct alarm_config *cfgs,
 		     size_t ncfg, struct alarm_def **rows, size_t *n,
 		     unsigned *bad)
 {
@@ -256,14 +256,14 @@ int alarm_store_load(struct alarm_store *st, const struct alarm_config *cfgs,
 	if (!f && errno == ENOENT)
 		return 0; /* no row was ever kept */
 	if (!f) {
-		hwr_log(LOG_ERR, "%s: cannot read the alarm rows: %s\n",
+		util_log(LOG_ERR, "%s: cannot read the alarm rows: %s\n",
 			st->path, why);
 		st->unreadable = true;
 		return -1;
 	}
 	int r = read_lines(st, f, cfgs, ncfg, rows, n, bad);
 	if (r == 0 && ferror(f)) {
-		hwr_log(LOG_ERR, "%s: cannot read the alarm rows: %s\n",
+		util_log(LOG_ERR, "%s: cannot read the alarm rows: %s\n",
 			st->path, strerror(errno));
 		r = -1;
 	}
@@ -294,7 +294,7 @@ static int put_rows(FILE *f, const struct alarm_store *st,
 		if (!alarm_store_keeps(a->storage, a->row))
 			continue;
 		struct alarm_def d = alarm_def_of(a);
-		alarm_def_format(&d, line, sizeof(line));
+		write_def_format(&d, line, sizeof(line));
 		fprintf(f, STORE_TOKEN " %s\n", line);
 	}
 	return fflush(f) == 0 && !ferror(f) ? 0 : -1;
@@ -328,7 +328,7 @@ static int remove_leftover(const char *tmp)
 		return -1;
 	to[n < 0 ? 0 : n] = '\0';
 	if (is_link)
-		hwr_log(LOG_WARNING,
+		util_log(LOG_WARNING,
 			"alarm store: %s was a symlink (to %s), planted where "
 			"the store writes its temporary file: removed, not "
 			"followed\n",
@@ -336,18 +336,18 @@ static int remove_leftover(const char *tmp)
 	return 0;
 }
 
-int alarm_store_save(struct alarm_store *st, const struct alarm_set *set,
+int write_store_save(struct alarm_store *st, const struct alarm_set *set,
 		     char *why, size_t len)
 {
 	char tmp[4096];
 	if (st->unreadable)
-		return parse_fail(why, len,
+		return util_parse_fail(why, len,
 				  "%s could not be read at the last load; "
 				  "not written over (fix it, then reload)",
 				  st->path);
 	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp", st->path) >=
 	    sizeof(tmp))
-		return parse_fail(why, len, "%s: path too long", st->path);
+		return util_parse_fail(why, len, "%s: path too long", st->path);
 	/* a new file, never through a symlink planted at tmp: a leftover
 	 * (a crash between create and rename, or a plant) is removed, not
 	 * followed, and creation tried once more */
@@ -360,7 +360,7 @@ int alarm_store_save(struct alarm_store *st, const struct alarm_set *set,
 		int e = errno;
 		if (fd >= 0)
 			close(fd);
-		return parse_fail(why, len, "cannot write %s: %s", tmp,
+		return util_parse_fail(why, len, "cannot write %s: %s", tmp,
 				  strerror(e));
 	}
 	int r = put_rows(f, st, set);
@@ -379,7 +379,7 @@ int alarm_store_save(struct alarm_store *st, const struct alarm_set *set,
 	}
 	if (r != 0) {
 		unlink(tmp);
-		return parse_fail(why, len, "cannot write %s: %s", st->path,
+		return util_parse_fail(why, len, "cannot write %s: %s", st->path,
 				  strerror(e));
 	}
 	sync_dir(st->path);

@@ -6,7 +6,7 @@
  * (lib/write/alarm_write.c: the agent hands the store over once).
  *
  * One line per row, in the words of a config 'alarm' line after its
- * index, status and storage, and its owner last (alarm_owner_encode):
+ * index, status and storage, and its owner last (write_owner_encode):
  *     alarmRow INDEX STATUS nonVolatile NAME METRIC SCOPE TYPE RISING
  *              FALLING STARTUP OWNER
  * (a line without OWNER, as 0.1.0 wrote them, has an empty owner).  The
@@ -46,8 +46,8 @@ static inline bool alarm_store_keeps(enum alarm_storage s, enum alarm_row r)
 
 /* -1 when out of memory.  The file must be owner's ((uid_t)-1: the
  * effective user's). */
-int alarm_store_init(struct alarm_store *st, const char *path, uid_t owner);
-void alarm_store_free(struct alarm_store *st);
+int write_store_init(struct alarm_store *st, const char *path, uid_t owner);
+void write_store_free(struct alarm_store *st);
 
 /*
  * The rows of the file into *rows (malloc'ed, *n of them; a missing file
@@ -59,12 +59,12 @@ void alarm_store_free(struct alarm_store *st);
  * file of st->owner.  -1 (logged) when it is there but cannot be read:
  * nothing is loaded, and nothing will be written over it.
  */
-int alarm_store_load(struct alarm_store *st, const struct alarm_config *cfgs,
+int write_store_load(struct alarm_store *st, const struct alarm_config *cfgs,
 		     size_t ncfg, struct alarm_def **rows, size_t *n,
 		     unsigned *bad);
 /* The set's nonVolatile rows that are active or notInService, written
  * atomically; -1 with the reason in why. */
-int alarm_store_save(struct alarm_store *st, const struct alarm_set *set,
+int write_store_save(struct alarm_store *st, const struct alarm_set *set,
 		     char *why, size_t len);
 
 #endif

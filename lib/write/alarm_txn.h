@@ -70,7 +70,7 @@ struct alarm_writer_env {
 	uint64_t (*clock)(void *ctx);
 	void *ctx;
 	/* Where a committed change that touches a kept row is written
-	 * (alarm_store_save: the file rewritten whole; a save that fails
+	 * (write_store_save: the file rewritten whole; a save that fails
 	 * fails the commit).  The agent's, opened and loaded by it (its
 	 * state directory, the file's owner); NULL: nothing is kept. */
 	struct alarm_store *store;

@@ -10,7 +10,7 @@
 #include "write/alarm_write_int.h"
 #include "util/log.h"
 
-void alarm_writer_init(struct alarm_writer *w, struct alarm_set *set,
+void write_init(struct alarm_writer *w, struct alarm_set *set,
 		       const struct alarm_writer_env *env)
 {
 	memset(w, 0, sizeof(*w));
@@ -23,7 +23,7 @@ static uint64_t now(const struct alarm_writer *w)
 	return w->env.clock ? w->env.clock(w->env.ctx) : 0;
 }
 
-struct aw_txn *aw_find(struct alarm_writer *w, struct aw_key key)
+struct aw_txn *write_find(struct alarm_writer *w, struct aw_key key)
 {
 	for (size_t i = 0; i < AW_TXN_MAX; i++)
 		if (w->txn[i].used && w->txn[i].key.session == key.session &&
@@ -65,16 +65,16 @@ static struct aw_txn *txn_new(struct alarm_writer *w, size_t n)
 	return t;
 }
 
-enum ax_error alarm_write_test(struct alarm_writer *w, struct aw_key key,
+enum ax_error write_test(struct alarm_writer *w, struct aw_key key,
 			       const struct aw_varbind *vb, size_t n,
 			       size_t *bad)
 {
 	*bad = n ? 1 : 0;
 	if (!w->env.enabled)
 		return AX_ERR_NOTWRITABLE; /* alarmSet no: as read-only */
-	struct aw_txn *t = aw_find(w, key);
+	struct aw_txn *t = write_find(w, key);
 	if (t && t->committed) { /* its undo data stays */
-		hwr_log(LOG_WARNING,
+		util_log(LOG_WARNING,
 			"alarm table: a TestSet for the committed set of "
 			"AgentX session %u, transaction %u: processingError\n",
 			key.session, key.transaction);
@@ -83,7 +83,7 @@ enum ax_error alarm_write_test(struct alarm_writer *w, struct aw_key key,
 	if (t) /* the same transaction tested again: it starts over */
 		txn_free(t);
 	if (!(t = txn_new(w, n))) {
-		hwr_log(LOG_WARNING,
+		util_log(LOG_WARNING,
 			"alarm table: a set (AgentX session %u, transaction "
 			"%u) while %d others are in progress: "
 			"resourceUnavailable\n",
@@ -91,9 +91,9 @@ enum ax_error alarm_write_test(struct alarm_writer *w, struct aw_key key,
 		return AX_ERR_RESOURCEUNAVAILABLE;
 	}
 	t->key = key;
-	t->used = true; /* aw_check's name and limit checks count it */
+	t->used = true; /* write_check's name and limit checks count it */
 	*bad = 0;
-	enum ax_error e = aw_check(w, t, vb, n, bad);
+	enum ax_error e = write_check(w, t, vb, n, bad);
 	if (e != AX_ERR_NOERROR)
 		txn_free(t);
 	return e;
@@ -118,9 +118,9 @@ static int save(struct alarm_writer *w, const struct aw_txn *t,
 	char why[512] = "";
 	if (!w->env.store || !touches_store(t))
 		return 0;
-	if (alarm_store_save(w->env.store, next, why, sizeof(why)) == 0)
+	if (write_store_save(w->env.store, next, why, sizeof(why)) == 0)
 		return 0;
-	hwr_log(LOG_ERR,
+	util_log(LOG_ERR,
 		"alarm table: the %s of AgentX session %u, transaction %u "
 		"failed, nothing changed: %s\n",
 		phase, t->key.session, t->key.transaction, why);
@@ -137,8 +137,8 @@ static void log_changes(const struct aw_txn *t, bool undone)
 			continue;
 		line[0] = '\0';
 		if (!c->destroy)
-			alarm_def_format(&c->def, line, sizeof(line));
-		hwr_log(LOG_NOTICE,
+			write_def_format(&c->def, line, sizeof(line));
+		util_log(LOG_NOTICE,
 			"alarm table: row %u %s%s over SNMP (AgentX session "
 			"%u, transaction %u)%s%s\n",
 			c->def.index,
@@ -206,20 +206,20 @@ static int remember(struct alarm_writer *w, struct aw_txn *t)
 	return 0;
 }
 
-enum ax_error alarm_write_commit(struct alarm_writer *w, struct aw_key key)
+enum ax_error write_commit(struct alarm_writer *w, struct aw_key key)
 {
-	struct aw_txn *t = aw_find(w, key);
+	struct aw_txn *t = write_find(w, key);
 	struct alarm_set next;
 
 	if (!t || t->committed) {
-		hwr_log(LOG_WARNING,
+		util_log(LOG_WARNING,
 			"alarm table: a CommitSet for no tested set (AgentX "
 			"session %u, transaction %u): commitFailed\n",
 			key.session, key.transaction);
 		return AX_ERR_COMMITFAILED;
 	}
 	if (remember(w, t) != 0 || apply(w, t, false, &next) != 0) {
-		hwr_log(LOG_ERR,
+		util_log(LOG_ERR,
 			"alarm table: out of memory; the set of "
 			"AgentX session %u, transaction %u is not "
 			"applied\n",
@@ -239,14 +239,14 @@ enum ax_error alarm_write_commit(struct alarm_writer *w, struct aw_key key)
 
 /* UndoSet ends the transaction: net-snmp's master sends no CleanupSet
  * after it (its subagent side frees the set at UndoSet too). */
-enum ax_error alarm_write_undo(struct alarm_writer *w, struct aw_key key)
+enum ax_error write_undo(struct alarm_writer *w, struct aw_key key)
 {
-	struct aw_txn *t = aw_find(w, key);
+	struct aw_txn *t = write_find(w, key);
 	struct alarm_set next;
 	enum ax_error e = AX_ERR_NOERROR;
 
 	if (!t) {
-		hwr_log(LOG_WARNING,
+		util_log(LOG_WARNING,
 			"alarm table: an UndoSet for no set in progress "
 			"(AgentX session %u, transaction %u): undoFailed\n",
 			key.session, key.transaction);
@@ -254,7 +254,7 @@ enum ax_error alarm_write_undo(struct alarm_writer *w, struct aw_key key)
 	}
 	if (t->committed) { /* a commit that failed changed nothing */
 		if (apply(w, t, true, &next) != 0) {
-			hwr_log(LOG_ERR, "alarm table: out of memory; the set "
+			util_log(LOG_ERR, "alarm table: out of memory; the set "
 					 "of AgentX session %u, transaction "
 					 "%u is not undone\n",
 				key.session, key.transaction);
@@ -272,21 +272,21 @@ enum ax_error alarm_write_undo(struct alarm_writer *w, struct aw_key key)
 	return e;
 }
 
-void alarm_write_cleanup(struct alarm_writer *w, struct aw_key key)
+void write_cleanup(struct alarm_writer *w, struct aw_key key)
 {
-	struct aw_txn *t = aw_find(w, key);
+	struct aw_txn *t = write_find(w, key);
 	if (t)
 		txn_free(t);
 }
 
-void alarm_write_reset(struct alarm_writer *w)
+void write_reset(struct alarm_writer *w)
 {
 	for (size_t i = 0; i < AW_TXN_MAX; i++)
 		if (w->txn[i].used)
 			txn_free(&w->txn[i]);
 }
 
-int alarm_write_age(struct alarm_writer *w)
+int write_age(struct alarm_writer *w)
 {
 	uint64_t at = now(w), max = w->env.not_ready_max_age;
 	struct alarm_edit *e;
@@ -298,7 +298,7 @@ int alarm_write_age(struct alarm_writer *w)
 	for (size_t i = 0; i < w->set->count; i++) {
 		const struct alarm *a = &w->set->alarm[i];
 		n += a->row == ROW_NOT_READY && at - a->not_ready_since >= max &&
-		     !aw_held(w, NULL, a->index);
+		     !write_held(w, NULL, a->index);
 	}
 	if (!n)
 		return 0;
@@ -308,10 +308,10 @@ int alarm_write_age(struct alarm_writer *w)
 	for (size_t i = 0; i < w->set->count; i++) {
 		const struct alarm *a = &w->set->alarm[i];
 		if (a->row != ROW_NOT_READY || at - a->not_ready_since < max ||
-		    aw_held(w, NULL, a->index))
+		    write_held(w, NULL, a->index))
 			continue;
 		e[n++] = (struct alarm_edit){.index = a->index};
-		hwr_log(LOG_NOTICE,
+		util_log(LOG_NOTICE,
 			"alarm table: row %u (%s) removed: notReady for %llu "
 			"s, more than alarmSetNotReadyTimeout %u s (RFC 2579)\n",
 			a->index, a->cfg.name,

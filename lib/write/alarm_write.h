@@ -9,7 +9,7 @@
  * table as it will be, and locks the rows it touches: a second request
  * on a locked row gets resourceUnavailable until the first one's
  * CleanupSet.  CommitSet builds the new table aside and swaps it in
- * whole (all or nothing), then saves it itself (alarm_store_save on the
+ * whole (all or nothing), then saves it itself (write_store_save on the
  * store env.store names; a save that fails fails the commit, the table
  * unchanged); UndoSet swaps the old table
  * back; CleanupSet frees it.  Every row created, changed or destroyed is
@@ -29,39 +29,39 @@
 #include "alarm/alarm.h"
 #include "write/alarm_txn.h"
 
-void alarm_writer_init(struct alarm_writer *w, struct alarm_set *set,
+void write_init(struct alarm_writer *w, struct alarm_set *set,
 		       const struct alarm_writer_env *env);
 /* TestSet: noError, or the error and the varbind (from 1) at fault. */
-enum ax_error alarm_write_test(struct alarm_writer *w, struct aw_key key,
+enum ax_error write_test(struct alarm_writer *w, struct aw_key key,
 			       const struct aw_varbind *vb, size_t n,
 			       size_t *bad);
 /* CommitSet, UndoSet: noError, commitFailed, undoFailed. */
-enum ax_error alarm_write_commit(struct alarm_writer *w, struct aw_key key);
-enum ax_error alarm_write_undo(struct alarm_writer *w, struct aw_key key);
+enum ax_error write_commit(struct alarm_writer *w, struct aw_key key);
+enum ax_error write_undo(struct alarm_writer *w, struct aw_key key);
 /* CleanupSet: the transaction ends (unknown keys are ignored). */
-void alarm_write_cleanup(struct alarm_writer *w, struct aw_key key);
+void write_cleanup(struct alarm_writer *w, struct aw_key key);
 /* Forget every transaction (the master went away, the table was
  * rebuilt): committed changes stand. */
-void alarm_write_reset(struct alarm_writer *w);
+void write_reset(struct alarm_writer *w);
 
 /* Remove the notReady rows older than env.not_ready_max_age that no set
  * in progress holds (RFC 2579: an unfinished row is deleted after some
  * minutes), each logged; the number removed, -1 out of memory. */
-int alarm_write_age(struct alarm_writer *w);
+int write_age(struct alarm_writer *w);
 
 /* A row as one line of words (the store's format, the log's):
  * "INDEX STATUS STORAGE NAME METRIC SCOPE TYPE RISING FALLING STARTUP
  * OWNER"; an unset metric or rising threshold is "-"; OWNER as
- * alarm_owner_encode writes it. */
-void alarm_def_format(const struct alarm_def *d, char *buf, size_t len);
+ * write_owner_encode writes it. */
+void write_def_format(const struct alarm_def *d, char *buf, size_t len);
 /* An OwnerString as one word: "-" when empty, every byte outside
  * '!'..'~', '%' and a lone "-" as %XX (buf: 3 * ALARM_OWNER_MAX + 4). */
-void alarm_owner_encode(const char *owner, char *buf, size_t len);
+void write_owner_encode(const char *owner, char *buf, size_t len);
 /* The word back into owner (len >= ALARM_OWNER_MAX + 1); -1 if it is
- * not one alarm_owner_encode writes (a bad %, a control byte, too long). */
-int alarm_owner_decode(const char *word, char *owner, size_t len);
+ * not one write_owner_encode writes (a bad %, a control byte, too long). */
+int write_owner_decode(const char *word, char *owner, size_t len);
 /* "active", "volatile"... ; NULL if not a value of the type */
-const char *alarm_row_name(enum alarm_row r);
-const char *alarm_storage_name(enum alarm_storage s);
+const char *write_row_name(enum alarm_row r);
+const char *write_storage_name(enum alarm_storage s);
 
 #endif

@@ -164,7 +164,7 @@ static size_t names_of(const struct alarm_writer *w, const struct aw_txn *t,
 {
 	size_t n = 0;
 	for (size_t i = 0; i < w->set->count; i++)
-		if (!aw_change_of(t, w->set->alarm[i].index))
+		if (!write_change_of(t, w->set->alarm[i].index))
 			v[n++] = (struct name_of){w->set->alarm[i].cfg.name,
 						  NULL, w->set->alarm[i].index,
 						  false};
@@ -213,7 +213,7 @@ static size_t clash_at(const struct name_of *mine, const struct name_of *other)
 			 "its default name: the request sets no "
 			 "hwR10kEvCtrAlarmName.%u",
 			 c->def.index);
-	hwr_log(LOG_INFO,
+	util_log(LOG_INFO,
 		"alarm table: row %u not %s: the name '%s' (%s) is taken by "
 		"row %u (%s); inconsistentValue at varbind %zu\n",
 		c->def.index, c->existed ? "changed" : "created", mine->name,
@@ -271,14 +271,14 @@ static size_t over_limit(const struct alarm_writer *w, const struct aw_txn *t,
 	return 0;
 }
 
-enum ax_error aw_check(struct alarm_writer *w, struct aw_txn *t,
+enum ax_error write_check(struct alarm_writer *w, struct aw_txn *t,
 		       const struct aw_varbind *vb, size_t n, size_t *bad)
 {
 	int oom;
 	size_t rows;
 
 	for (size_t i = 0; i < n; i++) {
-		enum ax_error e = aw_put_varbind(w, t, &vb[i], i + 1);
+		enum ax_error e = write_put_varbind(w, t, &vb[i], i + 1);
 		if (e != AX_ERR_NOERROR) {
 			*bad = i + 1;
 			return e;
@@ -295,7 +295,7 @@ enum ax_error aw_check(struct alarm_writer *w, struct aw_txn *t,
 			   : AX_ERR_INCONSISTENTVALUE;
 	}
 	if ((*bad = over_limit(w, t, &rows)) != 0) {
-		hwr_log(LOG_WARNING,
+		util_log(LOG_WARNING,
 			"alarm table: row %llu not created: %zu rows created "
 			"over SNMP, the most alarmSetMaxRows allows is %u\n",
 			(unsigned long long)vb[*bad - 1].index, rows,

@@ -14,7 +14,7 @@ static size_t hash(uint32_t index, size_t nslot)
 	return (size_t)((index * 2654435761u) & (uint32_t)(nslot - 1));
 }
 
-struct aw_change *aw_change_of(const struct aw_txn *t, uint32_t index)
+struct aw_change *write_change_of(const struct aw_txn *t, uint32_t index)
 {
 	if (!t->nslot)
 		return NULL;
@@ -27,7 +27,7 @@ struct aw_change *aw_change_of(const struct aw_txn *t, uint32_t index)
 	}
 }
 
-struct aw_change *aw_change_add(struct aw_txn *t, uint32_t index)
+struct aw_change *write_change_add(struct aw_txn *t, uint32_t index)
 {
 	size_t h = hash(index, t->nslot);
 	while (t->slot[h])
@@ -39,12 +39,12 @@ struct aw_change *aw_change_add(struct aw_txn *t, uint32_t index)
 	return c;
 }
 
-bool aw_held(const struct alarm_writer *w, const struct aw_txn *self,
+bool write_held(const struct alarm_writer *w, const struct aw_txn *self,
 	     uint32_t index)
 {
 	for (size_t i = 0; i < AW_TXN_MAX; i++)
 		if (w->txn[i].used && &w->txn[i] != self &&
-		    aw_change_of(&w->txn[i], index))
+		    write_change_of(&w->txn[i], index))
 			return true;
 	return false;
 }
@@ -71,16 +71,16 @@ static enum ax_error row_of(struct alarm_writer *w, struct aw_txn *t,
 	if (vb->index < 1 || vb->index > ALARM_INDEX_MAX)
 		return AX_ERR_NOCREATION;
 	uint32_t index = (uint32_t)vb->index;
-	struct aw_change *c = aw_change_of(t, index);
+	struct aw_change *c = write_change_of(t, index);
 	if (!c) {
 		const struct alarm *a = alarm_set_find(w->set, index);
 		if (a && a->storage == STORAGE_PERMANENT)
 			return AX_ERR_NOTWRITABLE; /* the config file's */
 		if (!a && index <= ALARM_CONFIG_INDEX_MAX)
 			return AX_ERR_NOCREATION; /* the config file's range */
-		if (aw_held(w, t, index))
+		if (write_held(w, t, index))
 			return AX_ERR_RESOURCEUNAVAILABLE;
-		c = aw_change_add(t, index);
+		c = write_change_add(t, index);
 		c->existed = a != NULL;
 		c->def = a ? alarm_def_of(a) : fresh(index);
 		c->first_vb = i;
@@ -223,7 +223,7 @@ static bool writable(unsigned col)
 	       (col >= AC_RISING_LOW && col <= AC_OWNER);
 }
 
-enum ax_error aw_put_varbind(struct alarm_writer *w, struct aw_txn *t,
+enum ax_error write_put_varbind(struct alarm_writer *w, struct aw_txn *t,
 			     const struct aw_varbind *vb, size_t i)
 {
 	struct aw_change *c;

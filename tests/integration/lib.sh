@@ -100,7 +100,7 @@ cleanup() {
         rc=1
     fi
     # a stop leaves the backend unclosed only when its read is stuck
-    # (reader_stop in agent/reader.c): never in a test without a stall
+    # (agent_reader_stop in agent/reader.c): never in a test without a stall
     if [ "$rc" -eq 0 ] && [ -z "${EXPECT_STALL:-}" ] &&
         grep -s "stalls; exiting without closing it" "$TMP/agent.log"; then
         echo "FAIL: the agent left its backend at a stop with no stall"

@@ -49,14 +49,14 @@ static int metric_index(const char *name)
 		return COUNTER_COUNT;
 	if (strcmp(name, METRIC_PREFIX "cpurev") == 0)
 		return COUNTER_COUNT + 1;
-	return counter_index_by_name(name);
+	return meta_counter_index_by_name(name);
 }
 
 /* The PMDA's item: the R10000 event number, fucomp 32 (it shares event
  * 14 with vcc); doc/pcp.md has the table. */
 static int pmid_item(int k)
 {
-	return counters[k].rev == REV_FROM_3_1 ? 32 : counters[k].event0;
+	return meta_counters[k].rev == REV_FROM_3_1 ? 32 : meta_counters[k].event0;
 }
 
 static void add_metric(const char *name, int k, bool per_cpu)

@@ -22,7 +22,7 @@ static void log_capture(int priority, const char *msg)
 static inline void log_capture_start(void)
 {
 	logbuf[0] = logbuf_at[0] = '\0';
-	hwr_log_set(log_capture);
+	util_log_set(log_capture);
 }
 
 /* text logged at priority (LOG_WARNING...), from a message's start */

@@ -91,7 +91,7 @@ static void nothing_counted(void **state)
 
 	conf_init(&cfg, NULL);
 	for (int k = 0; k < COUNTER_COUNT; k++)
-		CONF(&cfg, "simRate", "%s off", counters[k].fullname);
+		CONF(&cfg, "simRate", "%s off", meta_counters[k].fullname);
 	assert_int_equal(dump_of(&cfg, &out, &err), 1);
 	assert_non_null(strstr(err, "dump: backend sim counts nothing"));
 	free(out);

@@ -36,7 +36,7 @@ static int load(const char *text, struct config *cfg, const char **path)
 	logbuf[0] = '\0';
 	netsnmp_ds_set_string(NETSNMP_DS_LIBRARY_ID,
 			      NETSNMP_DS_LIB_OPTIONALCONFIG, *path);
-	int bad = confload_reread(&cl, cfg);
+	int bad = agent_confload_reread(&cl, cfg);
 	unlink(*path);
 	return bad;
 }
@@ -45,13 +45,13 @@ static int setup(void **state)
 {
 	/* as the daemon sets the library up (main.c), except that
 	 * init_snmp() reads no file: each test's is read by
-	 * confload_reread(&cl, ) */
-	confload_library_setup();
+	 * agent_confload_reread(&cl, ) */
+	agent_confload_library_setup();
 	netsnmp_ds_set_boolean(NETSNMP_DS_LIBRARY_ID,
 			       NETSNMP_DS_LIB_DONT_READ_CONFIGS, 1);
 	snmp_register_callback(SNMP_CALLBACK_LIBRARY, SNMP_CALLBACK_LOGGING,
 			       capture, NULL);
-	confload_register(&cl);
+	agent_confload_register(&cl);
 	init_snmp(AGENT_NAME);
 	return 0;
 }
@@ -69,7 +69,7 @@ static void good_file(void **state)
 	assert_int_equal(cfg.poll_interval, 2);
 	const struct sim_settings *sim = config_settings(&cfg, backend_find("sim")->section);
 	assert_int_equal(sim->cpus, 3);
-	assert_int_equal(sim_rate(sim, 0), 100);
+	assert_int_equal(backend_sim_rate(sim, 0), 100);
 	config_free(&cfg);
 }
 
@@ -175,7 +175,7 @@ static void one_problem_one_count(void **state)
 	netsnmp_ds_set_string(NETSNMP_DS_LIBRARY_ID,
 			      NETSNMP_DS_LIB_OPTIONALCONFIG,
 			      "/nonexistent/hwr-gone.conf");
-	assert_int_equal(confload_reread(&cl, &cfg), 1);
+	assert_int_equal(agent_confload_reread(&cl, &cfg), 1);
 	assert_non_null(strstr(logbuf, "/nonexistent/hwr-gone.conf: cannot "
 				       "read the config file"));
 	config_free(&cfg);
@@ -205,12 +205,12 @@ static void absolute_list(void **state)
 	}
 	char list[256];
 	snprintf(list, sizeof(list), "%s,no/such.conf", rel);
-	char *abs = confload_absolute(list);
+	char *abs = agent_confload_absolute(list);
 	assert_non_null(abs);
 	snprintf(want, sizeof(want), "%s,no/such.conf", a);
 	assert_string_equal(abs, want);
 	free(abs);
-	abs = confload_absolute("no/such.conf");
+	abs = agent_confload_absolute("no/such.conf");
 	assert_string_equal(abs, "no/such.conf");
 	free(abs);
 	assert_int_equal(chdir(cwd), 0);

@@ -95,7 +95,7 @@ static void config_lines(void **state)
 	    0);
 	assert_string_equal(a.name, "brmp");
 	assert_int_equal(a.counter,
-			 counter_index_by_name("hw.r10kevctr.fail.brmp"));
+			 meta_counter_index_by_name("hw.r10kevctr.fail.brmp"));
 	assert_int_equal(a.scope, SCOPE_EACH_CPU);
 	assert_int_equal(a.type, TYPE_RATE);
 	assert_int_equal(a.rising, 1000000);
@@ -174,7 +174,7 @@ static void emit(void *ctx, const struct alarm *a, size_t index,
 static unsigned poll(const uint64_t *rate, size_t ncpus, uint32_t epoch)
 {
 	static uint64_t value[4];
-	assert_int_equal(sample_reserve(&smp, ncpus), 0);
+	assert_int_equal(cache_sample_reserve(&smp, ncpus), 0);
 	smp.ncpus = ncpus;
 	smp.counted = COUNTER_BIT(0);
 	t_ns += 1000000000u;
@@ -188,7 +188,7 @@ static unsigned poll(const uint64_t *rate, size_t ncpus, uint32_t epoch)
 		smp.cpus[c].value[0] = value[c];
 	}
 	assert_true(cache_update(&cache, &smp, 1) >= 0);
-	return alarms_evaluate(&cache, evaluated, emit, NULL);
+	return alarm_evaluate(&cache, evaluated, emit, NULL);
 }
 
 static void over_the_cache(void **state)
@@ -278,7 +278,7 @@ static void over_the_cache(void **state)
 	assert_int_equal(alarm_status_of(&set.alarm[0]), ALARM_WAITING);
 	alarm_set_free(&set);
 	cache_free(&cache);
-	sample_free(&smp);
+	cache_sample_free(&smp);
 }
 
 int main(void)

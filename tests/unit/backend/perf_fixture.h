@@ -33,7 +33,7 @@ static char sysfs[64];
 
 static inline int C(const char *name)
 {
-	return counter_index_by_name(name);
+	return meta_counter_index_by_name(name);
 }
 
 static inline void set_online(const char *list)
@@ -57,7 +57,7 @@ static inline void sw_config(struct config *cfg, bool only_hardware)
 	conf_init(cfg, "perf");
 	CONF(cfg, "perfSysfs", "%s", sysfs);
 	for (int c = 0; c < COUNTER_COUNT; c++)
-		CONF(cfg, "perfEvent", "%s %s", counters[c].fullname,
+		CONF(cfg, "perfEvent", "%s %s", meta_counters[c].fullname,
 		     only_hardware ? "hardware:cpu-cycles" : "off");
 	if (only_hardware)
 		return;

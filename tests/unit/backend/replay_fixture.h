@@ -44,7 +44,7 @@ static inline int open_replay(struct backend *b, unsigned width, bool loop, char
 
 static inline int C(const char *name)
 {
-	return counter_index_by_name(name);
+	return meta_counter_index_by_name(name);
 }
 
 #endif

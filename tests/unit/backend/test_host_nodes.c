@@ -54,13 +54,13 @@ static void nodes_in_order(void **state)
 	snprintf(other, sizeof(other), "%s/devices/system/node/possible",
 		 sysfs);
 	fclose(fopen(other, "w")); /* not a node */
-	assert_int_equal(host_nodes(sysfs, &gs, err, sizeof(err)), 0);
+	assert_int_equal(backend_host_nodes(sysfs, &gs, err, sizeof(err)), 0);
 	assert_int_equal(gs.n, 3);
 	assert_string_equal(gs.g[0].name, "node0");
 	assert_string_equal(gs.g[1].text, "4-7");
 	assert_string_equal(gs.g[2].name, "node10");
-	assert_int_equal(cpu_groups_find(&gs, 9), 2);
-	cpu_groups_free(&gs);
+	assert_int_equal(util_cpu_groups_find(&gs, 9), 2);
+	util_cpu_groups_free(&gs);
 }
 
 static void no_numa_no_groups(void **state)
@@ -68,7 +68,7 @@ static void no_numa_no_groups(void **state)
 	struct cpu_groups gs;
 	char err[400], path[128];
 	snprintf(path, sizeof(path), "%s/none", sysfs);
-	assert_int_equal(host_nodes(path, &gs, err, sizeof(err)), 0);
+	assert_int_equal(backend_host_nodes(path, &gs, err, sizeof(err)), 0);
 	assert_int_equal(gs.n, 0);
 }
 
@@ -78,18 +78,18 @@ static void bad_nodes_named(void **state)
 	char err[400];
 	node(0, "0-3\n");
 	node(1, "3-5\n");
-	assert_int_equal(host_nodes(sysfs, &gs, err, sizeof(err)), -1);
+	assert_int_equal(backend_host_nodes(sysfs, &gs, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "node1/cpulist: CPU 3 of group 'node1'"));
 	assert_int_equal(gs.n, 0);
 	teardown(state);
 	setup(state);
 	node(0, "0-x\n");
-	assert_int_equal(host_nodes(sysfs, &gs, err, sizeof(err)), -1);
+	assert_int_equal(backend_host_nodes(sysfs, &gs, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "node0/cpulist: cannot read a CPU list"));
 	teardown(state);
 	setup(state);
 	node(0, NULL);
-	assert_int_equal(host_nodes(sysfs, &gs, err, sizeof(err)), -1);
+	assert_int_equal(backend_host_nodes(sysfs, &gs, err, sizeof(err)), -1);
 }
 
 int main(void)

@@ -16,7 +16,7 @@ static int C(const char *name)
 {
 	char full[64];
 	snprintf(full, sizeof(full), "%s%s", METRIC_PREFIX, name);
-	return counter_index_by_name(full);
+	return meta_counter_index_by_name(full);
 }
 
 static void add(const char *name, int item, int type, bool per_cpu, int sem)
@@ -49,21 +49,21 @@ static int open_pcp(struct backend *b, const char *extra_token,
 
 static void instance_names(void **state)
 {
-	assert_int_equal(pcp_cpu_of_instance("cpu0"), 0);
-	assert_int_equal(pcp_cpu_of_instance("cpu17"), 17);
-	assert_int_equal(pcp_cpu_of_instance("cpu65535"), 65535);
+	assert_int_equal(backend_pcp_cpu_of_instance("cpu0"), 0);
+	assert_int_equal(backend_pcp_cpu_of_instance("cpu17"), 17);
+	assert_int_equal(backend_pcp_cpu_of_instance("cpu65535"), 65535);
 	/* each end of the digits, and the characters just outside them */
-	assert_int_equal(pcp_cpu_of_instance("cpu9"), 9);
-	assert_int_equal(pcp_cpu_of_instance("cpu90"), 90);
-	assert_int_equal(pcp_cpu_of_instance("cpu1:"), -1); /* '9' + 1 */
-	assert_int_equal(pcp_cpu_of_instance("cpu1/"), -1); /* '0' - 1 */
-	assert_int_equal(pcp_cpu_of_instance("cpu65536"), -1);
-	assert_int_equal(pcp_cpu_of_instance("cpu"), -1);
-	assert_int_equal(pcp_cpu_of_instance("cpu01"), -1);
-	assert_int_equal(pcp_cpu_of_instance("cpu-1"), -1);
-	assert_int_equal(pcp_cpu_of_instance("cpu1x"), -1);
-	assert_int_equal(pcp_cpu_of_instance("node0"), -1);
-	assert_int_equal(pcp_cpu_of_instance(NULL), -1);
+	assert_int_equal(backend_pcp_cpu_of_instance("cpu9"), 9);
+	assert_int_equal(backend_pcp_cpu_of_instance("cpu90"), 90);
+	assert_int_equal(backend_pcp_cpu_of_instance("cpu1:"), -1); /* '9' + 1 */
+	assert_int_equal(backend_pcp_cpu_of_instance("cpu1/"), -1); /* '0' - 1 */
+	assert_int_equal(backend_pcp_cpu_of_instance("cpu65536"), -1);
+	assert_int_equal(backend_pcp_cpu_of_instance("cpu"), -1);
+	assert_int_equal(backend_pcp_cpu_of_instance("cpu01"), -1);
+	assert_int_equal(backend_pcp_cpu_of_instance("cpu-1"), -1);
+	assert_int_equal(backend_pcp_cpu_of_instance("cpu1x"), -1);
+	assert_int_equal(backend_pcp_cpu_of_instance("node0"), -1);
+	assert_int_equal(backend_pcp_cpu_of_instance(NULL), -1);
 }
 
 static void settings(void **state)
@@ -150,7 +150,7 @@ static void wrap_system_wide_and_end(void **state)
 	assert_int_equal(backend_read(&b, &s), 0);
 	assert_int_equal(s.time_ns - last, step);
 	backend_close(&b);
-	sample_free(&s);
+	cache_sample_free(&s);
 	remove_archive();
 }
 
@@ -211,7 +211,7 @@ static void metrics_without_values(void **state)
 	assert_logged("has values again");
 	assert_int_equal(s.total[C("tlb")], 30);
 	backend_close(&b);
-	sample_free(&s);
+	cache_sample_free(&s);
 	remove_archive();
 }
 
@@ -372,7 +372,7 @@ static void mapping_mark_and_loop(void **state)
 	assert_int_equal(s.cpus[0].value[k], 0);
 	backend_close(&b);
 	config_free(&cfg);
-	sample_free(&s);
+	cache_sample_free(&s);
 	remove_archive();
 }
 

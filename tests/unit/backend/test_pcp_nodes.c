@@ -76,7 +76,7 @@ static void nodes_from_cpu_node(void **state)
 	assert_int_equal(backend_read(&b, &s), 0);
 	assert_int_equal(s.cpus[3].value[0], 400);
 	backend_close(&b);
-	sample_free(&s);
+	cache_sample_free(&s);
 	remove_archive();
 }
 
@@ -88,7 +88,7 @@ static void no_cpu_node_no_groups(void **state)
 	read_archive(&b, &s);
 	assert_true(!s.groups || s.groups->n == 0);
 	backend_close(&b);
-	sample_free(&s);
+	cache_sample_free(&s);
 	remove_archive();
 }
 

@@ -40,7 +40,7 @@ static void counts_software_events(void **state)
 		    20000000);
 	assert_logged("perf: counting 3 of 31 metrics");
 	backend_close(&b);
-	sample_free(&s);
+	cache_sample_free(&s);
 	config_free(&cfg);
 }
 static void hotplug(void **state)
@@ -70,7 +70,7 @@ static void hotplug(void **state)
 	assert_true(s.cpus[1].epoch != epoch);
 	assert_logged("perf: CPU 1 counting again");
 	backend_close(&b);
-	sample_free(&s);
+	cache_sample_free(&s);
 	config_free(&cfg);
 }
 
@@ -96,7 +96,7 @@ static void pfm_mapped(void **state)
 	assert_true(s.counted & COUNTER_BIT(C("hw.r10kevctr.cycles")));
 	assert_true(s.cpus[0].value[C("hw.r10kevctr.cycles")] > first);
 	backend_close(&b);
-	sample_free(&s);
+	cache_sample_free(&s);
 	config_free(&cfg);
 #else
 	skip();
@@ -124,7 +124,7 @@ static void group_split(void **state)
 	assert_true(s.cpus[0].counting);
 	assert_true(s.cpus[0].value[C("hw.r10kevctr.grad.instrg")] > first);
 	backend_close(&b);
-	sample_free(&s);
+	cache_sample_free(&s);
 	config_free(&cfg);
 	/* the default packs the three software metrics in one group */
 	sw_config(&cfg, false);
@@ -165,7 +165,7 @@ static void no_fd_leak(void **state)
 		backend_close(&b);
 	}
 	assert_int_equal(count_fds(), before);
-	sample_free(&s);
+	cache_sample_free(&s);
 	config_free(&cfg);
 }
 
@@ -224,7 +224,7 @@ static void read_fails_on_one_cpu(void **state)
 	assert_true(s.cpus[1].counting);
 	assert_true(s.cpus[1].epoch != epoch);
 	backend_close(&b);
-	sample_free(&s);
+	cache_sample_free(&s);
 	config_free(&cfg);
 }
 

@@ -26,7 +26,7 @@ static void no_pmu_state_minus_one(void **state)
 	assert_logged("hw.r10kevctr.cycles (hardware:cpu-cycles) cannot count: "
 		      "no such event or PMU on this host (ENOENT)");
 	backend_close(&b);
-	sample_free(&s);
+	cache_sample_free(&s);
 	config_free(&cfg);
 }
 
@@ -108,7 +108,7 @@ static void no_event_counts(void **state)
 	memset(&h, 0, sizeof(h));
 	log_capture_start();
 	dirty_stack();
-	perf_hint_log(&h);
+	backend_perf_hint_log(&h);
 	assert_logged("containers); no event counts here; or \"backend pcp\"");
 	assert_null(strstr(logbuf, "xx"));
 }
@@ -128,11 +128,11 @@ static void never_ran(void **state)
 	g[2] = (struct perf_group){.n = 1, .counter = {6},
 				   .enabled = 1000000000u, .running = 0};
 	/* 4 ran in group 0; 5 never ran in 3 s; 6 only 1 s enabled */
-	assert_int_equal(perf_cpu_never_ran(&pc, 2000000000u), COUNTER_BIT(5));
-	assert_int_equal(perf_cpu_never_ran(&pc, 500000000u),
+	assert_int_equal(backend_perf_cpu_never_ran(&pc, 2000000000u), COUNTER_BIT(5));
+	assert_int_equal(backend_perf_cpu_never_ran(&pc, 500000000u),
 			 COUNTER_BIT(5) | COUNTER_BIT(6));
 	pc.open = false;
-	assert_int_equal(perf_cpu_never_ran(&pc, 0), 0);
+	assert_int_equal(backend_perf_cpu_never_ran(&pc, 0), 0);
 }
 
 int main(void)

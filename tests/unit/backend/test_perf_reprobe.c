@@ -73,7 +73,7 @@ static int reprobe_child_no_pmu(void)
 		return 26;
 	backend_close(&b);
 	config_free(&cfg);
-	sample_free(&s);
+	cache_sample_free(&s);
 	return 0;
 }
 
@@ -105,7 +105,7 @@ static int reprobe_child(void)
 		return 16;
 	backend_close(&b);
 	config_free(&cfg);
-	sample_free(&s);
+	cache_sample_free(&s);
 	return 0;
 }
 

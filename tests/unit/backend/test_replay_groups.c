@@ -70,7 +70,7 @@ static void group_lines(void **state)
 	assert_int_equal(backend_read(&b, &s), 0);
 	assert_int_equal(s.cpus[0].value[0], 5); /* from its base */
 	backend_close(&b);
-	sample_free(&s);
+	cache_sample_free(&s);
 }
 
 /* A file without group lines: no groups, as before. */
@@ -84,7 +84,7 @@ static void no_group_lines(void **state)
 	assert_int_equal(backend_read(&b, &s), 0);
 	assert_true(!s.groups || s.groups->n == 0);
 	backend_close(&b);
-	sample_free(&s);
+	cache_sample_free(&s);
 }
 
 int main(void)

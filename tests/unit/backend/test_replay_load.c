@@ -59,7 +59,7 @@ static void many_cpus(void **state)
 	assert_int_equal(backend_read(&b, &s), 0);
 	assert_int_equal(s.ncpus, 65536);
 	backend_close(&b);
-	sample_free(&s);
+	cache_sample_free(&s);
 }
 
 /* A long load calls progress() every 4096 lines (the agent serves its
@@ -122,7 +122,7 @@ static void long_line_not_stored(void **state)
 	assert_int_equal(backend_read(&b, &s), 0);
 	assert_int_equal(s.cpus[0].value[C("hw.r10kevctr.tlb")], 4);
 	backend_close(&b);
-	sample_free(&s);
+	cache_sample_free(&s);
 }
 
 /* Bad lines: the first 20 logged, then one line that says the rest are

@@ -48,7 +48,7 @@ static void parse_errors(void **state)
 	assert_int_equal(s.cpus[0].value[C("hw.r10kevctr.cycles")], 12);
 	assert_int_equal(s.cpus[0].reset, COUNTER_BIT(C("hw.r10kevctr.cycles")));
 	backend_close(&b);
-	sample_free(&s);
+	cache_sample_free(&s);
 }
 
 static void wrap_and_hold(void **state)
@@ -87,7 +87,7 @@ static void wrap_and_hold(void **state)
 	assert_int_equal(s.cpus[0].epoch, epoch);
 	assert_logged("end reached after 3 sets; holding the last values");
 	backend_close(&b);
-	sample_free(&s);
+	cache_sample_free(&s);
 }
 
 static void width_48_and_loop(void **state)
@@ -114,7 +114,7 @@ static void width_48_and_loop(void **state)
 	assert_int_equal(s.cpus[0].time_enabled, 0);
 	assert_logged("end reached, starting again");
 	backend_close(&b);
-	sample_free(&s);
+	cache_sample_free(&s);
 }
 /* TIME is strict decimal seconds, kept exactly in nanoseconds. */
 static void strict_times(void **state)
@@ -149,7 +149,7 @@ static void strict_times(void **state)
 	assert_int_equal(s.time_ns, UINT64_C(10000000000500000000));
 	assert_int_equal(s.cpus[0].value[C("hw.r10kevctr.cycles")], 6);
 	backend_close(&b);
-	sample_free(&s);
+	cache_sample_free(&s);
 }
 
 /* A NUL byte is a bad line, never a silently shortened one; a file with
@@ -168,9 +168,9 @@ static void nul_and_state_only(void **state)
 	assert_int_equal(backend_read(&b, &s), 0);
 	assert_int_equal(s.ncpus, 0);
 	assert_int_equal(s.state, 7);
-	assert_int_equal(sample_sort(&s), 0);
+	assert_int_equal(cache_sample_sort(&s), 0);
 	backend_close(&b);
-	sample_free(&s);
+	cache_sample_free(&s);
 }
 /* PCP's shape: CPU '-' counter lines feed the sum only (no per-CPU
  * instance), and a metric cannot be both; the PMDA's rules: state 0
@@ -223,7 +223,7 @@ static void system_wide_and_pmda_rules(void **state)
 				 COUNTER_BIT(rev ? fucomp : vcc)); /* 301 */
 		backend_close(&b);
 	}
-	sample_free(&s);
+	cache_sample_free(&s);
 }
 
 int main(void)

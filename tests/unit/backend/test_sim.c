@@ -16,7 +16,7 @@ static uint64_t test_clock(void)
 static void read_once(struct backend *b, struct sample *s)
 {
 	assert_int_equal(backend_read(b, s), 0);
-	assert_int_equal(sample_sort(s), 0);
+	assert_int_equal(cache_sample_sort(s), 0);
 }
 
 /* Read, then let one poll interval pass. */
@@ -51,14 +51,14 @@ static void predictable_values(void **state)
 		}
 	}
 	/* revision 3.4: fucomp counted, vcc not; state = counters counted */
-	int vcc = counter_index_by_name("hw.r10kevctr.vcc");
-	int fu = counter_index_by_name("hw.r10kevctr.fucomp");
+	int vcc = meta_counter_index_by_name("hw.r10kevctr.vcc");
+	int fu = meta_counter_index_by_name("hw.r10kevctr.fucomp");
 	assert_false(s.counted & COUNTER_BIT(vcc));
 	assert_true(s.counted & COUNTER_BIT(fu));
 	assert_int_equal(s.state, COUNTER_COUNT - 1);
 	assert_string_equal(s.cpurev, "3.4");
 	backend_close(&b);
-	sample_free(&s);
+	cache_sample_free(&s);
 	config_free(&cfg);
 }
 
@@ -71,17 +71,17 @@ static void revision_and_off(void **state)
 
 	conf_init(&cfg, NULL);
 	CONF(&cfg, "simCpurev", "2.6");
-	CONF(&cfg, "simRate", "%s off", counters[0].fullname);
+	CONF(&cfg, "simRate", "%s off", meta_counters[0].fullname);
 	assert_int_equal(backend_open(&b, &cfg, err, sizeof(err)), 0);
 	read_once(&b, &s);
 	assert_true(s.counted &
-		    COUNTER_BIT(counter_index_by_name("hw.r10kevctr.vcc")));
+		    COUNTER_BIT(meta_counter_index_by_name("hw.r10kevctr.vcc")));
 	assert_false(s.counted &
-		     COUNTER_BIT(counter_index_by_name("hw.r10kevctr.fucomp")));
+		     COUNTER_BIT(meta_counter_index_by_name("hw.r10kevctr.fucomp")));
 	assert_false(s.counted & COUNTER_BIT(0));
 	assert_int_equal(s.state, COUNTER_COUNT - 2);
 	backend_close(&b);
-	sample_free(&s);
+	cache_sample_free(&s);
 	config_free(&cfg);
 }
 
@@ -95,7 +95,7 @@ static void seed_offsets(void **state)
 
 	conf_init(&cfg, NULL);
 	CONF(&cfg, "simSeed", "42");
-	CONF(&cfg, "simRate", "%s 0", counters[1].fullname);
+	CONF(&cfg, "simRate", "%s 0", meta_counters[1].fullname);
 	assert_int_equal(backend_open(&b1, &cfg, err, sizeof(err)), 0);
 	assert_int_equal(backend_open(&b2, &cfg, err, sizeof(err)), 0);
 	read_once(&b1, &s1);
@@ -109,8 +109,8 @@ static void seed_offsets(void **state)
 	assert_true(s1.cpus[0].value[1] != s1.cpus[1].value[1]);
 	backend_close(&b1);
 	backend_close(&b2);
-	sample_free(&s1);
-	sample_free(&s2);
+	cache_sample_free(&s1);
+	cache_sample_free(&s2);
 	config_free(&cfg);
 }
 
@@ -124,7 +124,7 @@ static void counts_by_elapsed_time(void **state)
 	struct backend b = {.clock_ns = test_clock};
 	struct sample s = {0};
 	char err[256];
-	const uint64_t rate = counters[0].sim_rate;
+	const uint64_t rate = meta_counters[0].sim_rate;
 
 	conf_init(&cfg, NULL);
 	cfg.poll_interval = 2;
@@ -161,7 +161,7 @@ static void counts_by_elapsed_time(void **state)
 	}
 	assert_int_equal(total, rate * 69);
 	backend_close(&b);
-	sample_free(&s);
+	cache_sample_free(&s);
 	config_free(&cfg);
 }
 
@@ -193,15 +193,15 @@ static void keep_on_reload(void **state)
 	assert_false(backend_keep(&b, &run, &cfg));
 	CONF(&cfg, "simCpus", "%d", SIM_CPUS_DEFAULT);
 	assert_true(backend_keep(&b, &run, &cfg));
-	CONF(&cfg, "simRate", "%s 7", counters[3].fullname);
+	CONF(&cfg, "simRate", "%s 7", meta_counters[3].fullname);
 	assert_false(backend_keep(&b, &run, &cfg));
-	CONF(&cfg, "simRate", "%s %llu", counters[3].fullname,
-	     (unsigned long long)counters[3].sim_rate);
+	CONF(&cfg, "simRate", "%s %llu", meta_counters[3].fullname,
+	     (unsigned long long)meta_counters[3].sim_rate);
 	assert_true(backend_keep(&b, &run, &cfg));
 	CONF(&cfg, "simCpurev", "2.6");
 	assert_false(backend_keep(&b, &run, &cfg));
 	backend_close(&b);
-	sample_free(&s);
+	cache_sample_free(&s);
 	config_free(&cfg);
 	config_free(&run);
 }
@@ -234,7 +234,7 @@ static void nodes_split_evenly(void **state)
 	assert_true(!s.groups || s.groups->n == 0);
 	backend_close(&b);
 	config_free(&cfg);
-	sample_free(&s);
+	cache_sample_free(&s);
 }
 
 int main(void)

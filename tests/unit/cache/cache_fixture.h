@@ -19,7 +19,7 @@
 static inline void fill(struct sample *s, const unsigned *cpus, size_t n,
 			uint64_t base, uint32_t epoch)
 {
-	assert_int_equal(sample_reserve(s, n), 0);
+	assert_int_equal(cache_sample_reserve(s, n), 0);
 	s->ncpus = n;
 	s->counted = ALL;
 	s->system_wide = 0;
@@ -81,8 +81,8 @@ static inline void steady(struct sample *s, unsigned t)
 static inline int poll_two(struct cache *c, struct sample *s, unsigned t,
 			   const long long v[2][2], uint64_t held[2][2])
 {
-	const int k[2] = {counter_index_by_name("hw.r10kevctr.cycles"),
-			  counter_index_by_name("hw.r10kevctr.grad.instrg")};
+	const int k[2] = {meta_counter_index_by_name("hw.r10kevctr.cycles"),
+			  meta_counter_index_by_name("hw.r10kevctr.grad.instrg")};
 	steady(s, t);
 	for (size_t cpu = 0; cpu < 2; cpu++)
 		for (size_t j = 0; j < 2; j++) {
@@ -112,7 +112,7 @@ static inline int teardown(void **state)
 {
 	(void)state;
 	cache_free(&c);
-	sample_free(&s);
+	cache_sample_free(&s);
 	return 0;
 }
 

@@ -143,10 +143,10 @@ static void duplicate_cpu_rejected(void **state)
 {
 	const unsigned dup[] = {2, 1, 2};
 	fill(&s, dup, 3, 1, 1);
-	assert_int_equal(sample_sort(&s), -1);
+	assert_int_equal(cache_sample_sort(&s), -1);
 	const unsigned ok[] = {5, 1, 3};
 	fill(&s, ok, 3, 1, 1);
-	assert_int_equal(sample_sort(&s), 0);
+	assert_int_equal(cache_sample_sort(&s), 0);
 	assert_int_equal(s.cpus[0].cpu, 1);
 	assert_int_equal(s.cpus[2].cpu, 5);
 }

@@ -30,8 +30,8 @@ struct scenario {
 static int poll(struct cache *c, struct sample *s, unsigned t,
 		const struct scenario *sc)
 {
-	sample_clear(s);
-	assert_int_equal(sample_reserve(s, 4), 0);
+	cache_sample_clear(s);
+	assert_int_equal(cache_sample_reserve(s, 4), 0);
 	s->counted = ALL;
 	s->state = COUNTER_COUNT;
 	snprintf(s->cpurev, sizeof(s->cpurev), "3.4");
@@ -75,8 +75,8 @@ static struct cpu_groups two_groups(void)
 {
 	struct cpu_groups gs = {0};
 	char err[200];
-	assert_int_equal(cpu_groups_add(&gs, "a", "0-1", err, sizeof(err)), 0);
-	assert_int_equal(cpu_groups_add(&gs, "b", "2,3", err, sizeof(err)), 0);
+	assert_int_equal(util_cpu_groups_add(&gs, "a", "0-1", err, sizeof(err)), 0);
+	assert_int_equal(util_cpu_groups_add(&gs, "b", "2,3", err, sizeof(err)), 0);
 	return gs;
 }
 
@@ -125,8 +125,8 @@ static void cpu_gap_stays_in_its_group(void **state)
 		assert_int_equal(cache_row(&c, 3)->disc_time, 100);
 	}
 	cache_free(&c);
-	sample_free(&s);
-	cpu_groups_free(&gs);
+	cache_sample_free(&s);
+	util_cpu_groups_free(&gs);
 }
 
 /* A reset of CPU 2's cycles at poll 4: b's cycles rate (and IPC) absent
@@ -137,9 +137,9 @@ static void reset_stays_in_its_group(void **state)
 	struct cache c;
 	struct sample s = {0};
 	struct cpu_groups gs = two_groups();
-	int cyc = counter_index_by_name("hw.r10kevctr.cycles");
-	int ins = counter_index_by_name("hw.r10kevctr.grad.instrg");
-	size_t ipc = (size_t)stat_index_by_name("stat.ipc");
+	int cyc = meta_counter_index_by_name("hw.r10kevctr.cycles");
+	int ins = meta_counter_index_by_name("hw.r10kevctr.grad.instrg");
+	size_t ipc = (size_t)meta_stat_index_by_name("stat.ipc");
 	const struct scenario sc = {.away_from = 99, .away_to = 99,
 				    .reset_t = 4, .reset_k = cyc};
 	uint64_t r, v;
@@ -154,18 +154,18 @@ static void reset_stays_in_its_group(void **state)
 		assert_int_equal(group_rate(&c, 1, cyc, &r), t != 4);
 		assert_true(group_rate(&c, 1, ins, &r));
 		assert_true(group_rate(&c, 0, cyc, &r));
-		assert_int_equal(stat_value(&c, ipc, CACHE_GROUP(1), &v) ==
+		assert_int_equal(cache_stat_value(&c, ipc, CACHE_GROUP(1), &v) ==
 				     SAMPLE_OK,
 				 t != 4);
-		assert_int_equal(stat_value(&c, ipc, CACHE_GROUP(0), &v),
+		assert_int_equal(cache_stat_value(&c, ipc, CACHE_GROUP(0), &v),
 				 SAMPLE_OK);
 		assert_int_equal(c.gsum[1].disc_time, t < 4 ? 100 : 400);
 		assert_int_equal(c.gsum[0].disc_time, 100);
 		assert_int_equal(cache_row(&c, 3)->disc_time, 100);
 	}
 	cache_free(&c);
-	sample_free(&s);
-	cpu_groups_free(&gs);
+	cache_sample_free(&s);
+	util_cpu_groups_free(&gs);
 }
 
 /* Groups that change start from their CPUs' values: a discontinuity of
@@ -180,9 +180,9 @@ static void groups_change(void **state)
 	char err[200];
 	uint64_t r;
 
-	assert_int_equal(cpu_groups_add(&other, "a", "0,2", err, sizeof(err)),
+	assert_int_equal(util_cpu_groups_add(&other, "a", "0,2", err, sizeof(err)),
 			 0);
-	assert_int_equal(cpu_groups_add(&other, "b", "1,3", err, sizeof(err)),
+	assert_int_equal(util_cpu_groups_add(&other, "b", "1,3", err, sizeof(err)),
 			 0);
 	cache_init(&c);
 	for (unsigned t = 1; t <= 4; t++) {
@@ -195,9 +195,9 @@ static void groups_change(void **state)
 	}
 	assert_int_equal(c.gsum[0].total[0], value_at(0, 0, 4) + value_at(2, 0, 4));
 	cache_free(&c);
-	sample_free(&s);
-	cpu_groups_free(&gs);
-	cpu_groups_free(&other);
+	cache_sample_free(&s);
+	util_cpu_groups_free(&gs);
+	util_cpu_groups_free(&other);
 }
 
 /* The groups' TimeStamps move with the module's. */
@@ -222,8 +222,8 @@ static void restamp_moves_groups(void **state)
 	assert_int_equal(c.gsum[0].disc_time, 150);
 	assert_int_equal(c.gsum[1].disc_time, 0);
 	cache_free(&c);
-	sample_free(&s);
-	cpu_groups_free(&gs);
+	cache_sample_free(&s);
+	util_cpu_groups_free(&gs);
 }
 
 /* The view serves the groups by index from 1: GET and GETNEXT at the
@@ -237,50 +237,50 @@ static void view_serves_groups(void **state)
 	struct cpu_groups gs = two_groups();
 	const struct scenario sc = {.away_from = 99, .away_to = 99};
 	const struct mib_view view = {&c, &served};
-	const struct mib_object *o, *name = mibview_object("hwR10kEvCtrGroupName");
-	const struct mib_object *cpus = mibview_object("hwR10kEvCtrGroupCpus");
-	const struct mib_object *cyc = mibview_object("hwR10kEvCtrGroupCycles");
+	const struct mib_object *o, *name = view_object("hwR10kEvCtrGroupName");
+	const struct mib_object *cpus = view_object("hwR10kEvCtrGroupCpus");
+	const struct mib_object *cyc = view_object("hwR10kEvCtrGroupCycles");
 	unsigned long oid[MIBVIEW_OID_MAX], next[MIBVIEW_OID_MAX];
 	size_t len, nlen;
 	struct mib_value v;
 
-	served_configure(&served, "sim", 5, NULL);
+	view_served_configure(&served, "sim", 5, NULL);
 	cache_init(&c);
 	for (unsigned t = 1; t <= 2; t++) {
 		assert_int_equal(cache_groups_use(&c, &gs), 0);
 		poll(&c, &s, t, &sc);
 	}
 	assert_non_null(name);
-	assert_int_equal(mibview_value(&view, name, 2, &v), MV_OK);
+	assert_int_equal(view_value(&view, name, 2, &v), MV_OK);
 	assert_int_equal(v.v.str.len, 1);
-	assert_int_equal(mibview_value(&view, name, 0, &v),
+	assert_int_equal(view_value(&view, name, 0, &v),
 			 MV_NO_SUCH_INSTANCE);
-	assert_int_equal(mibview_value(&view, name, 3, &v),
+	assert_int_equal(view_value(&view, name, 3, &v),
 			 MV_NO_SUCH_INSTANCE);
-	assert_int_equal(mibview_value(&view, cyc, 1, &v), MV_OK);
+	assert_int_equal(view_value(&view, cyc, 1, &v), MV_OK);
 	assert_int_equal(v.v.u64, c.gsum[0].total[0]);
 	const unsigned long after[] = {2, 4294967295ul, ~0ul};
 	for (size_t i = 0; i < 3; i++) {
-		len = mibview_oid(name, after[i], oid);
-		assert_int_equal(mibview_getnext(&view, oid, len, next, &nlen,
+		len = view_oid(name, after[i], oid);
+		assert_int_equal(view_getnext(&view, oid, len, next, &nlen,
 						 &o, &v),
 				 MV_OK);
 		assert_ptr_equal(o, cpus); /* the next column's first row */
 		assert_int_equal(next[nlen - 1], 1);
 	}
 	cache_free(&c);
-	sample_free(&s);
-	cpu_groups_free(&gs);
+	cache_sample_free(&s);
+	util_cpu_groups_free(&gs);
 }
 
 /* hwR10kEvCtrCpuGroupName of CPU cpu is want ("": in no group). */
 static void assert_cpu_group(const struct mib_view *view, unsigned cpu,
 			     const char *want)
 {
-	const struct mib_object *o = mibview_object("hwR10kEvCtrCpuGroupName");
+	const struct mib_object *o = view_object("hwR10kEvCtrCpuGroupName");
 	struct mib_value v;
 	assert_non_null(o);
-	assert_int_equal(mibview_value(view, o, cpu, &v), MV_OK);
+	assert_int_equal(view_value(view, o, cpu, &v), MV_OK);
 	assert_int_equal(v.type, SYN_OCTETS);
 	assert_int_equal(v.v.str.len, strlen(want));
 	assert_memory_equal(v.v.str.ptr, want, v.v.str.len);
@@ -300,15 +300,15 @@ static void cpu_names_its_group(void **state)
 	char err[200];
 	const struct scenario sc = {.away_from = 99, .away_to = 99};
 	const struct mib_view view = {&c, &served};
-	const struct mib_object *o = mibview_object("hwR10kEvCtrCpuGroupName");
+	const struct mib_object *o = view_object("hwR10kEvCtrCpuGroupName");
 	struct mib_value v;
 
-	assert_int_equal(cpu_groups_add(&gs, "a", "0-1", err, sizeof(err)), 0);
-	assert_int_equal(cpu_groups_add(&gs, "b", "3", err, sizeof(err)), 0);
-	assert_int_equal(cpu_groups_add(&other, "node.7_x-Y", "2-3", err,
+	assert_int_equal(util_cpu_groups_add(&gs, "a", "0-1", err, sizeof(err)), 0);
+	assert_int_equal(util_cpu_groups_add(&gs, "b", "3", err, sizeof(err)), 0);
+	assert_int_equal(util_cpu_groups_add(&other, "node.7_x-Y", "2-3", err,
 					sizeof(err)),
 			 0);
-	served_configure(&served, "sim", 5, NULL);
+	view_served_configure(&served, "sim", 5, NULL);
 	cache_init(&c);
 	assert_int_equal(cache_groups_use(&c, &gs), 0);
 	poll(&c, &s, 1, &sc);
@@ -316,7 +316,7 @@ static void cpu_names_its_group(void **state)
 	assert_cpu_group(&view, 1, "a");
 	assert_cpu_group(&view, 2, "");
 	assert_cpu_group(&view, 3, "b");
-	assert_int_equal(mibview_value(&view, o, 4, &v), MV_NO_SUCH_INSTANCE);
+	assert_int_equal(view_value(&view, o, 4, &v), MV_NO_SUCH_INSTANCE);
 	assert_int_equal(cache_groups_use(&c, &other), 0); /* a reload */
 	assert_cpu_group(&view, 0, "");
 	assert_cpu_group(&view, 2, "node.7_x-Y");
@@ -329,9 +329,9 @@ static void cpu_names_its_group(void **state)
 	for (unsigned cpu = 0; cpu < 4; cpu++)
 		assert_cpu_group(&view, cpu, "");
 	cache_free(&c);
-	sample_free(&s);
-	cpu_groups_free(&gs);
-	cpu_groups_free(&other);
+	cache_sample_free(&s);
+	util_cpu_groups_free(&gs);
+	util_cpu_groups_free(&other);
 }
 
 /* Bad groups: each refused with its reason. */
@@ -340,27 +340,27 @@ static void bad_groups(void **state)
 	(void)state;
 	struct cpu_groups gs = {0};
 	char err[300];
-	assert_int_equal(cpu_groups_add(&gs, "a", "0-3", err, sizeof(err)), 0);
-	assert_int_equal(cpu_groups_add(&gs, "a", "4", err, sizeof(err)), -1);
+	assert_int_equal(util_cpu_groups_add(&gs, "a", "0-3", err, sizeof(err)), 0);
+	assert_int_equal(util_cpu_groups_add(&gs, "a", "4", err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "named twice"));
-	assert_int_equal(cpu_groups_add(&gs, "b", "3-4", err, sizeof(err)), -1);
+	assert_int_equal(util_cpu_groups_add(&gs, "b", "3-4", err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "CPU 3 of group 'b' is in group 'a'"));
-	assert_int_equal(cpu_groups_add(&gs, "c", "4-", err, sizeof(err)), -1);
+	assert_int_equal(util_cpu_groups_add(&gs, "c", "4-", err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "bad CPU list '4-'"));
-	assert_int_equal(cpu_groups_add(&gs, "d", "5,4", err, sizeof(err)), -1);
-	assert_int_equal(cpu_groups_add(&gs, "e f", "5", err, sizeof(err)), -1);
+	assert_int_equal(util_cpu_groups_add(&gs, "d", "5,4", err, sizeof(err)), -1);
+	assert_int_equal(util_cpu_groups_add(&gs, "e f", "5", err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "group name 'e f'"));
-	assert_int_equal(cpu_groups_add(&gs, "b", "4-5,8", err, sizeof(err)), 0);
+	assert_int_equal(util_cpu_groups_add(&gs, "b", "4-5,8", err, sizeof(err)), 0);
 	assert_string_equal(gs.g[1].text, "4-5,8");
-	assert_int_equal(cpu_groups_find(&gs, 8), 1);
-	assert_int_equal(cpu_groups_find(&gs, 6), -1);
-	cpu_groups_free(&gs);
-	assert_int_equal(cpu_groups_even(&gs, 3, 8), 0);
+	assert_int_equal(util_cpu_groups_find(&gs, 8), 1);
+	assert_int_equal(util_cpu_groups_find(&gs, 6), -1);
+	util_cpu_groups_free(&gs);
+	assert_int_equal(util_cpu_groups_even(&gs, 3, 8), 0);
 	assert_int_equal(gs.n, 3);
 	assert_string_equal(gs.g[0].text, "0-2");
 	assert_string_equal(gs.g[2].text, "6-7");
 	assert_string_equal(gs.g[2].name, "node2");
-	cpu_groups_free(&gs);
+	util_cpu_groups_free(&gs);
 }
 
 /* A group name: 1 to 32 of A-Z a-z 0-9 . _ -, each character class at
@@ -376,10 +376,10 @@ static void group_names(void **state)
 	    "", "abcdefghijklmnopqrstuvwxyz0123456", /* 33 */
 	    "a b", "a/b", "a:b", "`", "{", "@", "[", "/", ":", "\xc3\xa9"};
 	for (size_t i = 0; i < sizeof(good) / sizeof(*good); i++)
-		if (!cpu_group_name_ok(good[i]))
+		if (!util_cpu_group_name_ok(good[i]))
 			fail_msg("'%s' refused", good[i]);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++)
-		if (cpu_group_name_ok(bad[i]))
+		if (util_cpu_group_name_ok(bad[i]))
 			fail_msg("'%s' taken", bad[i]);
 }
 

@@ -4,14 +4,14 @@
 
 static int IPC(void)
 {
-	return (int)stat_index_by_name("stat.ipc");
+	return (int)meta_stat_index_by_name("stat.ipc");
 }
 
 static void missing_reading(void **state)
 {
 	uint64_t v;
-	int cyc = counter_index_by_name("hw.r10kevctr.cycles");
-	int ins = counter_index_by_name("hw.r10kevctr.grad.instrg");
+	int cyc = meta_counter_index_by_name("hw.r10kevctr.cycles");
+	int ins = meta_counter_index_by_name("hw.r10kevctr.grad.instrg");
 
 	for (unsigned t = 0; t < 2; t++) {
 		steady(&s, t);
@@ -21,7 +21,7 @@ static void missing_reading(void **state)
 		}
 		cache_update(&c, &s, t * 100);
 	}
-	assert_int_equal(stat_value(&c, (size_t)IPC(), 0, &v), SAMPLE_OK);
+	assert_int_equal(cache_stat_value(&c, (size_t)IPC(), 0, &v), SAMPLE_OK);
 	assert_int_equal(v, 500);
 	/* t 2: CPU 0 has no instructions (held at 500); CPU 1 has */
 	steady(&s, 2);
@@ -37,9 +37,9 @@ static void missing_reading(void **state)
 	assert_int_equal(v, 1000);
 	assert_int_equal(cache_rate(&c, cyc, 0, &v), SAMPLE_OK);
 	assert_int_equal(v, 1000);
-	assert_int_equal(stat_value(&c, (size_t)IPC(), 0, &v), SAMPLE_UNREAD);
-	assert_int_equal(stat_value(&c, (size_t)IPC(), -1, &v), SAMPLE_UNREAD);
-	assert_int_equal(stat_value(&c, (size_t)IPC(), 1, &v), SAMPLE_OK);
+	assert_int_equal(cache_stat_value(&c, (size_t)IPC(), 0, &v), SAMPLE_UNREAD);
+	assert_int_equal(cache_stat_value(&c, (size_t)IPC(), -1, &v), SAMPLE_UNREAD);
+	assert_int_equal(cache_stat_value(&c, (size_t)IPC(), 1, &v), SAMPLE_OK);
 	assert_int_equal(cache_value(&c, ins, 0, &v), SAMPLE_UNREAD);
 	assert_int_equal(v, 500); /* held */
 	assert_sums(&c);
@@ -55,11 +55,11 @@ static void missing_reading(void **state)
 	assert_int_equal(cache_rate(&c, ins, -1, &v), SAMPLE_OK);
 	assert_int_equal(v, (2500 + 2000) / 2); /* the sum: since t 1 too */
 	assert_int_equal(cache_delta(&c, ins, 0, &v), SAMPLE_UNREAD);
-	assert_int_equal(stat_value(&c, (size_t)IPC(), 0, &v), SAMPLE_OK);
+	assert_int_equal(cache_stat_value(&c, (size_t)IPC(), 0, &v), SAMPLE_OK);
 	assert_int_equal(v, 2500 * 1000 / 2000);
-	assert_int_equal(stat_value(&c, (size_t)IPC(), -1, &v), SAMPLE_OK);
+	assert_int_equal(cache_stat_value(&c, (size_t)IPC(), -1, &v), SAMPLE_OK);
 	assert_int_equal(v, (2500 + 2000) * 1000 / (2000 + 4000));
-	assert_int_equal(stat_value(&c, (size_t)IPC(), 1, &v), SAMPLE_OK);
+	assert_int_equal(cache_stat_value(&c, (size_t)IPC(), 1, &v), SAMPLE_OK);
 	assert_int_equal(v, 1000 * 1000 / 2000); /* CPU 1: the last second */
 	/* t 4: steady again, one interval */
 	steady(&s, 4);
@@ -70,7 +70,7 @@ static void missing_reading(void **state)
 	cache_update(&c, &s, 400);
 	assert_int_equal(cache_rate(&c, ins, 0, &v), SAMPLE_OK);
 	assert_int_equal(v, 100);
-	assert_int_equal(stat_value(&c, (size_t)IPC(), 0, &v), SAMPLE_OK);
+	assert_int_equal(cache_stat_value(&c, (size_t)IPC(), 0, &v), SAMPLE_OK);
 	assert_int_equal(v, 100);
 	assert_int_equal(c.discontinuity_time, 0);
 	assert_sums(&c);
@@ -163,8 +163,8 @@ static void reset_behind_missing_reading(void **state)
 	    {{7, 1500}, {-1, -1}},	{{1007, 2000}, {4000, 1600}},
 	    {{2007, 2500}, {5000, 2000}},
 	};
-	int cyc = counter_index_by_name("hw.r10kevctr.cycles");
-	int ins = counter_index_by_name("hw.r10kevctr.grad.instrg");
+	int cyc = meta_counter_index_by_name("hw.r10kevctr.cycles");
+	int ins = meta_counter_index_by_name("hw.r10kevctr.grad.instrg");
 	uint64_t held[2][2] = {{0}}, r;
 
 	poll_two(&c, &s, 0, v[0], held);
@@ -175,7 +175,7 @@ static void reset_behind_missing_reading(void **state)
 	assert_int_equal(cache_rate(&c, cyc, 0, &r), SAMPLE_DISCONTINUITY);
 	assert_int_equal(cache_rate(&c, cyc, 1, &r), SAMPLE_UNREAD);
 	assert_int_equal(cache_rate(&c, cyc, -1, &r), SAMPLE_UNREAD);
-	assert_int_equal(stat_value(&c, (size_t)IPC(), -1, &r), SAMPLE_UNREAD);
+	assert_int_equal(cache_stat_value(&c, (size_t)IPC(), -1, &r), SAMPLE_UNREAD);
 	/* t 3: the rows are exact; the sum's span holds the reset */
 	assert_int_equal(poll_two(&c, &s, 3, v[3], held), 0);
 	assert_int_equal(cache_rate(&c, cyc, 0, &r), SAMPLE_OK);
@@ -184,10 +184,10 @@ static void reset_behind_missing_reading(void **state)
 	assert_int_equal(r, 1000); /* 2000 over 2 s */
 	assert_int_equal(cache_rate(&c, cyc, -1, &r), SAMPLE_DISCONTINUITY);
 	assert_int_equal(cache_delta(&c, cyc, -1, &r), SAMPLE_DISCONTINUITY);
-	assert_int_not_equal(stat_value(&c, (size_t)IPC(), -1, &r), SAMPLE_OK);
-	assert_int_equal(stat_value(&c, (size_t)IPC(), 0, &r), SAMPLE_OK);
+	assert_int_not_equal(cache_stat_value(&c, (size_t)IPC(), -1, &r), SAMPLE_OK);
+	assert_int_equal(cache_stat_value(&c, (size_t)IPC(), 0, &r), SAMPLE_OK);
 	assert_int_equal(r, 500 * 1000 / 1000);
-	assert_int_equal(stat_value(&c, (size_t)IPC(), 1, &r), SAMPLE_OK);
+	assert_int_equal(cache_stat_value(&c, (size_t)IPC(), 1, &r), SAMPLE_OK);
 	assert_int_equal(r, 800 * 1000 / 2000); /* since t 1 */
 	assert_int_equal(cache_rate(&c, ins, -1, &r), SAMPLE_OK);
 	assert_int_equal(r, (1000 + 800) / 2); /* no reset: since t 1 */
@@ -196,7 +196,7 @@ static void reset_behind_missing_reading(void **state)
 	assert_int_equal(poll_two(&c, &s, 4, v[4], held), 0);
 	assert_int_equal(cache_rate(&c, cyc, -1, &r), SAMPLE_OK);
 	assert_int_equal(r, 1000 + 1000);
-	assert_int_equal(stat_value(&c, (size_t)IPC(), -1, &r), SAMPLE_OK);
+	assert_int_equal(cache_stat_value(&c, (size_t)IPC(), -1, &r), SAMPLE_OK);
 	assert_int_equal(r, (500 + 400) * 1000 / 2000);
 	assert_sums(&c);
 }
@@ -215,7 +215,7 @@ static void reset_while_waiting(void **state)
 	    {{9, 3500}, {-1, -1}},	 {{-1, -1}, {8000, 3200}},
 	    {{2009, 4500}, {9000, 3600}}, {{3009, 5000}, {10000, 4000}},
 	};
-	int cyc = counter_index_by_name("hw.r10kevctr.cycles");
+	int cyc = meta_counter_index_by_name("hw.r10kevctr.cycles");
 	uint64_t held[2][2] = {{0}}, r;
 
 	for (unsigned t = 0; t < 4; t++)
@@ -227,11 +227,11 @@ static void reset_while_waiting(void **state)
 	assert_int_equal(cache_rate(&c, cyc, 1, &r), SAMPLE_OK);
 	assert_int_equal(r, 1000); /* 3000 over 3 s */
 	assert_int_equal(cache_rate(&c, cyc, -1, &r), SAMPLE_DISCONTINUITY);
-	assert_int_not_equal(stat_value(&c, (size_t)IPC(), -1, &r), SAMPLE_OK);
+	assert_int_not_equal(cache_stat_value(&c, (size_t)IPC(), -1, &r), SAMPLE_OK);
 	poll_two(&c, &s, 5, v[5], held);
 	assert_int_equal(cache_rate(&c, cyc, -1, &r), SAMPLE_OK);
 	assert_int_equal(r, 2000);
-	assert_int_equal(stat_value(&c, (size_t)IPC(), -1, &r), SAMPLE_OK);
+	assert_int_equal(cache_stat_value(&c, (size_t)IPC(), -1, &r), SAMPLE_OK);
 	assert_int_equal(r, (500 + 400) * 1000 / 2000);
 	for (unsigned t = 6; t < 8; t++) {
 		poll_two(&c, &s, t, v[t], held);
@@ -243,12 +243,12 @@ static void reset_while_waiting(void **state)
 	assert_int_equal(cache_rate(&c, cyc, 0, &r), SAMPLE_OK);
 	assert_int_equal(r, 1000); /* 2000 since its reset's 9, over 2 s */
 	assert_int_equal(cache_rate(&c, cyc, -1, &r), SAMPLE_DISCONTINUITY);
-	assert_int_not_equal(stat_value(&c, (size_t)IPC(), -1, &r), SAMPLE_OK);
+	assert_int_not_equal(cache_stat_value(&c, (size_t)IPC(), -1, &r), SAMPLE_OK);
 	assert_sums(&c);
 	poll_two(&c, &s, 9, v[9], held);
 	assert_int_equal(cache_rate(&c, cyc, -1, &r), SAMPLE_OK);
 	assert_int_equal(r, 2000);
-	assert_int_equal(stat_value(&c, (size_t)IPC(), -1, &r), SAMPLE_OK);
+	assert_int_equal(cache_stat_value(&c, (size_t)IPC(), -1, &r), SAMPLE_OK);
 	assert_int_equal(r, (500 + 400) * 1000 / 2000);
 	assert_sums(&c);
 }

@@ -12,13 +12,13 @@ static char err[400];
 
 static void ok(const char *text)
 {
-	if (ax_address_parse(text, &a, err, sizeof(err)) != 0)
+	if (config_address_parse(text, &a, err, sizeof(err)) != 0)
 		fail_msg("%s refused: %s", text, err);
 }
 
 static void refused(const char *text, const char *why)
 {
-	assert_int_equal(ax_address_parse(text, &a, err, sizeof(err)), -1);
+	assert_int_equal(config_address_parse(text, &a, err, sizeof(err)), -1);
 	if (!strstr(err, why) || !strstr(err, text))
 		fail_msg("%s: '%s' does not say '%s' and name it", text, err, why);
 }

@@ -25,7 +25,7 @@ static void defaults(void **state)
 	assert_string_equal(c.backend, "sim");
 	assert_int_equal(c.poll_interval, POLL_INTERVAL_DEFAULT);
 	assert_int_equal(SIM(c)->cpus, SIM_CPUS_DEFAULT);
-	assert_int_equal(sim_rate(SIM(c), 0), counters[0].sim_rate);
+	assert_int_equal(backend_sim_rate(SIM(c), 0), meta_counters[0].sim_rate);
 	assert_int_equal(REPLAY(c)->width, 64);
 	config_free(&c);
 }
@@ -43,10 +43,10 @@ static void good_lines(void **state)
 	assert_int_equal(SIM(c)->cpus, 8);
 	assert_int_equal(apply(&c, "simRate", "hw.r10kevctr.tlb 42", err), 0);
 	assert_int_equal(
-	    sim_rate(SIM(c), counter_index_by_name("hw.r10kevctr.tlb")), 42);
+	    backend_sim_rate(SIM(c), meta_counter_index_by_name("hw.r10kevctr.tlb")), 42);
 	assert_int_equal(apply(&c, "simRate", "hw.r10kevctr.vcc off", err), 0);
 	assert_true(SIM(c)->off &
-		    COUNTER_BIT(counter_index_by_name("hw.r10kevctr.vcc")));
+		    COUNTER_BIT(meta_counter_index_by_name("hw.r10kevctr.vcc")));
 	assert_int_equal(apply(&c, "simSeed", "18446744073709551615", err), 0);
 	assert_int_equal(SIM(c)->seed, UINT64_MAX);
 	assert_int_equal(apply(&c, "simCpurev", "65535.65535", err), 0);
@@ -54,7 +54,7 @@ static void good_lines(void **state)
 	assert_string_equal(SIM(c)->cpurev, "2.6");
 	assert_int_equal(
 	    apply(&c, "simRate", "hw.r10kevctr.cycles 730677514", err), 0);
-	assert_int_equal(sim_rate(SIM(c), 0), SIM_RATE_MAX);
+	assert_int_equal(backend_sim_rate(SIM(c), 0), SIM_RATE_MAX);
 	assert_int_equal(apply(&c, "replayFile", "/tmp/x.replay", err), 0);
 	assert_int_equal(apply(&c, "replayLoop", "yes", err), 0);
 	assert_true(REPLAY(c)->loop);
@@ -186,16 +186,16 @@ static void token_rows_decide_reloads(void **state)
 				memcpy(s[k], section->defaults, section->settings_size);
 				w[0] = nw == 2 ? metric : v[k];
 				w[1] = v[k];
-				if (token_apply(t, s[k], w, nw, err, sizeof(err)))
+				if (config_token_apply(t, s[k], w, nw, err, sizeof(err)))
 					fail_msg("%s %s: %s", t->token, v[k], err);
 			}
-			if (token_table_same(section->tokens, s[0], s[1]) == t->reopens)
+			if (config_token_table_same(section->tokens, s[0], s[1]) == t->reopens)
 				fail_msg("%s: a change %s the backend, the table "
 					 "says otherwise",
 					 t->token,
 					 t->reopens ? "does not reopen" : "reopens");
 			for (int k = 0; k < 2; k++) {
-				token_table_release(section->tokens, s[k]);
+				config_token_table_release(section->tokens, s[k]);
 				free(s[k]);
 			}
 			checked++;
@@ -258,16 +258,16 @@ static void not_built_backend(void **state)
 	config_free(&c);
 	/* this build's own sections: all four, whatever is built in */
 	const struct config_section *const *all = backend_sections();
-	assert_ptr_equal(all[0], &sim_section);
-	assert_ptr_equal(all[1], &perf_section);
-	assert_ptr_equal(all[2], &replay_section);
-	assert_ptr_equal(all[3], &pcp_section);
+	assert_ptr_equal(all[0], &backend_sim_section);
+	assert_ptr_equal(all[1], &backend_perf_section);
+	assert_ptr_equal(all[2], &backend_replay_section);
+	assert_ptr_equal(all[3], &backend_pcp_section);
 	assert_null(all[4]);
 #ifdef HAVE_PCP_BACKEND
-	assert_null(pcp_section.not_built);
-	assert_ptr_equal(backend_find("pcp")->section, &pcp_section);
+	assert_null(backend_pcp_section.not_built);
+	assert_ptr_equal(backend_find("pcp")->section, &backend_pcp_section);
 #else
-	assert_non_null(pcp_section.not_built);
+	assert_non_null(backend_pcp_section.not_built);
 	assert_null(backend_find("pcp"));
 #endif
 }
@@ -275,14 +275,14 @@ static void not_built_backend(void **state)
 static void parse_numbers(void **state)
 {
 	uint64_t v;
-	assert_int_equal(parse_u64("0", 10, &v), 0);
+	assert_int_equal(util_parse_u64("0", 10, &v), 0);
 	assert_int_equal(v, 0);
-	assert_int_equal(parse_u64("10", 10, &v), 0);
-	assert_int_equal(parse_u64("11", 10, &v), -1);
-	assert_int_equal(parse_u64(" 1", 10, &v), -1);
-	assert_int_equal(parse_u64("+1", 10, &v), -1);
-	assert_int_equal(parse_u64("18446744073709551616", UINT64_MAX, &v), -1);
-	assert_int_equal(parse_u64(NULL, 10, &v), -1);
+	assert_int_equal(util_parse_u64("10", 10, &v), 0);
+	assert_int_equal(util_parse_u64("11", 10, &v), -1);
+	assert_int_equal(util_parse_u64(" 1", 10, &v), -1);
+	assert_int_equal(util_parse_u64("+1", 10, &v), -1);
+	assert_int_equal(util_parse_u64("18446744073709551616", UINT64_MAX, &v), -1);
+	assert_int_equal(util_parse_u64(NULL, 10, &v), -1);
 }
 
 int main(void)

@@ -23,12 +23,12 @@ static inline int C(const char *name)
 {
 	char full[64];
 	snprintf(full, sizeof(full), "%s%s", METRIC_PREFIX, name);
-	return counter_index_by_name(full);
+	return meta_counter_index_by_name(full);
 }
 
 static inline uint64_t rate(const char *name)
 {
-	return name[0] ? counters[C(name)].sim_rate : 0;
+	return name[0] ? meta_counters[C(name)].sim_rate : 0;
 }
 
 /* The backend's clock, one poll interval per poll (the sim counts
@@ -50,12 +50,12 @@ static inline void two_polls(struct config *cfg, struct cache *c)
 	cache_init(c);
 	for (uint32_t t = 1; t <= 2; t++) {
 		assert_int_equal(backend_read(&b, &s), 0);
-		assert_int_equal(sample_sort(&s), 0);
+		assert_int_equal(cache_sample_sort(&s), 0);
 		assert_true(cache_update(c, &s, t) >= 0);
 		now_ns += (uint64_t)cfg->poll_interval * 1000000000u;
 	}
 	backend_close(&b);
-	sample_free(&s);
+	cache_sample_free(&s);
 }
 
 /* Load a replay recording (text) into c over two polls. */

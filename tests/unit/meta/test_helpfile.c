@@ -10,7 +10,7 @@ static int parse(const char *text, struct helpfile *hf, char **msgs)
 {
 	FILE *in = fmemopen((void *)text, strlen(text), "r");
 	int n;
-	CAPTURE(*msgs, n = helpfile_parse(in, "t.help", hf, err));
+	CAPTURE(*msgs, n = meta_helpfile_parse(in, "t.help", hf, err));
 	fclose(in);
 	return n;
 }
@@ -20,11 +20,11 @@ static void real_file(void **state)
 	struct helpfile hf;
 	char *msgs;
 	int n;
-	CAPTURE(msgs, n = helpfile_load(src_path("mib/hw.help"), &hf, err));
+	CAPTURE(msgs, n = meta_helpfile_load(src_path("mib/hw.help"), &hf, err));
 	assert_string_equal(msgs, "");
 	assert_int_equal(n, 0);
-	assert_int_equal(hf.count, metrics_count);
-	const struct help_entry *e = helpfile_find(&hf, "hw.r10kevctr.cycles");
+	assert_int_equal(hf.count, meta_metrics_count);
+	const struct help_entry *e = meta_helpfile_find(&hf, "hw.r10kevctr.cycles");
 	assert_non_null(e);
 	assert_string_equal(e->summary, "R10000 event counter - cycles");
 	assert_string_equal(e->text,
@@ -33,11 +33,11 @@ static void real_file(void **state)
 			    "cycle, and\n"
 			    "hw.r10kevctr.cycles is the sum over all CPUs.");
 	/* the documented quote rule: " becomes ' */
-	e = helpfile_find(&hf, "hw.r10kevctr.issue.instri");
+	e = meta_helpfile_find(&hf, "hw.r10kevctr.issue.instri");
 	assert_non_null(strstr(e->text, "marked as 'done' in"));
 	assert_null(strchr(e->text, '"'));
 	free(msgs);
-	helpfile_free(&hf);
+	meta_helpfile_free(&hf);
 }
 
 static void expect_error(const char *text, const char *msg)
@@ -48,7 +48,7 @@ static void expect_error(const char *text, const char *msg)
 	if (!strstr(msgs, msg))
 		fail_msg("expected '%s' in '%s'", msg, msgs);
 	free(msgs);
-	helpfile_free(&hf);
+	meta_helpfile_free(&hf);
 }
 
 static void syntax_errors(void **state)
@@ -84,15 +84,15 @@ static void value_table_header(void **state)
 			       "The values are\n0 off\n",
 			       &hf, &msgs),
 			 0);
-	char *d = metric_description(helpfile_find(&hf, "hw.r10kevctr.cycles"),
+	char *d = meta_metric_description(meta_helpfile_find(&hf, "hw.r10kevctr.cycles"),
 				     0);
 	assert_string_equal(d, "a\n\nThe values are small.");
 	free(d);
-	d = metric_description(helpfile_find(&hf, "hw.r10kevctr.tlb"), 0);
+	d = meta_metric_description(meta_helpfile_find(&hf, "hw.r10kevctr.tlb"), 0);
 	assert_string_equal(d, "b\n\nThe values are\n  0     off");
 	free(d);
 	free(msgs);
-	helpfile_free(&hf);
+	meta_helpfile_free(&hf);
 }
 
 static void refused_entry_skipped(void **state)
@@ -105,16 +105,16 @@ static void refused_entry_skipped(void **state)
 			 1);
 	assert_string_equal(msgs, "t.help:3: '@' line has no metric name\n");
 	assert_int_equal(hf.count, 2);
-	assert_string_equal(helpfile_find(&hf, "hw.r10kevctr.cycles")->text,
+	assert_string_equal(meta_helpfile_find(&hf, "hw.r10kevctr.cycles")->text,
 			    "x");
-	assert_string_equal(helpfile_find(&hf, "hw.r10kevctr.tlb")->text, "y");
+	assert_string_equal(meta_helpfile_find(&hf, "hw.r10kevctr.tlb")->text, "y");
 	free(msgs);
-	helpfile_free(&hf);
+	meta_helpfile_free(&hf);
 	/* the first '@' line refused: the same */
 	assert_int_equal(parse("@\ntext\n@ hw.r10kevctr.tlb b\n", &hf, &msgs),
 			 1);
 	free(msgs);
-	helpfile_free(&hf);
+	meta_helpfile_free(&hf);
 }
 
 static void metric_errors(void **state)
@@ -125,15 +125,15 @@ static void metric_errors(void **state)
 	assert_int_equal(parse("@ hw.r10kevctr.nosuch x\ntext\n", &hf, &msgs),
 			 0);
 	free(msgs);
-	CAPTURE(msgs, n = helpfile_check_metrics(&hf, err));
+	CAPTURE(msgs, n = meta_helpfile_check_metrics(&hf, err));
 	assert_int_equal(n,
-			 1 + metrics_count); /* unknown + every one missing */
+			 1 + meta_metrics_count); /* unknown + every one missing */
 	assert_non_null(strstr(msgs, "t.help:1: metric hw.r10kevctr.nosuch "
 				     "is not in the metrics table"));
 	assert_non_null(strstr(msgs, "t.help:2: metric hw.r10kevctr.cycles of "
 				     "the metrics table has no entry"));
 	free(msgs);
-	helpfile_free(&hf);
+	meta_helpfile_free(&hf);
 }
 
 static void text_trimmed(void **state)
@@ -151,7 +151,7 @@ static void text_trimmed(void **state)
 	assert_string_equal(hf.entries[1].text, "");
 	assert_int_equal(hf.entries[1].line, 10);
 	free(msgs);
-	helpfile_free(&hf);
+	meta_helpfile_free(&hf);
 }
 
 static void missing_file(void **state)
@@ -159,11 +159,11 @@ static void missing_file(void **state)
 	struct helpfile hf;
 	char *msgs;
 	int n;
-	CAPTURE(msgs, n = helpfile_load("/nonexistent/hw.help", &hf, err));
+	CAPTURE(msgs, n = meta_helpfile_load("/nonexistent/hw.help", &hf, err));
 	assert_int_equal(n, 1);
 	assert_non_null(strstr(msgs, "/nonexistent/hw.help: cannot open"));
 	free(msgs);
-	helpfile_free(&hf);
+	meta_helpfile_free(&hf);
 }
 
 int main(void)

@@ -64,13 +64,13 @@ static SmiBasetype expected_base(enum obj_syntax s)
 
 static void table_matches_mib(void **state)
 {
-	for (size_t i = 0; i < mib_objects_count; i++) {
-		const struct mib_object *o = &mib_objects[i];
+	for (size_t i = 0; i < meta_objects_count; i++) {
+		const struct mib_object *o = &meta_objects[i];
 		/* zeroed: libsmi 0.4.8 reads one arc past the length */
 		SmiSubid oid[64] = {0};
 		unsigned n = 0;
-		for (unsigned k = 0; k < mib_root_len; k++)
-			oid[n++] = mib_root[k];
+		for (unsigned k = 0; k < meta_root_len; k++)
+			oid[n++] = meta_root[k];
 		for (unsigned k = 0; k < o->len; k++)
 			oid[n++] = o->arcs[k];
 		SmiNode *node = smiGetNodeByOID(n, oid);
@@ -108,8 +108,8 @@ static void table_matches_mib(void **state)
 static void gauges_are_counter_based_gauge64(void **state)
 {
 	unsigned gauges = 0;
-	for (size_t i = 0; i < mib_objects_count; i++) {
-		const struct mib_object *o = &mib_objects[i];
+	for (size_t i = 0; i < meta_objects_count; i++) {
+		const struct mib_object *o = &meta_objects[i];
 		if (o->syntax != SYN_COUNTER64)
 			continue;
 		SmiNode *node = smiGetNode(NULL, o->name);
@@ -139,8 +139,8 @@ static void gauges_are_counter_based_gauge64(void **state)
 
 static bool in_table(const char *name)
 {
-	for (size_t i = 0; i < mib_objects_count; i++)
-		if (strcmp(mib_objects[i].name, name) == 0)
+	for (size_t i = 0; i < meta_objects_count; i++)
+		if (strcmp(meta_objects[i].name, name) == 0)
 			return true;
 	return false;
 }
@@ -161,7 +161,7 @@ static void mib_has_nothing_extra(void **state)
 				 "agent's table",
 				 n->name);
 	}
-	assert_int_equal(readable, mib_objects_count);
+	assert_int_equal(readable, meta_objects_count);
 }
 
 /* Every whitespace run as one space: hw.help's words, whatever the
@@ -214,15 +214,15 @@ static void descriptions_from_hw_help(void **state)
 	struct helpfile hf;
 	char full[128], name[METRIC_DESCRIPTOR_MAX + 1];
 
-	assert_int_equal(helpfile_load(src_path("mib/hw.help"), &hf, stderr),
+	assert_int_equal(meta_helpfile_load(src_path("mib/hw.help"), &hf, stderr),
 			 0);
-	for (size_t i = 0; i < metrics_count; i++) {
-		const struct metric *m = &metrics[i];
-		metric_fullname(m, full, sizeof(full));
-		const struct help_entry *e = helpfile_find(&hf, full);
+	for (size_t i = 0; i < meta_metrics_count; i++) {
+		const struct metric *m = &meta_metrics[i];
+		meta_metric_fullname(m, full, sizeof(full));
+		const struct help_entry *e = meta_helpfile_find(&hf, full);
 		for (int per_cpu = 0; per_cpu <= (m->kind == METRIC_COUNTER);
 		     per_cpu++) {
-			metric_descriptor(m,
+			meta_metric_descriptor(m,
 					  per_cpu ? METRIC_CPU_DESCRIPTOR_PREFIX
 						  : METRIC_DESCRIPTOR_PREFIX,
 					  name, sizeof(name));
@@ -240,7 +240,7 @@ static void descriptions_from_hw_help(void **state)
 			free(got);
 		}
 	}
-	helpfile_free(&hf);
+	meta_helpfile_free(&hf);
 }
 
 static void module_identity(void **state)
@@ -248,9 +248,9 @@ static void module_identity(void **state)
 	SmiNode *root = smiGetModuleIdentityNode(smiGetModule(module));
 	assert_non_null(root);
 	assert_string_equal(root->name, "hwR10kEvCtrMIB");
-	assert_int_equal(root->oidlen, mib_root_len);
-	for (unsigned i = 0; i < mib_root_len; i++)
-		assert_int_equal(root->oid[i], mib_root[i]);
+	assert_int_equal(root->oidlen, meta_root_len);
+	for (unsigned i = 0; i < meta_root_len; i++)
+		assert_int_equal(root->oid[i], meta_root[i]);
 }
 
 int main(void)

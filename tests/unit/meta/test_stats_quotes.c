@@ -32,8 +32,8 @@ static void quotations_are_hw_help(void **state)
 	raw[n] = '\0';
 	squeeze(raw, help, 1 << 16);
 	int quotes = 0;
-	for (size_t i = 0; i < stat_count; i++) {
-		const char *p = stat_defs[i].cite;
+	for (size_t i = 0; i < meta_stat_count; i++) {
+		const char *p = meta_stat_defs[i].cite;
 		while ((p = strchr(p, '\'')) != NULL) {
 			const char *end = strchr(p + 1, '\'');
 			char q[512], sq[512];
@@ -42,12 +42,12 @@ static void quotations_are_hw_help(void **state)
 			squeeze(q, sq, sizeof(sq));
 			if (!strstr(help, sq))
 				fail_msg("%s: '%s' is not in hw.help",
-					 stat_defs[i].name, sq);
+					 meta_stat_defs[i].name, sq);
 			quotes++;
 			p = end + 1;
 		}
 	}
-	assert_true(quotes >= (int)stat_count);
+	assert_true(quotes >= (int)meta_stat_count);
 	free(raw);
 	free(help);
 }

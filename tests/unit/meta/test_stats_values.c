@@ -16,8 +16,8 @@ static void sim_predicted(void **state)
 	CONF(&cfg, "simCpus", "3");
 	cfg.poll_interval = 2;
 	two_polls(&cfg, &c);
-	for (size_t i = 0; i < stat_count; i++) {
-		const struct stat_def *s = &stat_defs[i];
+	for (size_t i = 0; i < meta_stat_count; i++) {
+		const struct stat_def *s = &meta_stat_defs[i];
 		uint64_t num = rate(s->num) - rate(s->minus);
 		uint64_t den = rate(s->den) + rate(s->plus);
 		for (long cpu = -1; cpu < 3; cpu++) {
@@ -27,7 +27,7 @@ static void sim_predicted(void **state)
 			    s->scale ? (uint64_t)((unsigned __int128)num *
 						  s->scale / den)
 				     : num * factor * 2;
-			if (stat_value(&c, i, cpu, &v) != SAMPLE_OK)
+			if (cache_stat_value(&c, i, cpu, &v) != SAMPLE_OK)
 				fail_msg("%s, cpu %ld: no value", s->name, cpu);
 			if (v != want)
 				fail_msg("%s, cpu %ld: %llu, predicted %llu",
@@ -42,14 +42,14 @@ static void sim_predicted(void **state)
 	CONF(&cfg, "simRate", "hw.r10kevctr.cycles off");
 	two_polls(&cfg, &c);
 	assert_int_equal(
-	    stat_value(&c, (size_t)stat_index_by_name("stat.branch.mispredict"),
+	    cache_stat_value(&c, (size_t)meta_stat_index_by_name("stat.branch.mispredict"),
 		       -1, &v),
 	    SAMPLE_NONE);
 	assert_int_equal(
-	    stat_value(&c, (size_t)stat_index_by_name("stat.ipc"), 0, &v),
+	    cache_stat_value(&c, (size_t)meta_stat_index_by_name("stat.ipc"), 0, &v),
 	    SAMPLE_NONE);
 	assert_int_equal(
-	    stat_value(&c, (size_t)stat_index_by_name("stat.scond.ok"), 0, &v),
+	    cache_stat_value(&c, (size_t)meta_stat_index_by_name("stat.scond.ok"), 0, &v),
 	    SAMPLE_OK);
 	cache_free(&c);
 	config_free(&cfg);
@@ -69,17 +69,17 @@ static void replay_predicted(void **state)
 			   "5 1 hw.r10kevctr.grad.instrg 410\n";
 	struct cache c;
 	uint64_t v;
-	size_t ipc = (size_t)stat_index_by_name("stat.ipc");
+	size_t ipc = (size_t)meta_stat_index_by_name("stat.ipc");
 	replay_two_polls(text, &c);
-	assert_int_equal(stat_value(&c, ipc, 0, &v), SAMPLE_OK);
+	assert_int_equal(cache_stat_value(&c, ipc, 0, &v), SAMPLE_OK);
 	assert_int_equal(v, 200 * 1000 / 2000); /* 100 */
-	assert_int_equal(stat_value(&c, ipc, 1, &v), SAMPLE_OK);
+	assert_int_equal(cache_stat_value(&c, ipc, 1, &v), SAMPLE_OK);
 	assert_int_equal(v, 400 * 1000 / 3000); /* 133 */
-	assert_int_equal(stat_value(&c, ipc, -1, &v), SAMPLE_OK);
+	assert_int_equal(cache_stat_value(&c, ipc, -1, &v), SAMPLE_OK);
 	assert_int_equal(v, 600 * 1000 / 5000); /* 120, not 100 + 133 */
 	assert_int_equal(
-	    stat_value(&c,
-		       (size_t)stat_index_by_name("stat.pcache.dmiss.ratio"),
+	    cache_stat_value(&c,
+		       (size_t)meta_stat_index_by_name("stat.pcache.dmiss.ratio"),
 		       -1, &v),
 	    SAMPLE_NONE); /* not recorded */
 	cache_free(&c);
@@ -93,7 +93,7 @@ static void difference_sums_its_rows(void **state)
 {
 	struct cache c;
 	uint64_t v0, v1, sum;
-	size_t ok = (size_t)stat_index_by_name("stat.scond.ok");
+	size_t ok = (size_t)meta_stat_index_by_name("stat.scond.ok");
 
 	replay_two_polls("0 0 hw.r10kevctr.grad.scondg 100\n"
 			 "0 1 hw.r10kevctr.grad.scondg 100\n"
@@ -104,9 +104,9 @@ static void difference_sums_its_rows(void **state)
 			 "5 0 hw.r10kevctr.fail.scondf 54\n"
 			 "5 1 hw.r10kevctr.fail.scondf 55\n",
 			 &c);
-	assert_int_equal(stat_value(&c, ok, 0, &v0), SAMPLE_OK);
-	assert_int_equal(stat_value(&c, ok, 1, &v1), SAMPLE_OK);
-	assert_int_equal(stat_value(&c, ok, -1, &sum), SAMPLE_OK);
+	assert_int_equal(cache_stat_value(&c, ok, 0, &v0), SAMPLE_OK);
+	assert_int_equal(cache_stat_value(&c, ok, 1, &v1), SAMPLE_OK);
+	assert_int_equal(cache_stat_value(&c, ok, -1, &sum), SAMPLE_OK);
 	assert_int_equal(v0, 6);
 	assert_int_equal(v1, 0);
 	assert_int_equal(sum, v0 + v1);
@@ -120,7 +120,7 @@ static void difference_of_a_system_wide_input(void **state)
 {
 	struct cache c;
 	uint64_t v;
-	size_t ok = (size_t)stat_index_by_name("stat.scond.ok");
+	size_t ok = (size_t)meta_stat_index_by_name("stat.scond.ok");
 
 	replay_two_polls("0 - hw.r10kevctr.grad.scondg 100\n"
 			 "0 0 hw.r10kevctr.fail.scondf 50\n"
@@ -129,9 +129,9 @@ static void difference_of_a_system_wide_input(void **state)
 			 "5 0 hw.r10kevctr.fail.scondf 54\n"
 			 "5 1 hw.r10kevctr.fail.scondf 55\n",
 			 &c);
-	assert_int_equal(stat_value(&c, ok, -1, &v), SAMPLE_OK);
+	assert_int_equal(cache_stat_value(&c, ok, -1, &v), SAMPLE_OK);
 	assert_int_equal(v, 11);
-	assert_int_equal(stat_value(&c, ok, 0, &v), SAMPLE_NONE);
+	assert_int_equal(cache_stat_value(&c, ok, 0, &v), SAMPLE_NONE);
 	cache_free(&c);
 }
 
@@ -140,7 +140,7 @@ static void difference_of_a_system_wide_input(void **state)
 static void pcache_ratio_needs_rev3(void **state)
 {
 	static const char *const revs[] = {"2.6", "3.1"};
-	size_t pc = (size_t)stat_index_by_name("stat.pcache.dmiss.ratio");
+	size_t pc = (size_t)meta_stat_index_by_name("stat.pcache.dmiss.ratio");
 	char text[1024];
 	struct cache c;
 	uint64_t v;
@@ -156,7 +156,7 @@ static void pcache_ratio_needs_rev3(void **state)
 			 "5 0 hw.r10kevctr.grad.storeg 300\n",
 			 revs[i]);
 		replay_two_polls(text, &c);
-		enum sample_status st = stat_value(&c, pc, -1, &v);
+		enum sample_status st = cache_stat_value(&c, pc, -1, &v);
 		if (i == 0) {
 			assert_int_equal(st, SAMPLE_NONE);
 		} else {
@@ -201,7 +201,7 @@ static void alarms_on_statistics(void **state)
 	CONF(&cfg, "simCpus", "2");
 	two_polls(&cfg, &c);
 	/* IPC 0.769 on each CPU: both rise over 0.700 at startup */
-	assert_int_equal(alarms_evaluate(&c, &set, emit_count, &fired), 2);
+	assert_int_equal(alarm_evaluate(&c, &set, emit_count, &fired), 2);
 	assert_int_equal(fired, 2);
 	alarm_set_free(&set);
 	cache_free(&c);
@@ -215,7 +215,7 @@ static void scond_poll(struct cache *c, struct sample *s, uint64_t t,
 		       bool gap)
 {
 	const int ok = C("grad.scondg"), fail = C("fail.scondf");
-	assert_int_equal(sample_reserve(s, 2), 0);
+	assert_int_equal(cache_sample_reserve(s, 2), 0);
 	s->ncpus = 2;
 	s->counted = (counter_mask)((UINT64_C(1) << COUNTER_COUNT) - 1);
 	s->state = COUNTER_COUNT;
@@ -242,7 +242,7 @@ static void scond_poll(struct cache *c, struct sample *s, uint64_t t,
  * interval with both inputs read, on the CPU and in the sum. */
 static void difference_across_a_gap(void **state)
 {
-	const size_t k = stat_index_by_name("stat.scond.ok");
+	const size_t k = meta_stat_index_by_name("stat.scond.ok");
 	struct sample s = {0};
 	struct cache c;
 	uint64_t v = 0;
@@ -250,27 +250,27 @@ static void difference_across_a_gap(void **state)
 	cache_init(&c);
 	scond_poll(&c, &s, 1, false);
 	scond_poll(&c, &s, 2, false);
-	assert_int_equal(stat_value(&c, k, 0, &v), SAMPLE_OK);
+	assert_int_equal(cache_stat_value(&c, k, 0, &v), SAMPLE_OK);
 	assert_int_equal(v, 200);
 	scond_poll(&c, &s, 3, true);
-	assert_int_equal(stat_value(&c, k, 0, &v), SAMPLE_UNREAD);
-	assert_int_equal(stat_value(&c, k, -1, &v), SAMPLE_UNREAD);
-	assert_int_equal(stat_value(&c, k, 1, &v), SAMPLE_OK);
+	assert_int_equal(cache_stat_value(&c, k, 0, &v), SAMPLE_UNREAD);
+	assert_int_equal(cache_stat_value(&c, k, -1, &v), SAMPLE_UNREAD);
+	assert_int_equal(cache_stat_value(&c, k, 1, &v), SAMPLE_OK);
 	assert_int_equal(v, 400);
 	/* t 4: read again, but CPU 0's span reaches back to t 2 */
 	scond_poll(&c, &s, 4, false);
-	assert_int_equal(stat_value(&c, k, 0, &v), SAMPLE_UNREAD);
-	assert_int_equal(stat_value(&c, k, -1, &v), SAMPLE_UNREAD);
-	assert_int_equal(stat_value(&c, k, 1, &v), SAMPLE_OK);
+	assert_int_equal(cache_stat_value(&c, k, 0, &v), SAMPLE_UNREAD);
+	assert_int_equal(cache_stat_value(&c, k, -1, &v), SAMPLE_UNREAD);
+	assert_int_equal(cache_stat_value(&c, k, 1, &v), SAMPLE_OK);
 	assert_int_equal(v, 400);
 	/* t 5: one whole interval again */
 	scond_poll(&c, &s, 5, false);
-	assert_int_equal(stat_value(&c, k, 0, &v), SAMPLE_OK);
+	assert_int_equal(cache_stat_value(&c, k, 0, &v), SAMPLE_OK);
 	assert_int_equal(v, 200);
-	assert_int_equal(stat_value(&c, k, -1, &v), SAMPLE_OK);
+	assert_int_equal(cache_stat_value(&c, k, -1, &v), SAMPLE_OK);
 	assert_int_equal(v, 600);
 	cache_free(&c);
-	sample_free(&s);
+	cache_sample_free(&s);
 }
 
 int main(void)

@@ -57,7 +57,7 @@ static int read_pdu(int fd, struct ax_header_in *h, unsigned char *payload,
 /* The session reads what the master wrote. */
 static void pump(struct fixture *f)
 {
-	ax_session_io(f->s, true, true);
+	session_io(f->s, true, true);
 }
 
 static void respond(struct fixture *f, const struct ax_header_in *to,
@@ -84,8 +84,8 @@ static void expect(struct fixture *f, unsigned type, struct ax_header_in *h)
 	unsigned char payload[65536];
 	assert_int_equal(read_pdu(f->master, h, payload, sizeof(payload)), 0);
 	if (h->type != type)
-		fail_msg("expected a %s, got a %s", ax_pdu_name(type),
-			 ax_pdu_name(h->type));
+		fail_msg("expected a %s, got a %s", session_pdu_name(type),
+			 session_pdu_name(h->type));
 }
 
 static int setup(void **state)
@@ -100,9 +100,9 @@ static int setup(void **state)
 	ups = downs = 0;
 	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
 	f.master = sv[1];
-	f.s = ax_session_new(&env);
+	f.s = session_new(&env);
 	assert_non_null(f.s);
-	ax_session_adopt(f.s, sv[0], fixture_ping_s);
+	session_adopt(f.s, sv[0], fixture_ping_s);
 	*state = &f;
 	return 0;
 }
@@ -110,7 +110,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fixture *f = *state;
-	ax_session_free(f->s);
+	session_free(f->s);
 	close(f->master);
 	return 0;
 }
@@ -120,14 +120,14 @@ static void handshake(struct fixture *f)
 {
 	struct ax_header_in h;
 	expect(f, AX_PDU_OPEN, &h);
-	assert_false(ax_session_is_up(f->s));
+	assert_false(session_is_up(f->s));
 	respond(f, &h, 77, 0);
 	expect(f, AX_PDU_REGISTER, &h);
 	assert_int_equal(h.ids.session, 77);
 	respond(f, &h, 77, 0);
 	expect(f, AX_PDU_ADDAGENTCAPS, &h);
 	respond(f, &h, 77, 0);
-	assert_true(ax_session_is_up(f->s));
+	assert_true(session_is_up(f->s));
 	assert_int_equal(ups, 1);
 	assert_logged("AgentX subagent connected");
 }

@@ -23,7 +23,7 @@ static void opens_and_registers(void **state)
 	struct fixture *f = *state;
 	handshake(f);
 	/* in step with the master's sysUpTime (4242) */
-	assert_int_equal(ax_session_uptime(f->s), 4242);
+	assert_int_equal(session_uptime(f->s), 4242);
 }
 
 static void a_refused_register(void **state)
@@ -34,10 +34,10 @@ static void a_refused_register(void **state)
 	respond(f, &h, 77, 0);
 	expect(f, AX_PDU_REGISTER, &h);
 	respond(f, &h, 77, 263); /* duplicateRegistration */
-	assert_false(ax_session_is_up(f->s));
+	assert_false(session_is_up(f->s));
 	assert_logged("another subagent has it");
 	bool w;
-	assert_int_equal(ax_session_fd(f->s, &w), -1); /* dropped */
+	assert_int_equal(session_fd(f->s, &w), -1); /* dropped */
 }
 
 /* The module's root as the builder takes OIDs. */
@@ -47,8 +47,8 @@ static unsigned root[32];
  * the root OID filled in. */
 static void request(struct pdu *p, unsigned type)
 {
-	for (unsigned i = 0; i < mib_root_len; i++)
-		root[i] = mib_root[i];
+	for (unsigned i = 0; i < meta_root_len; i++)
+		root[i] = meta_root[i];
 	header(p, type, 0, true);
 	p->len = 4;
 	put32(p, 77);
@@ -63,7 +63,7 @@ static void requests_answered(void **state)
 	/* a GetNext: the Response echoes its IDs */
 	struct pdu p;
 	request(&p, AX_PDU_GETNEXT);
-	oid(&p, root, mib_root_len, false);
+	oid(&p, root, meta_root_len, false);
 	oid(&p, NULL, 0, false);
 	finish(&p);
 	assert_int_equal(write(f->master, p.b, p.len), (ssize_t)p.len);
@@ -74,7 +74,7 @@ static void requests_answered(void **state)
 	assert_true(h.length > 8);
 	/* another session's request: notOpen */
 	header(&p, AX_PDU_GET, 0, true); /* session 11 */
-	oid(&p, root, mib_root_len, false);
+	oid(&p, root, meta_root_len, false);
 	oid(&p, NULL, 0, false);
 	finish(&p);
 	assert_int_equal(write(f->master, p.b, p.len), (ssize_t)p.len);
@@ -90,7 +90,7 @@ static void requests_answered(void **state)
 	pump(f);
 	assert_int_equal(read_pdu(f->master, &h, payload, sizeof(payload)), 0);
 	assert_int_equal(payload[4] << 8 | payload[5], 266);
-	assert_true(ax_session_is_up(f->s));
+	assert_true(session_is_up(f->s));
 }
 
 static void ping_answered_with_an_error(void **state)
@@ -99,14 +99,14 @@ static void ping_answered_with_an_error(void **state)
 	struct ax_header_in h;
 	handshake(f);
 	clock_ms += 9000;
-	ax_session_tick(f->s);
+	session_tick(f->s);
 	bool w;
-	assert_int_equal(ax_session_fd(f->s, &w) >= 0, true);
+	assert_int_equal(session_fd(f->s, &w) >= 0, true);
 	clock_ms += 1000; /* ping_s 10 */
-	ax_session_tick(f->s);
+	session_tick(f->s);
 	expect(f, AX_PDU_PING, &h);
 	respond(f, &h, 77, 257); /* notOpen: the master forgot us */
-	assert_false(ax_session_is_up(f->s));
+	assert_false(session_is_up(f->s));
 	assert_int_equal(downs, 1);
 	assert_logged("answered our Ping with error 257");
 }
@@ -121,18 +121,18 @@ static void ping_postponed_by_a_request(void **state)
 	handshake(f);
 	clock_ms += 9000;
 	request(&p, AX_PDU_GET);
-	oid(&p, root, mib_root_len, false);
+	oid(&p, root, meta_root_len, false);
 	oid(&p, NULL, 0, false);
 	finish(&p);
 	assert_int_equal(write(f->master, p.b, p.len), (ssize_t)p.len);
 	pump(f);
 	expect(f, AX_PDU_RESPONSE, &h);
 	clock_ms += 2000; /* 11 s after the handshake, 2 s after the Get */
-	ax_session_tick(f->s);
+	session_tick(f->s);
 	pump(f);
 	assert_true(nothing_sent(f));
 	clock_ms += 8000; /* ping_s after the Get */
-	ax_session_tick(f->s);
+	session_tick(f->s);
 	expect(f, AX_PDU_PING, &h);
 }
 
@@ -142,12 +142,12 @@ static void unanswered_open_times_out(void **state)
 	struct ax_header_in h;
 	expect(f, AX_PDU_OPEN, &h);
 	clock_ms += (AX_SESSION_TIMEOUT_S - 1) * 1000;
-	ax_session_tick(f->s);
+	session_tick(f->s);
 	bool w;
-	assert_true(ax_session_fd(f->s, &w) >= 0); /* still waiting */
+	assert_true(session_fd(f->s, &w) >= 0); /* still waiting */
 	clock_ms += 1000;
-	ax_session_tick(f->s);
-	assert_int_equal(ax_session_fd(f->s, &w), -1);
+	session_tick(f->s);
+	assert_int_equal(session_fd(f->s, &w), -1);
 	assert_logged("did not answer a Open within 5 s");
 }
 
@@ -164,7 +164,7 @@ static void close_from_the_master(void **state)
 	finish(&p);
 	assert_int_equal(write(f->master, p.b, p.len), (ssize_t)p.len);
 	pump(f);
-	assert_false(ax_session_is_up(f->s));
+	assert_false(session_is_up(f->s));
 	assert_int_equal(downs, 1);
 	assert_logged("closed the session (reason 5)");
 }
@@ -178,18 +178,18 @@ static void notify_and_close_at_stop(void **state)
 	static const unsigned long up0[] = {1, 3, 6, 1, 2, 1, 1, 3, 0};
 	handshake(f);
 	ax_init(&b, st, sizeof(st));
-	assert_true(ax_session_notify_start(f->s, &b));
+	assert_true(session_notify_start(f->s, &b));
 	ax_varbind_timeticks(&b, up0, 9, 1);
-	assert_int_equal(ax_session_notify_send(f->s, &b), 0);
+	assert_int_equal(session_notify_send(f->s, &b), 0);
 	expect(f, AX_PDU_NOTIFY, &h);
 	respond(f, &h, 77, 0);
 	/* answered: no deadline left behind */
 	clock_ms += AX_SESSION_TIMEOUT_S * 1000;
-	ax_session_tick(f->s);
-	assert_true(ax_session_is_up(f->s));
-	ax_session_stop(f->s);
+	session_tick(f->s);
+	assert_true(session_is_up(f->s));
+	session_stop(f->s);
 	expect(f, AX_PDU_CLOSE, &h);
-	assert_false(ax_session_is_up(f->s));
+	assert_false(session_is_up(f->s));
 }
 
 /* A master that sends and never reads: the session drops it once
@@ -202,17 +202,17 @@ static void a_master_that_reads_nothing(void **state)
 	request(&p, AX_PDU_GETBULK);
 	put16(&p, 0);
 	put16(&p, 2000);
-	oid(&p, root, mib_root_len, false);
+	oid(&p, root, meta_root_len, false);
 	oid(&p, NULL, 0, false);
 	finish(&p);
 	int sent = 0;
 	bool w;
-	while (ax_session_fd(f->s, &w) >= 0 && sent < 2000) {
+	while (session_fd(f->s, &w) >= 0 && sent < 2000) {
 		assert_int_equal(write(f->master, p.b, p.len), (ssize_t)p.len);
 		pump(f);
 		sent++;
 	}
-	assert_int_equal(ax_session_fd(f->s, &w), -1);
+	assert_int_equal(session_fd(f->s, &w), -1);
 	assert_logged("has not read");
 	assert_true(sent > 10); /* it took many answers, not one */
 }
@@ -234,9 +234,9 @@ static void dials_and_reconnects(void **state)
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/master", dir);
 	snprintf(address, sizeof(address), "unix:%s", path);
-	struct ax_session *s = ax_session_new(&env);
-	assert_int_equal(ax_session_start(s, address, 10), 0);
-	assert_int_equal(ax_session_fd(s, &w), -1);
+	struct ax_session *s = session_new(&env);
+	assert_int_equal(session_start(s, address, 10), 0);
+	assert_int_equal(session_fd(s, &w), -1);
 	assert_logged("cannot connect to the master at unix:");
 	assert_logged("No such file or directory");
 
@@ -245,27 +245,27 @@ static void dials_and_reconnects(void **state)
 	assert_int_equal(bind(lfd, (struct sockaddr *)&sun, sizeof(sun)), 0);
 	assert_int_equal(listen(lfd, 4), 0);
 	clock_ms += 9000;
-	ax_session_tick(s);
-	assert_int_equal(ax_session_fd(s, &w), -1); /* not before ping_s */
+	session_tick(s);
+	assert_int_equal(session_fd(s, &w), -1); /* not before ping_s */
 	clock_ms += 1000;
-	ax_session_tick(s);
-	assert_true(ax_session_fd(s, &w) >= 0);
+	session_tick(s);
+	assert_true(session_fd(s, &w) >= 0);
 	int m = accept(lfd, NULL, NULL);
 	assert_true(m >= 0);
 	assert_int_equal(read_pdu(m, &h, payload, sizeof(payload)), 0);
 	assert_int_equal(h.type, AX_PDU_OPEN);
 	close(m); /* the master goes away */
-	ax_session_io(s, true, false);
-	assert_int_equal(ax_session_fd(s, &w), -1);
+	session_io(s, true, false);
+	assert_int_equal(session_fd(s, &w), -1);
 	assert_logged("went away");
 	clock_ms += 10000;
-	ax_session_tick(s);
+	session_tick(s);
 	m = accept(lfd, NULL, NULL);
 	assert_true(m >= 0);
 	assert_int_equal(read_pdu(m, &h, payload, sizeof(payload)), 0);
 	assert_int_equal(h.type, AX_PDU_OPEN);
-	ax_session_stop(s); /* not up: no Close */
-	ax_session_free(s);
+	session_stop(s); /* not up: no Close */
+	session_free(s);
 	close(m);
 	close(lfd);
 	unlink(path);

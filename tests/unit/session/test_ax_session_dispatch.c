@@ -15,11 +15,11 @@
 /* The module's root and OIDs below it. */
 static size_t below(unsigned *o, const unsigned *arcs, size_t n)
 {
-	for (unsigned i = 0; i < mib_root_len; i++)
-		o[i] = mib_root[i];
+	for (unsigned i = 0; i < meta_root_len; i++)
+		o[i] = meta_root[i];
 	if (n)
-		memcpy(o + mib_root_len, arcs, n * sizeof(*o));
-	return mib_root_len + n;
+		memcpy(o + meta_root_len, arcs, n * sizeof(*o));
+	return meta_root_len + n;
 }
 
 struct answer {
@@ -45,7 +45,7 @@ static bool answer_of(struct pdu *p, struct ax_buf *b, unsigned char *st,
 					  sizeof(why)),
 			 0);
 	ax_init(b, st, len);
-	if (!ax_answer(populated_view(), NULL, &req, 77, b)) {
+	if (!session_answer(populated_view(), NULL, &req, 77, b)) {
 		ax_free(b);
 		return false;
 	}

@@ -52,11 +52,11 @@ static void open_times_out(struct ax_session *s, int lfd)
 	bool w;
 	int m = accept_open(lfd, &h);
 	clock_ms += (AX_SESSION_TIMEOUT_S - 1) * 1000;
-	ax_session_tick(s);
-	assert_true(ax_session_fd(s, &w) >= 0); /* still waiting */
+	session_tick(s);
+	assert_true(session_fd(s, &w) >= 0); /* still waiting */
 	clock_ms += 1000;
-	ax_session_tick(s);
-	assert_int_equal(ax_session_fd(s, &w), -1);
+	session_tick(s);
+	assert_int_equal(session_fd(s, &w), -1);
 	close(m);
 }
 
@@ -75,16 +75,16 @@ static void said_once_per_outage(void **state)
 	int lfd = socket(AF_UNIX, SOCK_STREAM, 0);
 	assert_int_equal(bind(lfd, (struct sockaddr *)&sun, sizeof(sun)), 0);
 	assert_int_equal(listen(lfd, 4), 0);
-	struct ax_session *s = ax_session_new(&env);
-	assert_int_equal(ax_session_start(s, address, 10), 0);
+	struct ax_session *s = session_new(&env);
+	assert_int_equal(session_start(s, address, 10), 0);
 	for (int tries = 1; tries <= 3; tries++) {
 		open_times_out(s, lfd);
 		assert_int_equal(logged_times(said), 1);
 		clock_ms += 10000; /* ping_s: the next dial */
-		ax_session_tick(s);
+		session_tick(s);
 	}
-	ax_session_stop(s);
-	ax_session_free(s);
+	session_stop(s);
+	session_free(s);
 	close(lfd);
 	unlink(sun.sun_path);
 	rmdir(dir);

@@ -17,7 +17,7 @@ static int setup_ping_1s(void **state)
 static void ping_due(struct fixture *f, struct ax_header_in *h)
 {
 	clock_ms += 1000;
-	ax_session_tick(f->s);
+	session_tick(f->s);
 	expect(f, AX_PDU_PING, h);
 }
 
@@ -31,15 +31,15 @@ static void one_ping_at_a_time(void **state)
 	 * second Ping */
 	for (int i = 1; i < AX_SESSION_TIMEOUT_S; i++) {
 		clock_ms += 1000;
-		ax_session_tick(f->s);
+		session_tick(f->s);
 		assert_true(nothing_sent(f));
-		assert_true(ax_session_is_up(f->s));
+		assert_true(session_is_up(f->s));
 	}
 	respond(f, &h, 77, 0);
 	/* answered: the next one an interval after the last was due */
 	ping_due(f, &h);
 	respond(f, &h, 77, 0);
-	assert_true(ax_session_is_up(f->s));
+	assert_true(session_is_up(f->s));
 	assert_int_equal(downs, 0);
 }
 
@@ -50,8 +50,8 @@ static void unanswered_ping_drops(void **state)
 	handshake(f);
 	ping_due(f, &h);
 	clock_ms += AX_SESSION_TIMEOUT_S * 1000;
-	ax_session_tick(f->s);
-	assert_false(ax_session_is_up(f->s));
+	session_tick(f->s);
+	assert_false(session_is_up(f->s));
 	assert_int_equal(downs, 1);
 	assert_logged("did not answer a Ping within 5 s");
 }

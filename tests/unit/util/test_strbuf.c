@@ -10,15 +10,15 @@ static void grows_and_hands_over(void **state)
 {
 	(void)state;
 	struct strbuf sb = STRBUF_INIT;
-	char *s = strbuf_take(&sb); /* nothing added: "" */
+	char *s = util_strbuf_take(&sb); /* nothing added: "" */
 	assert_string_equal(s, "");
 	free(s);
 	for (int i = 0; i < 100; i++)
-		strbuf_addf(&sb, "%d,", i % 10);
-	strbuf_add(&sb, "end", 3);
+		util_strbuf_addf(&sb, "%d,", i % 10);
+	util_strbuf_add(&sb, "end", 3);
 	assert_int_equal(sb.len, 203);
 	assert_int_equal(strlen(sb.buf), 203);
-	s = strbuf_take(&sb);
+	s = util_strbuf_take(&sb);
 	assert_int_equal(strlen(s), 203);
 	assert_memory_equal(s + 200, "end", 4);
 	free(s);
@@ -26,13 +26,13 @@ static void grows_and_hands_over(void **state)
 	assert_null(sb.buf);
 	assert_int_equal(sb.len, 0);
 	assert_int_equal(sb.cap, 0);
-	strbuf_addf(&sb, "%s", "again");
+	util_strbuf_addf(&sb, "%s", "again");
 	assert_string_equal(sb.buf, "again");
-	strbuf_reset(&sb);
+	util_strbuf_reset(&sb);
 	assert_string_equal(sb.buf, "");
-	strbuf_add(&sb, "x", 1);
+	util_strbuf_add(&sb, "x", 1);
 	assert_string_equal(sb.buf, "x");
-	strbuf_release(&sb);
+	util_strbuf_release(&sb);
 	assert_null(sb.buf);
 	assert_int_equal(sb.len + sb.cap, 0);
 	assert_int_equal(sb.oom, 0);

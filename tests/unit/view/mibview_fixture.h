@@ -25,10 +25,10 @@ static inline int setup(void **state)
 {
 	struct sample s = {0};
 	cache_init(&cache);
-	sample_reserve(&s, 2);
+	cache_sample_reserve(&s, 2);
 	s.ncpus = 2;
 	s.counted = ((UINT64_C(1) << COUNTER_COUNT) - 1) &
-		    ~COUNTER_BIT(counter_index_by_name("hw.r10kevctr.fucomp"));
+		    ~COUNTER_BIT(meta_counter_index_by_name("hw.r10kevctr.fucomp"));
 	s.state = 30;
 	snprintf(s.cpurev, sizeof(s.cpurev), "2.6");
 	for (int i = 0; i < 2; i++) {
@@ -40,10 +40,10 @@ static inline int setup(void **state)
 			    (uint64_t)(i + 1) * 1000 + (uint64_t)c;
 	}
 	s.cpus[1].value[0] = UINT64_MAX - 5; /* full 64 bits survive */
-	served_init(&served);
-	served_configure(&served, "sim", 5, NULL);
+	view_served_init(&served);
+	view_served_configure(&served, "sim", 5, NULL);
 	cache_update(&cache, &s, 4242);
-	sample_free(&s);
+	cache_sample_free(&s);
 	return 0;
 }
 
@@ -56,9 +56,9 @@ static inline int teardown(void **state)
 static inline size_t oid_of(const char *name, unsigned long instance,
 			    unsigned long *out)
 {
-	const struct mib_object *o = mibview_object(name);
+	const struct mib_object *o = view_object(name);
 	assert_non_null(o);
-	return mibview_oid(o, instance, out);
+	return view_oid(o, instance, out);
 }
 
 #endif

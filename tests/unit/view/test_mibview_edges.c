@@ -27,7 +27,7 @@ static size_t full_walk(struct oid_buf *w)
 	const struct mib_object *o;
 	struct mib_value v;
 
-	while (n < WALK_MAX && mibview_getnext(&view, cur, len, w[n].arc,
+	while (n < WALK_MAX && view_getnext(&view, cur, len, w[n].arc,
 					       &w[n].len, &o, &v) == MV_OK) {
 		memcpy(cur, w[n].arc, w[n].len * sizeof(*cur));
 		len = w[n].len;
@@ -47,21 +47,21 @@ static void check_request(const struct oid_buf *w, size_t nw,
 	bool member = false;
 
 	while (expect < nw &&
-	       mibview_oid_cmp(w[expect].arc, w[expect].len, q, qlen) <= 0) {
+	       view_oid_cmp(w[expect].arc, w[expect].len, q, qlen) <= 0) {
 		member |=
-		    mibview_oid_cmp(w[expect].arc, w[expect].len, q, qlen) == 0;
+		    view_oid_cmp(w[expect].arc, w[expect].len, q, qlen) == 0;
 		expect++;
 	}
 	enum mibview_result r =
-	    mibview_getnext(&view, q, qlen, next, &nlen, &o, &v);
+	    view_getnext(&view, q, qlen, next, &nlen, &o, &v);
 	if (expect == nw) {
 		assert_int_equal(r, MV_END_OF_VIEW);
 	} else {
 		assert_int_equal(r, MV_OK);
-		assert_true(mibview_oid_cmp(next, nlen, w[expect].arc,
+		assert_true(view_oid_cmp(next, nlen, w[expect].arc,
 					    w[expect].len) == 0);
 	}
-	r = mibview_get(&view, q, qlen, &o, &v);
+	r = view_get(&view, q, qlen, &o, &v);
 	assert_true(member ? r == MV_OK : r != MV_OK);
 }
 
@@ -86,15 +86,15 @@ static void edge_requests(void)
 	size_t nw = full_walk(w);
 	unsigned long q[MIBVIEW_OID_MAX + 4];
 
-	for (unsigned i = 0; i < mib_root_len; i++)
-		q[i] = mib_root[i];
-	for (size_t i = 0; i < mib_objects_count; i++) {
-		const struct mib_object *o = &mib_objects[i];
+	for (unsigned i = 0; i < meta_root_len; i++)
+		q[i] = meta_root[i];
+	for (size_t i = 0; i < meta_objects_count; i++) {
+		const struct mib_object *o = &meta_objects[i];
 		/* every prefix of the object's arcs, then 0..2 more arcs */
 		for (unsigned plen = 0; plen <= o->len; plen++) {
 			for (unsigned k = 0; k < plen; k++)
-				q[mib_root_len + k] = o->arcs[k];
-			size_t base = mib_root_len + plen;
+				q[meta_root_len + k] = o->arcs[k];
+			size_t base = meta_root_len + plen;
 			check_request(w, nw, q, base);
 			for (size_t t = 0; t < ntails; t++) {
 				q[base] = tails[t][0];
@@ -113,11 +113,11 @@ static void edge_requests(void)
 	}
 	/* the root itself with huge arcs after it, and before/after it */
 	for (size_t t = 0; t < ntails; t++) {
-		q[mib_root_len] = tails[t][0];
-		check_request(w, nw, q, mib_root_len + 1);
+		q[meta_root_len] = tails[t][0];
+		check_request(w, nw, q, meta_root_len + 1);
 	}
-	q[mib_root_len - 1] = ULONG_MAX;
-	check_request(w, nw, q, mib_root_len);
+	q[meta_root_len - 1] = ULONG_MAX;
+	check_request(w, nw, q, meta_root_len);
 	check_request(w, nw, q, 0);
 }
 

@@ -6,9 +6,9 @@
 
 static void table_sorted(void **state)
 {
-	for (size_t i = 1; i < mib_objects_count; i++) {
-		const struct mib_object *a = &mib_objects[i - 1],
-					*b = &mib_objects[i];
+	for (size_t i = 1; i < meta_objects_count; i++) {
+		const struct mib_object *a = &meta_objects[i - 1],
+					*b = &meta_objects[i];
 		int cmp = 0;
 		for (unsigned k = 0; k < a->len && k < b->len && !cmp; k++)
 			cmp = (a->arcs[k] > b->arcs[k]) -
@@ -22,7 +22,7 @@ static void table_sorted(void **state)
 		    a->len < b->len &&
 		    memcmp(a->arcs, b->arcs, a->len * sizeof(unsigned)) == 0);
 	}
-	assert_true(mib_objects_count > 2 * COUNTER_COUNT);
+	assert_true(meta_objects_count > 2 * COUNTER_COUNT);
 }
 
 static void get_values(void **state)
@@ -33,47 +33,47 @@ static void get_values(void **state)
 	size_t n;
 
 	n = oid_of("hwR10kEvCtrState", 0, oid);
-	assert_int_equal(mibview_get(&view, oid, n, &o, &v), MV_OK);
+	assert_int_equal(view_get(&view, oid, n, &o, &v), MV_OK);
 	assert_int_equal(v.type, SYN_INTEGER32);
 	assert_int_equal(v.v.i32, 30);
 
 	n = oid_of("hwR10kEvCtrCpurev", 0, oid);
-	assert_int_equal(mibview_get(&view, oid, n, &o, &v), MV_OK);
+	assert_int_equal(view_get(&view, oid, n, &o, &v), MV_OK);
 	assert_int_equal(v.type, SYN_OCTETS);
 	assert_int_equal(v.v.str.len, 3);
 	assert_memory_equal(v.v.str.ptr, "2.6", 3);
 
 	n = oid_of("hwR10kEvCtrCycles", 0, oid);
-	assert_int_equal(mibview_get(&view, oid, n, &o, &v), MV_OK);
+	assert_int_equal(view_get(&view, oid, n, &o, &v), MV_OK);
 	assert_int_equal(v.type, SYN_COUNTER64);
 	assert_int_equal(v.v.u64, 1000 + UINT64_MAX - 5); /* wraps mod 2^64 */
 
 	n = oid_of("hwR10kEvCtrCpuCycles", 2, oid);
-	assert_int_equal(mibview_get(&view, oid, n, &o, &v), MV_OK);
+	assert_int_equal(view_get(&view, oid, n, &o, &v), MV_OK);
 	assert_int_equal(v.v.u64, UINT64_MAX - 5);
 
 	n = oid_of("hwR10kEvCtrCpuGradFp", 0, oid);
-	assert_int_equal(mibview_get(&view, oid, n, &o, &v), MV_OK);
+	assert_int_equal(view_get(&view, oid, n, &o, &v), MV_OK);
 	assert_int_equal(v.v.u64,
-			 1000 + counter_index_by_name("hw.r10kevctr.grad.fp"));
+			 1000 + meta_counter_index_by_name("hw.r10kevctr.grad.fp"));
 
 	n = oid_of("hwR10kEvCtrLastPollTime", 0, oid);
-	assert_int_equal(mibview_get(&view, oid, n, &o, &v), MV_OK);
+	assert_int_equal(view_get(&view, oid, n, &o, &v), MV_OK);
 	assert_int_equal(v.type, SYN_TIMETICKS);
 	assert_int_equal(v.v.u32, 4242);
 
 	n = oid_of("hwR10kEvCtrNumCpus", 0, oid);
-	assert_int_equal(mibview_get(&view, oid, n, &o, &v), MV_OK);
+	assert_int_equal(view_get(&view, oid, n, &o, &v), MV_OK);
 	assert_int_equal(v.type, SYN_UNSIGNED32);
 	assert_int_equal(v.v.u32, 2);
 
 	n = oid_of("hwR10kEvCtrPolls", 0, oid);
-	assert_int_equal(mibview_get(&view, oid, n, &o, &v), MV_OK);
+	assert_int_equal(view_get(&view, oid, n, &o, &v), MV_OK);
 	assert_int_equal(v.type, SYN_COUNTER32);
 	assert_int_equal(v.v.u32, 1);
 
 	n = oid_of("hwR10kEvCtrCpuStatus", 2, oid);
-	assert_int_equal(mibview_get(&view, oid, n, &o, &v), MV_OK);
+	assert_int_equal(view_get(&view, oid, n, &o, &v), MV_OK);
 	assert_int_equal(v.v.i32, CPU_COUNTING);
 }
 
@@ -85,46 +85,46 @@ static void get_missing(void **state)
 	size_t n;
 
 	n = oid_of("hwR10kEvCtrCpuCycles", 1, oid); /* no CPU 1 */
-	assert_int_equal(mibview_get(&view, oid, n, &o, &v),
+	assert_int_equal(view_get(&view, oid, n, &o, &v),
 			 MV_NO_SUCH_INSTANCE);
 	n = oid_of("hwR10kEvCtrFucomp", 0, oid); /* not counted */
-	assert_int_equal(mibview_get(&view, oid, n, &o, &v),
+	assert_int_equal(view_get(&view, oid, n, &o, &v),
 			 MV_NO_SUCH_INSTANCE);
 	n = oid_of("hwR10kEvCtrCpuFucomp", 0, oid);
-	assert_int_equal(mibview_get(&view, oid, n, &o, &v),
+	assert_int_equal(view_get(&view, oid, n, &o, &v),
 			 MV_NO_SUCH_INSTANCE);
 	n = oid_of("hwR10kEvCtrState", 1, oid); /* .1 of a scalar */
-	assert_int_equal(mibview_get(&view, oid, n, &o, &v),
+	assert_int_equal(view_get(&view, oid, n, &o, &v),
 			 MV_NO_SUCH_INSTANCE);
 	n = oid_of("hwR10kEvCtrState", 0, oid);
-	assert_int_equal(mibview_get(&view, oid, n - 1, &o, &v),
+	assert_int_equal(view_get(&view, oid, n - 1, &o, &v),
 			 MV_NO_SUCH_INSTANCE);
 	oid[n++] = 7; /* state.0.7 */
-	assert_int_equal(mibview_get(&view, oid, n, &o, &v),
+	assert_int_equal(view_get(&view, oid, n, &o, &v),
 			 MV_NO_SUCH_INSTANCE);
 	n = oid_of("hwR10kEvCtrCpuCycles", 0, oid);
 	oid[n - 2] = 2; /* column 2 does not exist */
-	assert_int_equal(mibview_get(&view, oid, n, &o, &v), MV_NO_SUCH_OBJECT);
+	assert_int_equal(view_get(&view, oid, n, &o, &v), MV_NO_SUCH_OBJECT);
 	unsigned long other[] = {1, 3, 6, 1, 2, 1, 1, 1, 0};
-	assert_int_equal(mibview_get(&view, other, 9, &o, &v),
+	assert_int_equal(view_get(&view, other, 9, &o, &v),
 			 MV_NO_SUCH_OBJECT);
-	assert_int_equal(mibview_get(&view, other, 0, &o, &v),
+	assert_int_equal(view_get(&view, other, 0, &o, &v),
 			 MV_NO_SUCH_OBJECT);
 }
 /* objects.def declares each object once; each must have a value, and
  * each notification's objects must exist where its instance says. */
 static void every_object_served(void **state)
 {
-	for (size_t i = 0; i < mib_objects_count; i++)
-		if (!value_has_source(mib_objects[i].tag))
-			fail_msg("%s has no value source", mib_objects[i].name);
-	assert_true(mib_notifications_count > 0);
-	for (size_t i = 0; i < mib_notifications_count; i++) {
-		const struct mib_notification *no = &mib_notifications[i];
+	for (size_t i = 0; i < meta_objects_count; i++)
+		if (!view_value_has_source(meta_objects[i].tag))
+			fail_msg("%s has no value source", meta_objects[i].name);
+	assert_true(meta_notifications_count > 0);
+	for (size_t i = 0; i < meta_notifications_count; i++) {
+		const struct mib_notification *no = &meta_notifications[i];
 		assert_true(no->nobjects > 0);
 		for (unsigned k = 0; k < no->nobjects; k++) {
 			const struct mib_object *o =
-			    mibview_object(no->objects[k]);
+			    view_object(no->objects[k]);
 			if (!o)
 				fail_msg("%s: unknown object %s", no->name,
 					 no->objects[k]);
@@ -139,11 +139,11 @@ static void oid_order(void **state)
 {
 	const unsigned long a[] = {1, 5}, b[] = {1, 3};
 	(void)state;
-	assert_true(mibview_oid_cmp(a, 1, b, 2) < 0);
-	assert_true(mibview_oid_cmp(b, 2, a, 1) > 0);
-	assert_true(mibview_oid_cmp(a, 2, b, 2) > 0);
-	assert_int_equal(mibview_oid_cmp(a, 1, b, 1), 0);
-	assert_int_equal(mibview_oid_cmp(a, 0, b, 0), 0);
+	assert_true(view_oid_cmp(a, 1, b, 2) < 0);
+	assert_true(view_oid_cmp(b, 2, a, 1) > 0);
+	assert_true(view_oid_cmp(a, 2, b, 2) > 0);
+	assert_int_equal(view_oid_cmp(a, 1, b, 1), 0);
+	assert_int_equal(view_oid_cmp(a, 0, b, 0), 0);
 }
 
 int main(void)

@@ -68,11 +68,11 @@ static inline int setup(void **state)
 					    &cfg, err, sizeof(err)),
 			 0);
 	assert_int_equal(alarm_set_build(&set, &cfg, 1, NULL), 0);
-	served_configure(&served, "sim", 5, &set);
+	view_served_configure(&served, "sim", 5, &set);
 	snprintf(dir, sizeof(dir), "/tmp/test_alarm_write.XXXXXX");
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/alarms.conf", dir);
-	assert_int_equal(alarm_store_init(&store, path, (uid_t)-1), 0);
+	assert_int_equal(write_store_init(&store, path, (uid_t)-1), 0);
 	const struct alarm_writer_env env = {
 	    .enabled = true,
 	    .max_rows = 3,
@@ -80,7 +80,7 @@ static inline int setup(void **state)
 	    .clock = test_clock,
 	    .store = &store};
 	now_s = 1000;
-	alarm_writer_init(&w, &set, &env);
+	write_init(&w, &set, &env);
 	saves = fail_saves = 0;
 	return 0;
 }
@@ -88,9 +88,9 @@ static inline int setup(void **state)
 static inline int teardown(void **state)
 {
 	(void)state;
-	alarm_write_reset(&w);
+	write_reset(&w);
 	alarm_set_free(&set);
-	alarm_store_free(&store);
+	write_store_free(&store);
 	cache_free(&cache);
 	unlink(path);
 	rmdir(dir);
@@ -108,10 +108,10 @@ struct vb {
 
 static inline size_t entry_oid(unsigned *o, unsigned col, unsigned row)
 {
-	const struct mib_object *name = mibview_object("hwR10kEvCtrAlarmName");
+	const struct mib_object *name = view_object("hwR10kEvCtrAlarmName");
 	size_t n = 0;
-	for (unsigned i = 0; i < mib_root_len; i++)
-		o[n++] = mib_root[i];
+	for (unsigned i = 0; i < meta_root_len; i++)
+		o[n++] = meta_root[i];
 	for (unsigned i = 0; i + 1 < name->len; i++)
 		o[n++] = name->arcs[i];
 	o[n++] = col;
@@ -164,7 +164,7 @@ static inline uint16_t phase(unsigned type, uint32_t txn, const struct vb *v, si
 	    ax_parse_request(&h, p.b + AX_HEADER_LEN, &req, why, sizeof(why)),
 	    0);
 	ax_init(&b, st, sizeof(st));
-	if (!ax_answer(&view, &w, &req, 1, &b)) {
+	if (!session_answer(&view, &w, &req, 1, &b)) {
 		ax_free(&b);
 		*index = 0;
 		return 0xffff; /* no Response: CleanupSet */
@@ -229,7 +229,7 @@ static inline void snapshot(char *buf, size_t len)
 	for (size_t i = 0; i < set.count; i++) {
 		struct alarm_def d = alarm_def_of(&set.alarm[i]);
 		size_t at = strlen(buf);
-		alarm_def_format(&d, buf + at, len - at);
+		write_def_format(&d, buf + at, len - at);
 		strncat(buf, "\n", len - strlen(buf) - 1);
 	}
 }

@@ -16,14 +16,14 @@ static void path_at_the_limit(void **state)
 		memset(p, 'd', len);
 		p[0] = '/';
 		p[len] = '\0';
-		assert_int_equal(alarm_store_init(&st, p, (uid_t)-1), 0);
+		assert_int_equal(write_store_init(&st, p, (uid_t)-1), 0);
 		why[0] = '\0';
-		assert_int_equal(alarm_store_save(&st, &set, why, sizeof(why)), -1);
+		assert_int_equal(write_store_save(&st, &set, why, sizeof(why)), -1);
 		if (len == 4092)
 			assert_non_null(strstr(why, "path too long"));
 		else
 			assert_null(strstr(why, "path too long"));
-		alarm_store_free(&st);
+		write_store_free(&st);
 	}
 }
 
@@ -35,14 +35,14 @@ static void missing_and_unreadable(void **state)
 	unsigned bad;
 	char why[256];
 	(void)state;
-	assert_int_equal(alarm_store_init(&st, path, (uid_t)-1), 0);
-	assert_int_equal(alarm_store_load(&st, NULL, 0, &rows, &n, &bad), 0);
+	assert_int_equal(write_store_init(&st, path, (uid_t)-1), 0);
+	assert_int_equal(write_store_load(&st, NULL, 0, &rows, &n, &bad), 0);
 	assert_int_equal(n, 0);			/* none yet */
 	assert_int_equal(mkdir(path, 0700), 0); /* a directory: unreadable */
-	assert_int_equal(alarm_store_load(&st, NULL, 0, &rows, &n, &bad), -1);
-	assert_int_equal(alarm_store_save(&st, NULL, why, sizeof(why)), -1);
+	assert_int_equal(write_store_load(&st, NULL, 0, &rows, &n, &bad), -1);
+	assert_int_equal(write_store_save(&st, NULL, why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "could not be read at the last load"));
-	alarm_store_free(&st);
+	write_store_free(&st);
 }
 
 /* A file the agent must never read through, nor write through. */
@@ -70,20 +70,20 @@ static void symlinks(void **state)
 	/* the store a symlink (to a root file, say): not followed, not
 	 * loaded, never written over */
 	assert_int_equal(symlink(secret(), path), 0);
-	assert_int_equal(alarm_store_init(&st, path, (uid_t)-1), 0);
-	assert_int_equal(alarm_store_load(&st, NULL, 0, &rows, &n, &bad), -1);
+	assert_int_equal(write_store_init(&st, path, (uid_t)-1), 0);
+	assert_int_equal(write_store_load(&st, NULL, 0, &rows, &n, &bad), -1);
 	assert_int_equal(n, 0);
 	snprintf(want, sizeof(want),
 		 "%s: cannot read the alarm rows: a symlink, not followed",
 		 path);
 	assert_logged(want);
-	assert_int_equal(alarm_store_save(&st, NULL, why, sizeof(why)), -1);
+	assert_int_equal(write_store_save(&st, NULL, why, sizeof(why)), -1);
 	unlink(path);
 	/* a symlink planted at the temporary file: removed, not followed */
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	assert_int_equal(symlink(secret(), tmp), 0);
-	assert_int_equal(alarm_store_load(&st, NULL, 0, &rows, &n, &bad), 0);
-	assert_int_equal(alarm_store_save(&st, NULL, why, sizeof(why)), 0);
+	assert_int_equal(write_store_load(&st, NULL, 0, &rows, &n, &bad), 0);
+	assert_int_equal(write_store_save(&st, NULL, why, sizeof(why)), 0);
 	struct stat sb;
 	assert_int_equal(lstat(path, &sb), 0);
 	assert_true(S_ISREG(sb.st_mode));
@@ -100,11 +100,11 @@ static void symlinks(void **state)
 		 tmp, secret());
 	assert_logged_at(LOG_WARNING, want);
 	/* a file of another user: not loaded */
-	alarm_store_free(&st);
-	assert_int_equal(alarm_store_init(&st, path, geteuid() + 1), 0);
-	assert_int_equal(alarm_store_load(&st, NULL, 0, &rows, &n, &bad), -1);
+	write_store_free(&st);
+	assert_int_equal(write_store_init(&st, path, geteuid() + 1), 0);
+	assert_int_equal(write_store_load(&st, NULL, 0, &rows, &n, &bad), -1);
 	assert_logged("not by the agent's user");
-	alarm_store_free(&st);
+	write_store_free(&st);
 }
 
 int main(void)

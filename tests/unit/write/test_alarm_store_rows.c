@@ -53,8 +53,8 @@ static void rows_and_bad_lines(void **state)
 	    "alarm 1031 hw.r10kevctr.tlb sum rate 10 5\n",
 	    longline);
 	write_file(text);
-	assert_int_equal(alarm_store_init(&st, path, (uid_t)-1), 0);
-	assert_int_equal(alarm_store_load(&st, NULL, 0, &rows, &n, &bad), 0);
+	assert_int_equal(write_store_init(&st, path, (uid_t)-1), 0);
+	assert_int_equal(write_store_load(&st, NULL, 0, &rows, &n, &bad), 0);
 	assert_int_equal(n, 2);
 	assert_int_equal(rows[0].index, 1025);
 	assert_int_equal(rows[0].row, ROW_ACTIVE);
@@ -83,7 +83,7 @@ static void rows_and_bad_lines(void **state)
 	struct alarm_set set;
 	assert_int_equal(alarm_set_build_rows(&set, NULL, 0, rows, n, NULL), 0);
 	dir_syncs = 0;
-	assert_int_equal(alarm_store_save(&st, &set, why, sizeof(why)), 0);
+	assert_int_equal(write_store_save(&st, &set, why, sizeof(why)), 0);
 	/* the rename made durable: its directory synced once */
 	assert_int_equal(dir_syncs, 1);
 	char *f = read_file();
@@ -104,17 +104,17 @@ static void rows_and_bad_lines(void **state)
 	free(rows);
 
 	/* read again: the same rows, the kept lines kept once, nothing bad */
-	assert_int_equal(alarm_store_load(&st, NULL, 0, &rows, &n, &bad), 0);
+	assert_int_equal(write_store_load(&st, NULL, 0, &rows, &n, &bad), 0);
 	assert_int_equal(n, 2);
 	assert_int_equal(bad, 0);
-	assert_int_equal(alarm_store_save(&st, &set, why, sizeof(why)), 0);
+	assert_int_equal(write_store_save(&st, &set, why, sizeof(why)), 0);
 	char *again = read_file();
 	const char *first = strstr(again, "# not loaded (line 6");
 	assert_non_null(first);
 	assert_null(strstr(first + 1, "# not loaded (line 6"));
 	free(rows);
 	alarm_set_free(&set);
-	alarm_store_free(&st);
+	write_store_free(&st);
 }
 
 /* A line of PARSE_LINE_MAX bytes (its newline aside) is read; one byte
@@ -135,8 +135,8 @@ static void line_of_the_most_bytes(void **state)
 	snprintf(text, sizeof(text), "%-*s\n%-*s\n", PARSE_LINE_MAX, row[0],
 		 PARSE_LINE_MAX + 1, row[1]);
 	write_file(text);
-	assert_int_equal(alarm_store_init(&st, path, (uid_t)-1), 0);
-	assert_int_equal(alarm_store_load(&st, NULL, 0, &rows, &n, &bad), 0);
+	assert_int_equal(write_store_init(&st, path, (uid_t)-1), 0);
+	assert_int_equal(write_store_load(&st, NULL, 0, &rows, &n, &bad), 0);
 	assert_int_equal(n, 1);
 	assert_int_equal(rows[0].index, 1025);
 	assert_int_equal(bad, 1);
@@ -145,7 +145,7 @@ static void line_of_the_most_bytes(void **state)
 		 path);
 	assert_logged(want);
 	free(rows);
-	alarm_store_free(&st);
+	write_store_free(&st);
 }
 
 static void one_rule_and_names(void **state)
@@ -179,8 +179,8 @@ static void one_rule_and_names(void **state)
 	fseek(f, (long)(strstr(text, "n" "x" "l") - text) + 1, SEEK_SET);
 	fputc('\0', f);
 	fclose(f);
-	assert_int_equal(alarm_store_init(&st, path, (uid_t)-1), 0);
-	assert_int_equal(alarm_store_load(&st, cfg, 1, &rows, &n, &bad), 0);
+	assert_int_equal(write_store_init(&st, path, (uid_t)-1), 0);
+	assert_int_equal(write_store_load(&st, cfg, 1, &rows, &n, &bad), 0);
 	assert_int_equal(bad, 4);
 	assert_int_equal(n, 1); /* 0.1.0's line without an owner */
 	assert_int_equal(rows[0].index, 1027);
@@ -201,7 +201,7 @@ static void one_rule_and_names(void **state)
 	snprintf(want, sizeof(want), "%s: line 5: bad owner 'ops%%2'", path);
 	assert_logged(want);
 	free(rows);
-	alarm_store_free(&st);
+	write_store_free(&st);
 }
 
 /* The words of the store and the log: every StorageType and RowStatus
@@ -215,17 +215,17 @@ static void words(void **state)
 					       "nonVolatile", "permanent",
 					       "readOnly", NULL};
 	for (int s = 0; s <= 6; s++) {
-		const char *got = alarm_storage_name((enum alarm_storage)s);
+		const char *got = write_storage_name((enum alarm_storage)s);
 		if (storage[s])
 			assert_string_equal(got, storage[s]);
 		else
 			assert_null(got);
 	}
-	assert_null(alarm_row_name((enum alarm_row)0));
-	assert_string_equal(alarm_row_name(ROW_ACTIVE), "active");
-	assert_string_equal(alarm_row_name(ROW_NOT_IN_SERVICE), "notInService");
-	assert_string_equal(alarm_row_name(ROW_NOT_READY), "notReady");
-	assert_null(alarm_row_name((enum alarm_row)4));
+	assert_null(write_row_name((enum alarm_row)0));
+	assert_string_equal(write_row_name(ROW_ACTIVE), "active");
+	assert_string_equal(write_row_name(ROW_NOT_IN_SERVICE), "notInService");
+	assert_string_equal(write_row_name(ROW_NOT_READY), "notReady");
+	assert_null(write_row_name((enum alarm_row)4));
 
 	static const struct {
 		const char *owner, *word;
@@ -236,9 +236,9 @@ static void words(void **state)
 	};
 	char word[3 * ALARM_OWNER_MAX + 4], back[ALARM_OWNER_MAX + 1];
 	for (size_t i = 0; i < sizeof(owners) / sizeof(*owners); i++) {
-		alarm_owner_encode(owners[i].owner, word, sizeof(word));
+		write_owner_encode(owners[i].owner, word, sizeof(word));
 		assert_string_equal(word, owners[i].word);
-		int rc = alarm_owner_decode(word, back, sizeof(back));
+		int rc = write_owner_decode(word, back, sizeof(back));
 		/* a control character is no DisplayString: not read back */
 		if (strpbrk(owners[i].owner, "\t\x7f")) {
 			assert_int_equal(rc, -1);
@@ -247,11 +247,11 @@ static void words(void **state)
 		assert_int_equal(rc, 0);
 		assert_string_equal(back, owners[i].owner);
 	}
-	assert_int_equal(alarm_owner_decode("50%", back, sizeof(back)), -1);
-	assert_int_equal(alarm_owner_decode("%2", back, sizeof(back)), -1);
-	assert_int_equal(alarm_owner_decode("%zz", back, sizeof(back)), -1);
-	assert_int_equal(alarm_owner_decode("abc", back, 3), -1); /* no room */
-	assert_int_equal(alarm_owner_decode("ab", back, 3), 0);
+	assert_int_equal(write_owner_decode("50%", back, sizeof(back)), -1);
+	assert_int_equal(write_owner_decode("%2", back, sizeof(back)), -1);
+	assert_int_equal(write_owner_decode("%zz", back, sizeof(back)), -1);
+	assert_int_equal(write_owner_decode("abc", back, 3), -1); /* no room */
+	assert_int_equal(write_owner_decode("ab", back, 3), 0);
 	assert_string_equal(back, "ab");
 }
 

@@ -64,7 +64,7 @@ static void owner(void **state)
 	struct alarm_def *rows;
 	size_t n;
 	unsigned bad;
-	assert_int_equal(alarm_store_load(&store, NULL, 0, &rows, &n, &bad),
+	assert_int_equal(write_store_load(&store, NULL, 0, &rows, &n, &bad),
 			 0);
 	assert_int_equal(n, 1);
 	assert_string_equal(rows[0].owner, "noc 10.0.0.1 100% - ok");
@@ -93,15 +93,15 @@ static void not_ready_ages(void **state)
 	/* a column that leaves it notReady does not restart its age */
 	assert_int_equal(SET(4, S(AC_NAME, 1900, "later")), AX_ERR_NOERROR);
 	now_s += 199;
-	assert_int_equal(alarm_write_age(&w), 0);
+	assert_int_equal(write_age(&w), 0);
 	assert_non_null(alarm_set_find(&set, 1900));
 	now_s += 1;
 	/* held by a set in progress: not now */
 	struct vb x[] = {U(AC_RISING_LOW, 1900, 5)};
 	assert_int_equal(phase(AX_PDU_TESTSET, 6, x, 1, &idx), 0);
-	assert_int_equal(alarm_write_age(&w), 0);
+	assert_int_equal(write_age(&w), 0);
 	phase(AX_PDU_CLEANUPSET, 6, NULL, 0, &i2);
-	assert_int_equal(alarm_write_age(&w), 1);
+	assert_int_equal(write_age(&w), 1);
 	assert_null(alarm_set_find(&set, 1900));
 	assert_logged("alarm table: row 1900 (later) removed: notReady for "
 		      "300 s");
@@ -124,10 +124,10 @@ static enum ax_error set_big(uint32_t txn, const struct vb *v, size_t n,
 					   .len = v[i].str ? strlen(v[i].str)
 							   : 0};
 	}
-	enum ax_error e = alarm_write_test(&w, key, x, n, &bad);
+	enum ax_error e = write_test(&w, key, x, n, &bad);
 	if (e == AX_ERR_NOERROR)
-		e = alarm_write_commit(&w, key);
-	alarm_write_cleanup(&w, key);
+		e = write_commit(&w, key);
+	write_cleanup(&w, key);
 	free(x);
 	*index = (uint16_t)bad;
 	return e;

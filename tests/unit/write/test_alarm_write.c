@@ -35,17 +35,17 @@ static void create_and_go(void **state)
 	size_t n = entry_oid(qq, 7, 1025);
 	for (size_t i = 0; i < n; i++)
 		q[i] = qq[i];
-	assert_int_equal(mibview_get(&view, q, n, &o, &v), MV_OK);
+	assert_int_equal(view_get(&view, q, n, &o, &v), MV_OK);
 	assert_int_equal(v.v.u64, (UINT64_C(1) << 32) + 5001);
 	n = entry_oid(qq, 17, 1025); /* ...Low */
 	for (size_t i = 0; i < n; i++)
 		q[i] = qq[i];
-	assert_int_equal(mibview_get(&view, q, n, &o, &v), MV_OK);
+	assert_int_equal(view_get(&view, q, n, &o, &v), MV_OK);
 	assert_int_equal(v.v.u32, 5001); /* odd: every low bit */
 	n = entry_oid(qq, 18, 1025); /* ...High */
 	for (size_t i = 0; i < n; i++)
 		q[i] = qq[i];
-	assert_int_equal(mibview_get(&view, q, n, &o, &v), MV_OK);
+	assert_int_equal(view_get(&view, q, n, &o, &v), MV_OK);
 	assert_int_equal(v.v.u32, 1);
 	/* destroy */
 	assert_int_equal(SET(4, I(AC_ROW_STATUS, 1025, AW_RS_DESTROY)),
@@ -329,7 +329,7 @@ static void two_managers(void **state)
 			 AX_ERR_INCONSISTENTVALUE);
 	struct vb d[] = {I(AC_ROW_STATUS, 1602, AW_RS_CREATE_AND_WAIT)};
 	assert_int_equal(phase(AX_PDU_TESTSET, 12, d, 1, &idx), 0);
-	alarm_write_reset(&w);
+	write_reset(&w);
 	assert_int_equal(phase(AX_PDU_COMMITSET, 12, NULL, 0, &i2),
 			 AX_ERR_COMMITFAILED);
 	assert_null(alarm_set_find(&set, 1602));

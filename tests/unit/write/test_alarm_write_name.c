@@ -31,12 +31,12 @@ static int setup_names(void **state)
 /* hwR10kEvCtrAlarmNextIndex.0 as a GET answers it. */
 static uint32_t next_index(void)
 {
-	const struct mib_object *o = mibview_object("hwR10kEvCtrAlarmNextIndex");
+	const struct mib_object *o = view_object("hwR10kEvCtrAlarmNextIndex");
 	unsigned long q[MIBVIEW_OID_MAX];
 	struct mib_value v;
-	size_t n = mibview_oid(o, 0, q);
+	size_t n = view_oid(o, 0, q);
 
-	assert_int_equal(mibview_get(&view, q, n, &o, &v), MV_OK);
+	assert_int_equal(view_get(&view, q, n, &o, &v), MV_OK);
 	return v.v.u32;
 }
 
