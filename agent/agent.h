@@ -150,7 +150,6 @@ double agent_poll_seconds_since(uint64_t ns);
  * (logged) when it cannot be applied. */
 int agent_reload_apply(struct agent *a, struct config *newcfg);
 
-
 /* alarms.c: the store and the writer of the alarm table */
 /* The agent's state directory, made for its user if missing (before
  * init_snmp and the switch to -u), and net-snmp's persistent directory. */
@@ -166,7 +165,7 @@ void agent_alarms_close(struct agent *a);
 /* The table of cfg's alarm lines and the stored rows, with the state of
  * old's unchanged rows (old may be NULL). */
 int agent_alarms_build(struct agent *a, const struct config *cfg,
-		 struct alarm_set *out, const struct alarm_set *old);
+		       struct alarm_set *out, const struct alarm_set *old);
 /* The writer over a->alarms with a->cfg's alarmSet settings (any set in
  * progress is forgotten). */
 void agent_alarms_writer_configure(struct agent *a);

@@ -220,7 +220,7 @@ static void keep_unstored(const struct config *cfg, const struct alarm_set *old,
 }
 
 int agent_alarms_build(struct agent *a, const struct config *cfg,
-		 struct alarm_set *out, const struct alarm_set *old)
+		       struct alarm_set *out, const struct alarm_set *old)
 {
 	struct alarm_def *rows = NULL, *more;
 	size_t n = 0;

@@ -88,7 +88,8 @@ void agent_confcheck_say_across(const struct config *cfg, const char *err)
 static const char *value_of(const struct config *cfg, const char *token)
 {
 	const struct config_section *s = section_of(cfg);
-	const struct config_token *t = s ? config_token_find(s->tokens, token) : NULL;
+	const struct config_token *t =
+	    s ? config_token_find(s->tokens, token) : NULL;
 
 	if (!t || t->kind != TK_STRING)
 		return NULL;

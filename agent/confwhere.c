@@ -166,7 +166,7 @@ static bool one_file(const struct conf_where *w, size_t n)
 }
 
 void agent_confwhere_say(const struct conf_where *w, size_t n, char *buf,
-		   size_t len)
+			 size_t len)
 {
 	size_t found = 0, said = 0, used = 0;
 	bool same = one_file(w, n);

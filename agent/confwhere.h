@@ -28,6 +28,6 @@ void agent_confwhere_files(char *buf, size_t len);
 /* "FILE: line N", "FILE: lines N and M", "F1: line N and F2: line M"
  * for the n places found (line 0 ones are left out); "" when none. */
 void agent_confwhere_say(const struct conf_where *w, size_t n, char *buf,
-		   size_t len);
+			 size_t len);
 
 #endif

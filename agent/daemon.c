@@ -200,7 +200,7 @@ static int open_locked(const char *path, struct stat *st)
 }
 
 int agent_pidfile_lock(struct daemon_state *d, const char *path, uid_t owner,
-		 gid_t group)
+		       gid_t group)
 {
 	if (pid_dir(path, owner, group) != 0) {
 		snmp_log(LOG_ERR,

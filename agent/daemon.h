@@ -9,7 +9,8 @@ struct netsnmp_log_handler_s;
 
 /* daemon.c's state (struct agent's; DAEMON_STATE_INIT before use). */
 struct daemon_state {
-	/* agent_daemon_early_stderr's handler, removed when the daemon is ready */
+	/* agent_daemon_early_stderr's handler, removed when the daemon is ready
+	 */
 	struct netsnmp_log_handler_s *early_stderr;
 	bool keep_stderr; /* -L logs to stderr: keep it after ready */
 	int pid_fd;	  /* the locked pid file, -1: none */
@@ -48,7 +49,7 @@ void agent_daemon_ready(struct daemon_state *d, int fd, bool ok);
  * agent_daemon_detach's forks, until the process exits.
  */
 int agent_pidfile_lock(struct daemon_state *d, const char *path, uid_t owner,
-		 gid_t group);
+		       gid_t group);
 /* Write this process's pid into the locked file (after detaching). */
 int agent_pidfile_write(const struct daemon_state *d, const char *path);
 /* Remove the file this process locked (if it is still the one at path);

@@ -125,8 +125,8 @@ static void reload(struct agent *a)
 				   "connecting again\n");
 		agent_session_stop(&a->session);
 		agent_session_start(&a->session,
-			      a->xaddr ? a->xaddr : a->cfg.agentx_socket,
-			      a->cfg.agentx_ping, &a->view, &ev);
+				    a->xaddr ? a->xaddr : a->cfg.agentx_socket,
+				    a->cfg.agentx_ping, &a->view, &ev);
 	}
 }
 
@@ -277,13 +277,13 @@ static int start(struct agent *a, const struct options *opt, int *failed)
 	 * the master or the backend */
 	if (opt->pidfile &&
 	    agent_pidfile_lock(&a->daemon, opt->pidfile,
-			 a->priv.user ? a->priv.uid : (uid_t)-1,
-			 a->priv.user || a->priv.group ? a->priv.gid
-						       : (gid_t)-1) != 0)
+			       a->priv.user ? a->priv.uid : (uid_t)-1,
+			       a->priv.user || a->priv.group ? a->priv.gid
+							     : (gid_t)-1) != 0)
 		return -1;
 	if (agent_session_start(&a->session,
-			  a->xaddr ? a->xaddr : a->cfg.agentx_socket,
-			  a->cfg.agentx_ping, &a->view, &ev) != 0)
+				a->xaddr ? a->xaddr : a->cfg.agentx_socket,
+				a->cfg.agentx_ping, &a->view, &ev) != 0)
 		return -1;
 	if (agent_poll_start(a, err, sizeof(err)) != 0) {
 		if (a->stop_requested) {
@@ -299,7 +299,8 @@ static int start(struct agent *a, const struct options *opt, int *failed)
 	if (!opt->foreground && (ready = agent_daemon_detach(&a->daemon)) < 0)
 		return -1;
 	a->priv.keep_perfmon = backend_needs_perfmon(a->cfg.backend);
-	if ((opt->pidfile && agent_pidfile_write(&a->daemon, opt->pidfile) != 0) ||
+	if ((opt->pidfile &&
+	     agent_pidfile_write(&a->daemon, opt->pidfile) != 0) ||
 	    agent_privilege_drop(&a->priv) != 0) {
 		agent_daemon_ready(&a->daemon, ready, false);
 		return -1;
@@ -360,7 +361,8 @@ int main(int argc, char **argv)
 	else if (!opt.logging_set)
 		snmp_enable_stderrlog();
 	else if (!opt.foreground && !opt.dump)
-		agent_daemon_early_stderr(&a->daemon); /* a refused start says why */
+		agent_daemon_early_stderr(
+		    &a->daemon); /* a refused start says why */
 	/* -t goes on to name the problems of the other files too */
 	int bad = opt.config ? use_config_files(opt.config) : 0;
 	if (bad && !opt.check) {

@@ -158,7 +158,8 @@ static void print_version(FILE *out)
 		netsnmp_get_version());
 	fprintf(out, "backends: %s; perf event names (pfm:): %s\n",
 		backend_names(names, sizeof(names)),
-		backend_perfspec_pfm_built() ? "libpfm4, loaded on first use" : "no");
+		backend_perfspec_pfm_built() ? "libpfm4, loaded on first use"
+					     : "no");
 }
 
 /* -h, -H, -v: print and exit 0. */
@@ -267,7 +268,8 @@ static int apply_option(int ch, int argc, char **argv, struct options *o,
 	}
 }
 
-int agent_options_parse(int argc, char **argv, struct options *o, struct agent *a)
+int agent_options_parse(int argc, char **argv, struct options *o,
+			struct agent *a)
 {
 	static const struct option longopts[] = {
 	    {"help", no_argument, NULL, 'h'},

@@ -26,7 +26,8 @@ struct options {
 
 /* Parse the command line into o and a (-x, -u, -g, -Lf); 0, or one of
  * the failures above (the caller exits 1). */
-int agent_options_parse(int argc, char **argv, struct options *o, struct agent *a);
+int agent_options_parse(int argc, char **argv, struct options *o,
+			struct agent *a);
 void agent_options_usage(FILE *out, const char *prog);
 
 #endif

@@ -77,7 +77,8 @@ void agent_poll_process(struct agent *a, int rc)
 	if (disc && !first)
 		snmp_log(LOG_NOTICE, "counter discontinuity: %s\n",
 			 c->last_discontinuity);
-	agent_stamps_polled(a, first, disc && !first); /* and the notification */
+	agent_stamps_polled(a, first,
+			    disc && !first); /* and the notification */
 	view_served_errors(&a->served, a->sample.errors);
 	write_age(&a->writer); /* notReady rows left too long */
 	alarm_evaluate(c, &a->alarms, on_alarm_event, a);
@@ -177,7 +178,8 @@ void agent_poll_io(struct agent *a, fd_set *r)
 		snmp_log(LOG_NOTICE,
 			 "poll: backend %s answered again after %.1f s; %u "
 			 "poll(s) skipped\n",
-			 a->cfg.backend, agent_poll_seconds_since(a->reader.posted_ns),
+			 a->cfg.backend,
+			 agent_poll_seconds_since(a->reader.posted_ns),
 			 a->polls_skipped);
 	a->polls_skipped = 0;
 	flush_held(a); /* never two held: the older one first */
@@ -224,12 +226,13 @@ void agent_poll_schedule(struct agent *a)
 void agent_poll_describe_served(struct agent *a)
 {
 	view_served_configure(&a->served, a->cfg.backend, a->cfg.poll_interval,
-			 &a->alarms);
+			      &a->alarms);
 }
 
 int agent_poll_start(struct agent *a, char *err, size_t errlen)
 {
-	if (agent_alarms_open(a) != 0 || agent_alarms_build(a, &a->cfg, &a->alarms, NULL)) {
+	if (agent_alarms_open(a) != 0 ||
+	    agent_alarms_build(a, &a->cfg, &a->alarms, NULL)) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
@@ -278,7 +281,7 @@ void agent_poll_stop(struct agent *a)
 	else
 		backend_close(&a->backend);
 	view_served_configure(&a->served, a->cfg.backend, a->cfg.poll_interval,
-			 NULL);
+			      NULL);
 	agent_alarms_close(a);
 	alarm_set_free(&a->alarms);
 }

@@ -225,7 +225,7 @@ static void read_as_child(const struct privilege *p, struct read_check *c,
 }
 
 int agent_privilege_read_check(const struct privilege *p, struct read_check *c,
-			 size_t n)
+			       size_t n)
 {
 	int fds[2], status = 0;
 

@@ -42,6 +42,6 @@ struct read_check {
 	int err;
 };
 int agent_privilege_read_check(const struct privilege *p, struct read_check *c,
-			 size_t n);
+			       size_t n);
 
 #endif

@@ -102,7 +102,7 @@ static int start_worker(struct reader *r)
 
 	if (pipe2(r->wake, O_NONBLOCK | O_CLOEXEC) != 0) {
 		util_log(LOG_ERR, "poll: cannot make a pipe: %s\n",
-			strerror(errno));
+			 strerror(errno));
 		return -1;
 	}
 	sigfillset(&all);
@@ -111,7 +111,7 @@ static int start_worker(struct reader *r)
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (err) {
 		util_log(LOG_ERR, "poll: cannot start the reading thread: %s\n",
-			strerror(err));
+			 strerror(err));
 		close(r->wake[0]);
 		close(r->wake[1]);
 		r->wake[0] = r->wake[1] = -1;
@@ -149,7 +149,7 @@ int agent_reader_post(struct reader *r, struct backend *b, struct sample *s)
 }
 
 int agent_reader_post_open(struct reader *r, struct backend *b,
-		     const struct config *cfg)
+			   const struct config *cfg)
 {
 	return post(r, READER_OPEN, b, NULL, cfg);
 }
@@ -172,9 +172,9 @@ static void log_lines(struct reader *r)
 		util_log(r->lines[i].priority, "%s", r->lines[i].msg);
 	if (r->lost_lines)
 		util_log(LOG_WARNING,
-			"poll: %u more line(s) of the backend's "
-			"read not logged\n",
-			r->lost_lines);
+			 "poll: %u more line(s) of the backend's "
+			 "read not logged\n",
+			 r->lost_lines);
 	r->nlines = r->lost_lines = 0;
 }
 

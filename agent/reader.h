@@ -4,13 +4,13 @@
  * into the agent's sample, or opens or closes a backend instance, while
  * the main loop goes on answering from the cache.  One job in flight at
  * a time; the main loop posts it (a poll, a reload), is woken through
- * agent_reader_fd() when it ended, and collects it (agent_reader_collect) before it
- * touches the sample or that backend again.  Who owns what, while a job
- * is in flight: the backend instance, the sample and (an open's) config
- * are the worker's; everything else (the cache, net-snmp, the session,
- * the running config) is the main loop's, and the worker never calls
- * net-snmp (not thread-safe): lib/ log lines it makes are queued and
- * logged by the main loop when it collects the job.
+ * agent_reader_fd() when it ended, and collects it (agent_reader_collect)
+ * before it touches the sample or that backend again.  Who owns what, while a
+ * job is in flight: the backend instance, the sample and (an open's) config are
+ * the worker's; everything else (the cache, net-snmp, the session, the running
+ * config) is the main loop's, and the worker never calls net-snmp (not
+ * thread-safe): lib/ log lines it makes are queued and logged by the main loop
+ * when it collects the job.
  */
 #ifndef HWR10K_READER_H
 #define HWR10K_READER_H
@@ -64,7 +64,7 @@ int agent_reader_post(struct reader *r, struct backend *b, struct sample *s);
  * loop answers meanwhile; err holds its message when it failed) and
  * backend_close(b). */
 int agent_reader_post_open(struct reader *r, struct backend *b,
-		     const struct config *cfg);
+			   const struct config *cfg);
 int agent_reader_post_close(struct reader *r, struct backend *b);
 /* The descriptor to watch for reading, -1 when there is no worker. */
 int agent_reader_fd(const struct reader *r);

@@ -174,7 +174,8 @@ int agent_reload_apply(struct agent *a, struct config *newcfg)
 	agent_poll_describe_served(a);
 	if (!keep) {
 		close_off_loop(a, &a->reload_backend);
-		agent_poll_sync(a); /* still in flight after POLL_WAIT_S: fine */
+		agent_poll_sync(
+		    a); /* still in flight after POLL_WAIT_S: fine */
 	}
 	if (reschedule)
 		agent_poll_schedule(a);

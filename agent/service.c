@@ -57,7 +57,8 @@ static void status(struct agent *a, char *buf, size_t len,
 		 (int)c->state,
 		 c->polls && c->state <= 0 ? " (no counter counts: see the log)"
 					   : "",
-		 agent_session_is_up(&a->session) ? "connected" : "not connected",
+		 agent_session_is_up(&a->session) ? "connected"
+						  : "not connected",
 		 a->xaddr ? a->xaddr : a->cfg.agentx_socket, (unsigned)c->polls,
 		 (unsigned)a->served.poll_errors);
 }
@@ -128,7 +129,8 @@ void agent_service_status(struct agent *a)
 
 void agent_service_reloading(struct agent *a)
 {
-	agent_sdnotify_send(&a->sd, "RELOADING=1\nSTATUS=reloading the config\n");
+	agent_sdnotify_send(&a->sd,
+			    "RELOADING=1\nSTATUS=reloading the config\n");
 }
 
 void agent_service_stopping(struct agent *a)

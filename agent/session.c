@@ -35,7 +35,8 @@ static void tick(unsigned int reg, void *arg)
 }
 
 int agent_session_start(struct session *s, const char *address, unsigned ping_s,
-		  const struct mib_view *view, const struct session_events *ev)
+			const struct mib_view *view,
+			const struct session_events *ev)
 {
 	const struct ax_session_env env = {
 	    .now_ms = now_ms,

@@ -37,17 +37,18 @@ struct session_events {
  * every ping_s seconds, and reconnects that often.  -1 with a message
  * when the address cannot be used at all. */
 int agent_session_start(struct session *s, const char *address, unsigned ping_s,
-		  const struct mib_view *view, const struct session_events *ev);
+			const struct mib_view *view,
+			const struct session_events *ev);
 /* Close the session (Close, reason shutdown) and stop. */
 void agent_session_stop(struct session *s);
 
 /* The main loop: the descriptors to wait for, then what they said. */
 void agent_session_fds(const struct session *s, int *nfds, fd_set *readable,
-		 fd_set *writable);
+		       fd_set *writable);
 /* true when the master sent something (requests: publish.c waits for
  * them to pause) */
 bool agent_session_io(struct session *s, const fd_set *readable,
-		const fd_set *writable);
+		      const fd_set *writable);
 
 bool agent_session_is_up(const struct session *s);
 /* sysUpTime (TimeTicks): the master's, kept in step at each of its

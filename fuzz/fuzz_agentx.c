@@ -68,17 +68,16 @@ static void check_answer(const struct ax_request *r, const struct ax_buf *b)
 		if (g && r->h.type == AX_PDU_GETNEXT) {
 			if (type == AX_END_OF_MIB_VIEW) {
 				FUZZ_ASSERT(view_oid_cmp(name, nlen,
-							    g->start.sub,
-							    g->start.len) == 0);
+							 g->start.sub,
+							 g->start.len) == 0);
 			} else {
-				int c = view_oid_cmp(
-				    name, nlen, g->start.sub, g->start.len);
+				int c = view_oid_cmp(name, nlen, g->start.sub,
+						     g->start.len);
 				FUZZ_ASSERT(c > 0 ||
 					    (c == 0 && g->start.include));
 				FUZZ_ASSERT(!g->end.len ||
-					    view_oid_cmp(name, nlen,
-							    g->end.sub,
-							    g->end.len) < 0);
+					    view_oid_cmp(name, nlen, g->end.sub,
+							 g->end.len) < 0);
 			}
 		}
 		count++;

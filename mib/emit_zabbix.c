@@ -307,10 +307,13 @@ void mib_model_write_zabbix(const struct mibmodel *mm, FILE *out)
 	/* The CPUs of the walk's object: a row per "s_CPU" (a CPU's status). */
 	char cpu_js[ZBX_LEN];
 	mib_zbx_keys_js(cpu_js, sizeof(cpu_js), "", "s_([0-9]+)", "",
-		    "{\"{#SNMPINDEX}\": m[1]}");
+			"{\"{#SNMPINDEX}\": m[1]}");
 	struct mib_zbx_rule r = {
-	    .key = "hwr10k.cpu.discovery", .name = "CPUs with event counters",
-	    .master = ZBX_POLL_KEY, .js = cpu_js, .cpu = "{#SNMPINDEX}",
+	    .key = "hwr10k.cpu.discovery",
+	    .name = "CPUs with event counters",
+	    .master = ZBX_POLL_KEY,
+	    .js = cpu_js,
+	    .cpu = "{#SNMPINDEX}",
 	    .descr = "One set of items per CPU in hwR10kEvCtrCpuStatusTable, "
 		     "read in hwr10k.poll when {$HWR10K.CPU.WALK} says so; "
 		     "{#SNMPINDEX} is the CPU number."};

@@ -62,23 +62,26 @@ static char *with_trailer(char *descr, const struct metric *m)
 		util_strbuf_addf(&sb, "%s\n\n", note);
 	util_strbuf_addf(&sb, "PCP metric hw.r10kevctr.%s", m->name);
 	if (m->event0 >= 0 && m->event1 >= 0)
-		util_strbuf_addf(&sb,
-			    "; R10000 event %d or %d\n(one event, counted on "
-			    "either hardware counter)",
-			    m->event0, m->event1);
+		util_strbuf_addf(
+		    &sb,
+		    "; R10000 event %d or %d\n(one event, counted on "
+		    "either hardware counter)",
+		    m->event0, m->event1);
 	else if (m->event0 >= 0)
 		util_strbuf_addf(&sb, "; R10000 event %d", m->event0);
 	if (m->rev == REV_BEFORE_3_1)
-		util_strbuf_addf(&sb, " (CPU revisions before 3.1:\nPCP's "
+		util_strbuf_addf(&sb,
+				 " (CPU revisions before 3.1:\nPCP's "
 				 "IRIX PMDA served it while major*100+minor "
 				 "< 301)");
 	else if (m->rev == REV_FROM_3_1)
-		util_strbuf_addf(&sb, " (CPU revision 3.1 and later:\nPCP's "
+		util_strbuf_addf(&sb,
+				 " (CPU revision 3.1 and later:\nPCP's "
 				 "IRIX PMDA served it from major*100+minor >= "
 				 "301,\nthe 'rev 3.x' of the text above)");
 	if (m->kind == METRIC_COUNTER && m->perf[0])
 		util_strbuf_addf(&sb, ";\nLinux perf default: %s (%s)", m->perf,
-			    match[m->match]);
+				 match[m->match]);
 	else if (m->kind == METRIC_COUNTER)
 		util_strbuf_addf(&sb, ";\nno Linux perf default");
 	util_strbuf_addf(&sb, ".");
@@ -142,7 +145,7 @@ static char *from_template(const char *tpl, const char *full)
 		util_strbuf_addf(&sb, "%s", tpl);
 	} else {
 		util_strbuf_addf(&sb, "%.*s%s%s", (int)(at - tpl), tpl, full,
-			    at + 2);
+				 at + 2);
 	}
 	return util_strbuf_take(&sb);
 }
@@ -161,7 +164,8 @@ static int add_per_counter(struct mibmodel *mm, const struct row *r,
 		meta_metric_fullname(m, full, sizeof(full));
 		char *d;
 		if (r->what == CPU_COUNTERS) {
-			const struct help_entry *e = meta_helpfile_find(hf, full);
+			const struct help_entry *e =
+			    meta_helpfile_find(hf, full);
 			d = e ? meta_metric_description(e, 1) : NULL;
 			if (!d) {
 				fprintf(err,
@@ -227,7 +231,7 @@ static void add_group(struct mibmodel *mm, const struct row *r, unsigned arc,
 	char *members = group_members(mm, r->name);
 	struct node *n =
 	    mib_model_add(mm, r->what == OBJECTS ? NK_OGROUP : NK_NGROUP,
-			 r->name, "hwR10kEvCtrGroups", arc);
+			  r->name, "hwR10kEvCtrGroups", arc);
 	n->members = members;
 	mib_model_descr(n, r->descr);
 	util_strbuf_addf(all, "%s%s", arc > 1 ? ",\n" : "", r->name);
@@ -273,7 +277,7 @@ static int add_row(struct mibmodel *mm, const struct row *r,
 					 : add_per_counter(mm, r, hf, err);
 	case R_NOTIFICATION:
 		n = mib_model_add(mm, NK_NOTIF, r->name,
-				 "hwR10kEvCtrNotifications", r->arc);
+				  "hwR10kEvCtrNotifications", r->arc);
 		n->members = strdup(r->objects);
 		n->group = notification_group();
 		n->table = r->what == ALARM ? TBL_ALARM : TBL_SCALAR;
@@ -284,7 +288,7 @@ static int add_row(struct mibmodel *mm, const struct row *r,
 		break;
 	case R_COMPLIANCE:
 		n = mib_model_add(mm, NK_COMPLIANCE, r->name,
-				 "hwR10kEvCtrCompliances", 1);
+				  "hwR10kEvCtrCompliances", 1);
 		n->members = util_strbuf_take(all);
 		mib_model_descr(n, r->descr);
 		break;
@@ -300,7 +304,8 @@ int mib_model_build(struct mibmodel *mm, const struct helpfile *hf, FILE *err)
 
 	memset(mm, 0, sizeof(*mm));
 	for (size_t i = 0; i < mib_model_nrows; i++)
-		errors += add_row(mm, &mib_model_rows[i], hf, err, &groups, &all);
+		errors +=
+		    add_row(mm, &mib_model_rows[i], hf, err, &groups, &all);
 	free(util_strbuf_take(&all));
 	return errors;
 }

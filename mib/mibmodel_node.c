@@ -7,7 +7,7 @@
 #include <string.h>
 
 struct node *mib_model_add(struct mibmodel *mm, enum node_kind kind,
-			  const char *name, const char *parent, unsigned arc)
+			   const char *name, const char *parent, unsigned arc)
 {
 	struct node *n = realloc(mm->nodes, (mm->count + 1) * sizeof(*n));
 	if (!n) {
@@ -42,7 +42,7 @@ void mib_model_descr(struct node *n, const char *text)
 
 /* An OBJECT-TYPE of a SCALAR, COLUMN or METRICS row. */
 struct node *mib_model_leaf(struct mibmodel *mm, const struct row *r,
-			   const char *name, unsigned arc, const char *descr)
+			    const char *name, unsigned arc, const char *descr)
 {
 	bool group = r->kind == R_METRICS &&
 		     (r->what == GROUP_COUNTERS || r->what == GROUP_RATES ||
@@ -52,7 +52,7 @@ struct node *mib_model_leaf(struct mibmodel *mm, const struct row *r,
 		       (r->what == CPU_COUNTERS || r->what == CPU_RATES ||
 			r->what == CPU_STATS));
 	struct node *n = mib_model_add(mm, column ? NK_COLUMN : NK_SCALAR, name,
-				      r->parent, arc);
+				       r->parent, arc);
 	n->syntax = r->syntax;
 	n->seqtype = r->seqtype ? r->seqtype : r->syntax;
 	n->csyn = r->csyn;

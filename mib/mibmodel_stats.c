@@ -15,28 +15,30 @@
 static void stat_definition(struct strbuf *d, const struct stat_def *st)
 {
 	if (st->scale == 0)
-		util_strbuf_addf(d,
-			    "The interval's delta of\n%s%s minus that of\n"
-			    "%s%s, taken per CPU and 0 when\n"
-			    "negative (the counters are incremented on different\n"
-			    "cycles); the summed value is the sum of the CPUs'\n"
-			    "values.",
-			    METRIC_PREFIX, st->num, METRIC_PREFIX, st->minus);
+		util_strbuf_addf(
+		    d,
+		    "The interval's delta of\n%s%s minus that of\n"
+		    "%s%s, taken per CPU and 0 when\n"
+		    "negative (the counters are incremented on different\n"
+		    "cycles); the summed value is the sum of the CPUs'\n"
+		    "values.",
+		    METRIC_PREFIX, st->num, METRIC_PREFIX, st->minus);
 	else
-		util_strbuf_addf(d,
-			    "%llu times the interval's delta of\n%s%s%s%s\n"
-			    "over that of\n%s%s%s%s%s, truncated; the\n"
-			    "summed value divides the summed deltas.  No "
-			    "instance\nwhen the denominator is zero in the "
-			    "interval.",
-			    (unsigned long long)st->scale, METRIC_PREFIX,
-			    st->num, st->minus[0] ? " minus " : "",
-			    st->minus, METRIC_PREFIX, st->den,
-			    st->plus[0] ? " +\n" : "",
-			    st->plus[0] ? METRIC_PREFIX : "", st->plus);
+		util_strbuf_addf(
+		    d,
+		    "%llu times the interval's delta of\n%s%s%s%s\n"
+		    "over that of\n%s%s%s%s%s, truncated; the\n"
+		    "summed value divides the summed deltas.  No "
+		    "instance\nwhen the denominator is zero in the "
+		    "interval.",
+		    (unsigned long long)st->scale, METRIC_PREFIX, st->num,
+		    st->minus[0] ? " minus " : "", st->minus, METRIC_PREFIX,
+		    st->den, st->plus[0] ? " +\n" : "",
+		    st->plus[0] ? METRIC_PREFIX : "", st->plus);
 	if (st->rule == STAT_REV3)
-		util_strbuf_addf(d, "\nNot served for an R10000 revision below 3\n"
-			       "(hwR10kEvCtrCpurev 2.x).");
+		util_strbuf_addf(d,
+				 "\nNot served for an R10000 revision below 3\n"
+				 "(hwR10kEvCtrCpurev 2.x).");
 }
 
 /* One object per statistic of stats.def: its SYNTAX, UNITS, summary

@@ -70,4 +70,5 @@ const struct row mib_model_rows[] = {
 #define COMPLIANCE(n, d) {.kind = R_COMPLIANCE, .name = n, .descr = d},
 #include "tables/objects.def"
 };
-const size_t mib_model_nrows = sizeof(mib_model_rows) / sizeof(mib_model_rows[0]);
+const size_t mib_model_nrows =
+    sizeof(mib_model_rows) / sizeof(mib_model_rows[0]);

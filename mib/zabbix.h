@@ -65,13 +65,14 @@ struct zbx_trigger {
 /* zabbix_items.c: the item for an object of the MIB (false: none: the
  * rates and statistics are zabbix_exact.c's), the triggers on it. */
 bool mib_zbx_item_for(const struct node *n, struct mib_zbx_item *it, char *key,
-		  char *name, size_t len);
-const struct zbx_trigger *mib_zbx_triggers_on(const struct node *n, size_t *count);
+		      char *name, size_t len);
+const struct zbx_trigger *mib_zbx_triggers_on(const struct node *n,
+					      size_t *count);
 /* A counter some statistic is computed from. */
 bool mib_zbx_stat_input(const struct metric *c);
 /* The scalar or column of tag (and of counter, unless it is < 0). */
 const struct node *mib_zbx_find_tag(const struct mibmodel *mm, enum obj_tag tag,
-				int counter);
+				    int counter);
 /* "No SNMP data collection" (on zabbix[host,snmp,available]), and the
  * host's "not counting": what the other triggers depend on. */
 extern const struct zbx_trigger mib_zbx_snmp_down, mib_zbx_state_down;
@@ -102,7 +103,7 @@ enum zbx_scope { ZS_SUM, ZS_CPU, ZS_GROUP };
 void mib_zbx_add(char *buf, size_t len, const char *s);
 /* The rate of counter item `count`, guarded by discontinuity time `disc`. */
 void mib_zbx_rate_formula(char *f, size_t len, const char *count,
-		      const char *disc);
+			  const char *disc);
 void mib_zbx_stat_formula(char *f, size_t len, size_t st, enum zbx_scope sc);
 void mib_zbx_stat_counters(size_t st, int k[4]);
 void mib_zbx_exact_items(FILE *out, const struct mibmodel *mm);
@@ -118,7 +119,7 @@ void mib_zbx_names_js(char *buf, size_t len);
  * object literal); vars declares more variables ("n = {...}, ") or is
  * "".  A text over len bytes stops the build. */
 void mib_zbx_keys_js(char *js, size_t len, const char *vars, const char *re,
-		 const char *cond, const char *row);
+		     const char *cond, const char *row);
 /* zabbix_stats.c: the rule of statistic st for the scope, with its item
  * (and the IPC's graph). */
 void mib_zbx_stat_rule(FILE *out, size_t st, enum zbx_scope sc);
@@ -133,9 +134,9 @@ void mib_zbx_q(FILE *out, const char *s);
 void mib_zbx_arcs(FILE *out, const struct node *n);
 void mib_zbx_item(FILE *out, int in, const struct mib_zbx_item *it);
 void mib_zbx_triggers(FILE *out, int in, const struct zbx_trigger *t,
-		  size_t count, bool proto);
+		      size_t count, bool proto);
 void mib_zbx_with_triggers(FILE *out, int in, const struct mib_zbx_item *it,
-		       bool proto);
+			   bool proto);
 /* A discovery rule's head up to its item_prototypes: walking `oid` (an
  * SNMP rule) or dependent on `master` with the JavaScript `js` (one row
  * per element of the array it returns); cpu: a CPU macro the rule's
@@ -148,7 +149,7 @@ struct mib_zbx_rule {
 void mib_zbx_rule(FILE *out, const struct mib_zbx_rule *r);
 /* A graph prototype of one line, small (no legend), its y axis from 0. */
 void mib_zbx_graph_prototype(FILE *out, const char *name, const char *key,
-			 const char *color);
+			     const char *color);
 void mib_zbx_tags(FILE *out, int in, const char *const *pairs);
 void mib_zbx_enum_valuemap(FILE *out, const struct node *n);
 

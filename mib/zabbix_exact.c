@@ -92,7 +92,7 @@ static void poll_oid(char *oid, size_t len, const struct mibmodel *mm)
 		oid_of(arcs, sizeof(arcs),
 		       find_name(mm, part[i] + (part[i][0] == '~')));
 		mib_zbx_add(oid, len,
-			part[i][0] == '~' ? arcs + strlen(objs) : arcs);
+			    part[i][0] == '~' ? arcs + strlen(objs) : arcs);
 	}
 }
 
@@ -158,15 +158,16 @@ static void put_clock_items(FILE *out, const struct mibmodel *mm)
 	mib_zbx_item(out, 8, &t);
 
 	char dpath[16];
-	struct mib_zbx_item d = {.n = mib_zbx_find_tag(mm, TAG_DISCONTINUITY_TIME, -1),
-			     .key = KEY_DISC,
-			     .name = "Event counter discontinuity time",
-			     .vt = V_FLOAT,
-			     .units = "uptime",
-			     .type = I_DEPENDENT,
-			     .master = ZBX_POLL_KEY,
-			     .prep = P_MULTIPLY,
-			     .param = "0.01"};
+	struct mib_zbx_item d = {
+	    .n = mib_zbx_find_tag(mm, TAG_DISCONTINUITY_TIME, -1),
+	    .key = KEY_DISC,
+	    .name = "Event counter discontinuity time",
+	    .vt = V_FLOAT,
+	    .units = "uptime",
+	    .type = I_DEPENDENT,
+	    .master = ZBX_POLL_KEY,
+	    .prep = P_MULTIPLY,
+	    .param = "0.01"};
 	snprintf(dpath, sizeof(dpath), "$.a%d", ARC_DISC);
 	d.path = dpath;
 	mib_zbx_with_triggers(out, 8, &d, false);
@@ -254,7 +255,7 @@ static void put_rate_prototype(FILE *out, enum zbx_scope sc)
 			   "over the time the agent counted between them "
 			   "(exact at any item interval); none across a "
 			   "discontinuity of the group (of one of its CPUs)."
-			 : sc == ZS_CPU
+		     : sc == ZS_CPU
 			 ? "The CPU's events counted between two readings "
 			   "over the time the agent counted between them "
 			   "(exact at any item interval); none across a "
@@ -278,7 +279,7 @@ void mib_zbx_names_js(char *buf, size_t len)
 }
 
 void mib_zbx_keys_js(char *js, size_t len, const char *vars, const char *re,
-		 const char *cond, const char *row)
+		     const char *cond, const char *row)
 {
 	if ((size_t)snprintf(js, len,
 			     "var o = JSON.parse(value), %sout = [], k, m;\n"
@@ -313,9 +314,9 @@ static void event_js(char *js, size_t len, enum zbx_scope sc)
 	snprintf(r, sizeof(r), "{%s\"{#EVENT}\": n[m[1]], \"{#COL}\": m[1]}",
 		 row[sc]);
 	mib_zbx_keys_js(js, len, vars, re[sc],
-		    sc == ZS_GROUP ? " && n[m[1]] && (\"h2_\" + m[2]) in o"
-				   : " && n[m[1]]",
-		    r);
+			sc == ZS_GROUP ? " && n[m[1]] && (\"h2_\" + m[2]) in o"
+				       : " && n[m[1]]",
+			r);
 }
 
 void mib_zbx_event_rule(FILE *out, enum zbx_scope sc)
@@ -349,10 +350,10 @@ void mib_zbx_event_rule(FILE *out, enum zbx_scope sc)
 	put_rate_prototype(out, sc);
 	if (sc == ZS_SUM)
 		mib_zbx_graph_prototype(out, ZBX_GRAPH_EVENTS,
-				    "hwr10k.events[{#EVENT}]", "1A7C11");
+					"hwr10k.events[{#EVENT}]", "1A7C11");
 	else if (sc == ZS_GROUP)
-		mib_zbx_graph_prototype(out, ZBX_GRAPH_GROUP_EVENTS, scope[sc].rate,
-				    "1A7C11");
+		mib_zbx_graph_prototype(out, ZBX_GRAPH_GROUP_EVENTS,
+					scope[sc].rate, "1A7C11");
 }
 
 void mib_zbx_exact_rules(FILE *out)

@@ -168,7 +168,7 @@ static void snapshot(char *f, size_t len, const char *value1,
  * the counting time's, in one snapshot, guarded (discontinuity time
  * item `disc`). */
 void mib_zbx_rate_formula(char *f, size_t len, const char *count,
-		      const char *disc)
+			  const char *disc)
 {
 	char g[LEN], v1[LEN], num[512], extra[1024];
 	extra[0] = 0;

@@ -82,7 +82,7 @@ void mib_zbx_group_rules(FILE *out)
 	/* A group's row of the walk's object: "h2_G" its name. */
 	char group_js[ZBX_LEN];
 	mib_zbx_keys_js(group_js, sizeof(group_js), "", "h2_([0-9]+)", "",
-		    "{\"{#GROUP}\": o[k], \"{#GIDX}\": m[1]}");
+			"{\"{#GROUP}\": o[k], \"{#GIDX}\": m[1]}");
 	struct mib_zbx_rule r = {
 	    .key = "hwr10k.group.discovery",
 	    .name = "CPU groups",

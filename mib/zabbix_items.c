@@ -51,11 +51,17 @@ static const struct zbx_meta meta[] = {
 
 const struct zbx_trigger mib_zbx_snmp_down = {
     "max(" ZBX_REF("zabbix[host,snmp,available]") ",{$HWR10K.SNMP.TIMEOUT})=0",
-    "No SNMP data collection", "WARNING",
+    "No SNMP data collection",
+    "WARNING",
     "The host's SNMP agent has not answered Zabbix for "
     "{$HWR10K.SNMP.TIMEOUT}: down, unreachable, or refusing the "
     "interface's community or SNMPv3 user.",
-    "availability", "health", true, false, false, false};
+    "availability",
+    "health",
+    true,
+    false,
+    false,
+    false};
 
 #define STATE_DOWN                                                        \
 	{"last(" ZBX_REF("hwr10k.state") ")<1",                           \
@@ -109,7 +115,8 @@ static const struct zbx_trigger cpu_duty_triggers[] = {
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
-const struct zbx_trigger *mib_zbx_triggers_on(const struct node *n, size_t *count)
+const struct zbx_trigger *mib_zbx_triggers_on(const struct node *n,
+					      size_t *count)
 {
 	static const struct {
 		enum obj_tag tag;
@@ -144,7 +151,7 @@ bool mib_zbx_stat_input(const struct metric *c)
 }
 
 bool mib_zbx_item_for(const struct node *n, struct mib_zbx_item *it, char *key,
-		  char *name, size_t len)
+		      char *name, size_t len)
 {
 	const struct zbx_meta *m = NULL;
 
@@ -156,8 +163,13 @@ bool mib_zbx_item_for(const struct node *n, struct mib_zbx_item *it, char *key,
 	snprintf(key, len, "%s", m->key);
 	snprintf(name, len, "%s", m->name);
 	*it = (struct mib_zbx_item){
-	    .n = n, .key = key, .name = name, .units = m->units,
-	    .valuemap = m->valuemap, .delay = m->delay, .vt = m->vt,
+	    .n = n,
+	    .key = key,
+	    .name = name,
+	    .units = m->units,
+	    .valuemap = m->valuemap,
+	    .delay = m->delay,
+	    .vt = m->vt,
 	    .prep = m->prep,
 	    .cpu = n->table == TBL_CPU ? "{#SNMPINDEX}" : NULL,
 	    .instance = n->table == TBL_CPU ? "{#SNMPINDEX}" : "0"};
@@ -166,7 +178,7 @@ bool mib_zbx_item_for(const struct node *n, struct mib_zbx_item *it, char *key,
 }
 
 const struct node *mib_zbx_find_tag(const struct mibmodel *mm, enum obj_tag tag,
-				int counter)
+				    int counter)
 {
 	for (size_t i = 0; i < mm->count; i++)
 		if (mm->nodes[i].tag == tag &&

@@ -121,16 +121,16 @@ void mib_zbx_stat_rule(FILE *out, size_t st, enum zbx_scope sc)
 		snprintf(iname, sizeof(iname), "%sEvents per second: %s%s",
 			 who[sc], s->name, sc == ZS_SUM ? " (all CPUs)" : "");
 	struct mib_zbx_item it = {.key = ikey,
-			      .name = iname,
-			      .vt = V_FLOAT,
-			      .units = s->scale ? NULL : "events/s",
-			      .type = I_CALCULATED,
-			      .delay = INTERVAL,
-			      .formula = f,
-			      .says_none = true,
-			      .cpu = r.cpu,
-			      .group = r.group,
-			      .descr = s->summary};
+				  .name = iname,
+				  .vt = V_FLOAT,
+				  .units = s->scale ? NULL : "events/s",
+				  .type = I_CALCULATED,
+				  .delay = INTERVAL,
+				  .formula = f,
+				  .says_none = true,
+				  .cpu = r.cpu,
+				  .group = r.group,
+				  .descr = s->summary};
 	mib_zbx_item(out, 12, &it);
 	if (!strcmp(s->name, "ipc")) {
 		static const char *const graph[] = {

@@ -206,7 +206,7 @@ static void dependency(FILE *out, int in, const char *name, const char *expr)
 }
 
 void mib_zbx_triggers(FILE *out, int in, const struct zbx_trigger *t,
-		  size_t count, bool proto)
+		      size_t count, bool proto)
 {
 	int f = in + 6;
 	fprintf(out, "%*s%s:\n", in + 2, "",
@@ -272,7 +272,7 @@ void mib_zbx_enum_valuemap(FILE *out, const struct node *n)
 }
 
 void mib_zbx_with_triggers(FILE *out, int in, const struct mib_zbx_item *it,
-		       bool proto)
+			   bool proto)
 {
 	size_t nt;
 	const struct zbx_trigger *t = mib_zbx_triggers_on(it->n, &nt);
@@ -334,7 +334,7 @@ void mib_zbx_rule(FILE *out, const struct mib_zbx_rule *r)
 }
 
 void mib_zbx_graph_prototype(FILE *out, const char *name, const char *key,
-			 const char *color)
+			     const char *color)
 {
 	fprintf(out, "          graph_prototypes:\n            -\n"
 		     "              uuid: ");

@@ -17,9 +17,9 @@ static long long instance_key(const void *e)
 static struct alarm_instance *instance(struct alarm *a, int cpu)
 {
 	bool added;
-	struct alarm_instance *p =
-	    util_sorted_find_or_add((void **)&a->inst, &a->ninst, sizeof(*a->inst),
-			       instance_key, cpu, &added);
+	struct alarm_instance *p = util_sorted_find_or_add(
+	    (void **)&a->inst, &a->ninst, sizeof(*a->inst), instance_key, cpu,
+	    &added);
 	if (p && added) {
 		p->cpu = cpu;
 		p->status = ALARM_WAITING;
@@ -54,9 +54,9 @@ static unsigned sample_one(const struct cache *c, struct alarm *a,
 	if (st == SAMPLE_DISCONTINUITY) {
 		a->dropped++;
 		util_log(LOG_INFO,
-			"alarm %s: %s: sample across a counter discontinuity "
-			"dropped\n",
-			a->cfg.name, who);
+			 "alarm %s: %s: sample across a counter discontinuity "
+			 "dropped\n",
+			 a->cfg.name, who);
 		return 0;
 	}
 	struct alarm_instance *in = instance(a, cpu);
@@ -68,18 +68,18 @@ static unsigned sample_one(const struct cache *c, struct alarm *a,
 	a->event_value = v;
 	a->event_threshold =
 	    kind == ALARM_EVENT_RISING ? a->cfg.rising : a->cfg.falling;
-	util_log(LOG_NOTICE, "alarm %s: %s %s %llu %s threshold %llu\n",
-		a->cfg.name,
-		kind == ALARM_EVENT_RISING ? "rising:" : "falling:", who,
-		(unsigned long long)v, kind == ALARM_EVENT_RISING ? ">=" : "<=",
-		(unsigned long long)a->event_threshold);
+	util_log(
+	    LOG_NOTICE, "alarm %s: %s %s %llu %s threshold %llu\n", a->cfg.name,
+	    kind == ALARM_EVENT_RISING ? "rising:" : "falling:", who,
+	    (unsigned long long)v, kind == ALARM_EVENT_RISING ? ">=" : "<=",
+	    (unsigned long long)a->event_threshold);
 	if (emit)
 		emit(ctx, a, a->index, kind);
 	return 1;
 }
 
 unsigned alarm_evaluate(const struct cache *c, struct alarm_set *alarms,
-			 alarm_emit_fn emit, void *ctx)
+			alarm_emit_fn emit, void *ctx)
 {
 	unsigned n = 0;
 	if (!alarms)

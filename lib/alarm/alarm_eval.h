@@ -16,6 +16,6 @@ typedef void (*alarm_emit_fn)(void *ctx, const struct alarm *a, size_t index,
  * dropped (and logged); they never raise an alarm.
  */
 unsigned alarm_evaluate(const struct cache *c, struct alarm_set *alarms,
-			 alarm_emit_fn emit, void *ctx);
+			alarm_emit_fn emit, void *ctx);
 
 #endif

@@ -52,8 +52,8 @@ bool backend_keep(struct backend *b, const struct config *running,
 	if (!b->ops || strcmp(b->ops->section->name, next->backend) != 0 ||
 	    strcmp(running->backend, next->backend) != 0 ||
 	    !config_token_table_same(b->ops->section->tokens,
-			      config_settings(running, b->ops->section),
-			      config_settings(next, b->ops->section)))
+				     config_settings(running, b->ops->section),
+				     config_settings(next, b->ops->section)))
 		return false;
 	return !b->ops->keep || b->ops->keep(b, next);
 }

@@ -65,14 +65,14 @@ static int check_units(const struct pcp_metric *m, int c, char *err,
 	if (u->dimSpace == 0 && u->dimTime == 0 &&
 	    (u->dimCount == 0 || (u->dimCount == 1 && u->scaleCount == 0)))
 		return 0;
-	return util_parse_fail(err, len,
-			  "pcp: %s: PCP metric %s is in units of '%s'%s; a "
-			  "counter counts events (units 'count' or none)",
-			  meta_counters[c].fullname, m->name ? m->name : "?",
-			  pmUnitsStr(u),
-			  u->dimTime ? " (time)"
-			  : u->dimSpace ? " (space)"
-					: " (a scaled count)");
+	return util_parse_fail(
+	    err, len,
+	    "pcp: %s: PCP metric %s is in units of '%s'%s; a "
+	    "counter counts events (units 'count' or none)",
+	    meta_counters[c].fullname, m->name ? m->name : "?", pmUnitsStr(u),
+	    u->dimTime	  ? " (time)"
+	    : u->dimSpace ? " (space)"
+			  : " (a scaled count)");
 }
 
 /*
@@ -88,23 +88,25 @@ static int check_instances(struct pcp *p, const struct pcp_metric *m, int c,
 {
 	int *inst = NULL;
 	char **names = NULL;
-	int n = backend_pcp_source_instances(&p->src, m->desc.indom, &inst, &names);
+	int n =
+	    backend_pcp_source_instances(&p->src, m->desc.indom, &inst, &names);
 	int bad = 0;
 	struct strbuf sb = STRBUF_INIT;
 
 	for (int i = 0; i < n; i++)
 		if (backend_pcp_cpu_of_instance(names[i]) < 0 && bad++ < 3)
 			util_strbuf_addf(&sb, "%s%s", bad > 1 ? ", " : "",
-				    names[i]);
+					 names[i]);
 	free(inst);
 	free(names);
 	if (bad)
-		util_parse_fail(err, len,
-			   "pcp: %s: PCP metric %s is not per CPU: %d of its "
-			   "%d instances are not named cpuN (%s%s); map a "
-			   "per-CPU metric or one without instances",
-			   meta_counters[c].fullname, m->name, bad, n,
-			   sb.buf ? sb.buf : "", bad > 3 ? ", ..." : "");
+		util_parse_fail(
+		    err, len,
+		    "pcp: %s: PCP metric %s is not per CPU: %d of its "
+		    "%d instances are not named cpuN (%s%s); map a "
+		    "per-CPU metric or one without instances",
+		    meta_counters[c].fullname, m->name, bad, n,
+		    sb.buf ? sb.buf : "", bad > 3 ? ", ..." : "");
 	util_strbuf_release(&sb);
 	return bad ? -1 : 0;
 }
@@ -135,28 +137,29 @@ static int map_counter(struct pcp *p, int c, const char *named, char *err,
 	char why[200];
 
 	if (backend_pcp_source_lookup(&p->src, name, &m->id, &m->desc, why,
-			      sizeof(why)) != 0) {
+				      sizeof(why)) != 0) {
 		if (!named)
 			return 0; /* listed by log_unmapped() */
 		return util_parse_fail(err, len, "pcp: pcpMetric %s %s: %s: %s",
-				  meta_counters[c].fullname, name, p->src.name, why);
+				       meta_counters[c].fullname, name,
+				       p->src.name, why);
 	}
 	if (m->desc.sem != PM_SEM_COUNTER)
-		return util_parse_fail(err, len,
-				  "pcp: %s: PCP metric %s has %s semantics; a "
-				  "counter needs counter semantics",
-				  meta_counters[c].fullname, name,
-				  sem_name(m->desc.sem));
+		return util_parse_fail(
+		    err, len,
+		    "pcp: %s: PCP metric %s has %s semantics; a "
+		    "counter needs counter semantics",
+		    meta_counters[c].fullname, name, sem_name(m->desc.sem));
 	if (m->desc.type == PM_TYPE_32 || m->desc.type == PM_TYPE_U32)
 		m->width = 32;
 	else if (m->desc.type == PM_TYPE_64 || m->desc.type == PM_TYPE_U64)
 		m->width = 64;
 	else
-		return util_parse_fail(err, len,
-				  "pcp: %s: PCP metric %s is of type %s, not "
-				  "an integer counter",
-				  meta_counters[c].fullname, name,
-				  pmTypeStr(m->desc.type));
+		return util_parse_fail(
+		    err, len,
+		    "pcp: %s: PCP metric %s is of type %s, not "
+		    "an integer counter",
+		    meta_counters[c].fullname, name, pmTypeStr(m->desc.type));
 	if (!(m->name = strdup(name)))
 		return util_parse_fail(err, len, "out of memory");
 	if (check_units(m, c, err, len) != 0 ||
@@ -184,12 +187,12 @@ static void map_state(struct pcp *p)
 
 	p->state_at = p->cpurev_at = -1;
 	if (backend_pcp_source_lookup(&p->src, METRIC_PREFIX "state", &id,
-			      &p->state_desc, why, sizeof(why)) == 0) {
+				      &p->state_desc, why, sizeof(why)) == 0) {
 		p->state_at = p->nids;
 		p->ids[p->nids++] = id;
 	}
 	if (backend_pcp_source_lookup(&p->src, METRIC_PREFIX "cpurev", &id,
-			      &p->cpurev_desc, why, sizeof(why)) == 0) {
+				      &p->cpurev_desc, why, sizeof(why)) == 0) {
 		p->cpurev_at = p->nids;
 		p->ids[p->nids++] = id;
 	}
@@ -204,13 +207,14 @@ static void log_unmapped(const struct pcp *p)
 	for (int c = 0; c < COUNTER_COUNT; c++) {
 		if (p->counted & COUNTER_BIT(c))
 			continue;
-		util_strbuf_addf(&sb, "%s%s", n++ ? " " : "", meta_counters[c].name);
+		util_strbuf_addf(&sb, "%s%s", n++ ? " " : "",
+				 meta_counters[c].name);
 	}
 	if (n)
 		util_log(LOG_INFO,
-			"pcp: %s has no metric for %d counters, not counted "
-			"(pcpMetric maps them): %s\n",
-			p->src.name, n, sb.buf ? sb.buf : "");
+			 "pcp: %s has no metric for %d counters, not counted "
+			 "(pcpMetric maps them): %s\n",
+			 p->src.name, n, sb.buf ? sb.buf : "");
 	util_strbuf_release(&sb);
 }
 
@@ -227,7 +231,8 @@ static int pcp_open(struct backend *b, const struct config *cfg, char *err,
 	}
 	p->loop = ps->loop;
 	p->interval = cfg->poll_interval;
-	if (backend_pcp_source_open(&p->src, ps->host, ps->archive, err, len) != 0)
+	if (backend_pcp_source_open(&p->src, ps->host, ps->archive, err, len) !=
+	    0)
 		goto fail;
 	for (int c = 0; c < COUNTER_COUNT; c++)
 		if (map_counter(p, c, ps->metric[c], err, len) < 0)
@@ -238,15 +243,15 @@ static int pcp_open(struct backend *b, const struct config *cfg, char *err,
 	p->state = p->counted ? __builtin_popcountll(p->counted) : -1;
 	snprintf(p->cpurev, sizeof(p->cpurev), "unknown");
 	util_log(LOG_INFO,
-		"pcp: %s: %d counters mapped (%d system-wide only)%s%s\n",
-		p->src.name, p->nmetrics, __builtin_popcountll(p->system_wide),
-		p->state_at >= 0 ? ", state" : "",
-		p->cpurev_at >= 0 ? ", cpurev" : "");
+		 "pcp: %s: %d counters mapped (%d system-wide only)%s%s\n",
+		 p->src.name, p->nmetrics, __builtin_popcountll(p->system_wide),
+		 p->state_at >= 0 ? ", state" : "",
+		 p->cpurev_at >= 0 ? ", cpurev" : "");
 	if (p->nmetrics == 0)
 		util_log(LOG_WARNING,
-			"pcp: %s has none of the counters: map them with "
-			"pcpMetric METRIC PCPNAME\n",
-			p->src.name);
+			 "pcp: %s has none of the counters: map them with "
+			 "pcpMetric METRIC PCPNAME\n",
+			 p->src.name);
 	backend_pcp_restart(p);
 	b->priv = p;
 	return 0;

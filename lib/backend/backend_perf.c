@@ -60,9 +60,9 @@ static long long perf_cpu_key(const void *e)
 static struct perf_cpu *find_or_add_cpu(struct perf *pf, unsigned cpu)
 {
 	bool added;
-	struct perf_cpu *p =
-	    util_sorted_find_or_add((void **)&pf->cpus, &pf->ncpus,
-			       sizeof(*pf->cpus), perf_cpu_key, cpu, &added);
+	struct perf_cpu *p = util_sorted_find_or_add(
+	    (void **)&pf->cpus, &pf->ncpus, sizeof(*pf->cpus), perf_cpu_key,
+	    cpu, &added);
 	if (p && added)
 		p->cpu = cpu;
 	return p;
@@ -89,9 +89,9 @@ static int sync_cpus_to(struct perf *pf, const struct cpulist *online)
 		struct perf_cpu *pc = &pf->cpus[i];
 		if (pc->open && !util_cpulist_has(online, pc->cpu)) {
 			util_log(LOG_NOTICE,
-				"perf: CPU %u went offline; its "
-				"counters stop\n",
-				pc->cpu);
+				 "perf: CPU %u went offline; its "
+				 "counters stop\n",
+				 pc->cpu);
 			backend_perf_cpu_close(pc);
 		}
 	}
@@ -100,12 +100,13 @@ static int sync_cpus_to(struct perf *pf, const struct cpulist *online)
 		if (!pc)
 			return -1;
 		bool reopen = pc->ever_open;
-		if (!pc->open && backend_perf_cpu_open(pc, pf->spec, pf->counted,
-					       pf->group_size) == 0) {
+		if (!pc->open &&
+		    backend_perf_cpu_open(pc, pf->spec, pf->counted,
+					  pf->group_size) == 0) {
 			if (reopen)
 				util_log(LOG_NOTICE,
-					"perf: CPU %u counting again\n",
-					pc->cpu);
+					 "perf: CPU %u counting again\n",
+					 pc->cpu);
 			pc->ever_open = true;
 		}
 	}
@@ -157,9 +158,10 @@ static const char *open_failure(int e)
 static void log_uncounted(const struct perf *pf, int c, int e)
 {
 	util_log(LOG_NOTICE,
-		"perf: %s%s (%s) cannot count: %s; not counted, no "
-		"instances\n",
-		METRIC_PREFIX, meta_counters[c].name, pf->text[c], open_failure(e));
+		 "perf: %s%s (%s) cannot count: %s; not counted, no "
+		 "instances\n",
+		 METRIC_PREFIX, meta_counters[c].name, pf->text[c],
+		 open_failure(e));
 }
 
 /* Nothing counts for want of a PMU: say what does count here, once. */
@@ -198,12 +200,12 @@ static void probe_all(struct perf *pf, int cpu, bool quiet)
 		pf->state = 0;
 		if (!quiet)
 			util_log(LOG_ERR,
-				"perf: counting is not permitted "
-				"(EACCES/EPERM): run as "
-				"root, give the agent CAP_PERFMON, or lower "
-				"/proc/sys/kernel/perf_event_paranoid (-1 for "
-				"system-"
-				"wide events)\n");
+				 "perf: counting is not permitted "
+				 "(EACCES/EPERM): run as "
+				 "root, give the agent CAP_PERFMON, or lower "
+				 "/proc/sys/kernel/perf_event_paranoid (-1 for "
+				 "system-"
+				 "wide events)\n");
 	} else if (pf->counted == 0 && (nopmu || other)) {
 		pf->state = -1;
 		if (!quiet)
@@ -221,12 +223,14 @@ static int perf_open(struct backend *b, const struct config *cfg, char *err,
 	}
 	const struct perf_settings *ps =
 	    config_settings(cfg, &backend_perf_section);
-	snprintf(pf->sysfs, sizeof(pf->sysfs), "%s", backend_perf_settings_sysfs(ps));
+	snprintf(pf->sysfs, sizeof(pf->sysfs), "%s",
+		 backend_perf_settings_sysfs(ps));
 	pf->group_size = ps->group_size;
 	for (int c = 0; c < COUNTER_COUNT; c++) {
 		const char *s = backend_perf_settings_spec(ps, c);
 		snprintf(pf->text[c], sizeof(pf->text[c]), "%s", s);
-		if (backend_perfspec_parse(s, pf->sysfs, &pf->spec[c], err, errlen)) {
+		if (backend_perfspec_parse(s, pf->sysfs, &pf->spec[c], err,
+					   errlen)) {
 			free_perf(pf);
 			return -1;
 		}
@@ -250,7 +254,7 @@ static int perf_open(struct backend *b, const struct config *cfg, char *err,
 	if (backend_host_nodes(pf->sysfs, &pf->nodes, why, sizeof(why)) != 0)
 		util_log(LOG_WARNING, "perf: no CPU groups: %s\n", why);
 	util_log(LOG_INFO, "perf: counting %d of %d metrics\n",
-		__builtin_popcountll(pf->counted), COUNTER_COUNT);
+		 __builtin_popcountll(pf->counted), COUNTER_COUNT);
 	int rc = sync_cpus_to(pf, &online);
 	util_cpulist_free(&online);
 	if (rc != 0) {
@@ -284,9 +288,9 @@ static void reprobe(struct perf *pf)
 	if (pf->counted == 0 && pf->state == was)
 		return;
 	util_log(LOG_NOTICE,
-		"perf: state %d -> %d: %d metrics can be counted now; every "
-		"CPU reopens\n",
-		was, pf->state, __builtin_popcountll(pf->counted));
+		 "perf: state %d -> %d: %d metrics can be counted now; every "
+		 "CPU reopens\n",
+		 was, pf->state, __builtin_popcountll(pf->counted));
 	for (i = 0; i < pf->ncpus; i++)
 		backend_perf_cpu_close(&pf->cpus[i]);
 }
@@ -308,7 +312,8 @@ static void drop_never_ran(struct perf *pf)
 
 	for (size_t i = 0; i < pf->ncpus; i++)
 		if (pf->cpus[i].open) {
-			idle &= backend_perf_cpu_never_ran(&pf->cpus[i], NEVER_RAN_NS);
+			idle &= backend_perf_cpu_never_ran(&pf->cpus[i],
+							   NEVER_RAN_NS);
 			first = open++ ? first : i;
 		}
 	if (open == 0 || idle == 0)
@@ -316,12 +321,13 @@ static void drop_never_ran(struct perf *pf)
 	for (int c = 0; c < COUNTER_COUNT; c++)
 		if (idle & COUNTER_BIT(c))
 			util_log(LOG_WARNING,
-				"perf: %s%s (%s) cannot count: the kernel "
-				"accepted it but has never run it on any CPU "
-				"(its PMU cannot count it, or other events "
-				"hold the counters); not counted, no "
-				"instances\n",
-				METRIC_PREFIX, meta_counters[c].name, pf->text[c]);
+				 "perf: %s%s (%s) cannot count: the kernel "
+				 "accepted it but has never run it on any CPU "
+				 "(its PMU cannot count it, or other events "
+				 "hold the counters); not counted, no "
+				 "instances\n",
+				 METRIC_PREFIX, meta_counters[c].name,
+				 pf->text[c]);
 	pf->never_ran |= idle;
 	pf->counted &= ~idle;
 	pf->state = __builtin_popcountll(pf->counted);

@@ -64,7 +64,8 @@ static int parse_width(void *settings, const char *token, char **w, int n,
 	uint64_t v;
 	if (util_parse_number(token, w, n, 1, 64, &v, err, len) ||
 	    (v != 32 && v != 48 && v != 64))
-		return util_parse_fail(err, len, "%s: expected 32, 48 or 64", token);
+		return util_parse_fail(err, len, "%s: expected 32, 48 or 64",
+				       token);
 	((struct replay_settings *)settings)->width = (unsigned)v;
 	return 0;
 }
@@ -82,7 +83,7 @@ static int replay_validate(const void *settings, char *err, size_t errlen)
 {
 	if (!((const struct replay_settings *)settings)->file)
 		return util_parse_fail(err, errlen,
-				  "backend replay needs replayFile");
+				       "backend replay needs replayFile");
 	return 0;
 }
 
@@ -94,8 +95,8 @@ static void restart(struct replay *r)
 	r->epoch = backend_new_epoch();
 }
 
-static int backend_replay_open(struct backend *b, const struct config *cfg, char *err,
-		       size_t errlen)
+static int backend_replay_open(struct backend *b, const struct config *cfg,
+			       char *err, size_t errlen)
 {
 	const struct replay_settings *rs =
 	    config_settings(cfg, &backend_replay_section);
@@ -190,10 +191,10 @@ static int replay_read(struct backend *b, struct sample *out)
 	if (r->next == r->nsets && r->loop) {
 		if (r->loops++ == 0)
 			util_log(LOG_INFO,
-				"replay: %s: end reached, starting again "
-				"(logged once; each loop is a counter "
-				"discontinuity)\n",
-				r->file);
+				 "replay: %s: end reached, starting again "
+				 "(logged once; each loop is a counter "
+				 "discontinuity)\n",
+				 r->file);
 		restart(r);
 	}
 	memset(present, 0, r->ncpus * sizeof(*present));
@@ -208,9 +209,9 @@ static int replay_read(struct backend *b, struct sample *out)
 		r->time_ns += (uint64_t)r->interval * 1000000000u;
 		if (!r->ended)
 			util_log(LOG_NOTICE,
-				"replay: %s: end reached after %zu "
-				"sets; holding the last values\n",
-				r->file, r->nsets);
+				 "replay: %s: end reached after %zu "
+				 "sets; holding the last values\n",
+				 r->file, r->nsets);
 		r->ended = true;
 		out->ended = true; /* rows say so; no rate is served */
 		const struct rset *s = &r->sets[i];

@@ -165,7 +165,8 @@ static void sim_close(struct backend *b)
 
 uint64_t backend_sim_rate(const struct sim_settings *s, int k)
 {
-	return s->rate_set & COUNTER_BIT(k) ? s->rate[k] : meta_counters[k].sim_rate;
+	return s->rate_set & COUNTER_BIT(k) ? s->rate[k]
+					    : meta_counters[k].sim_rate;
 }
 
 static const struct sim_settings sim_defaults = {
@@ -181,8 +182,8 @@ static int parse_rate(void *settings, const char *token, char **w, int n,
 	uint64_t v;
 
 	if (n != 2)
-		return util_parse_fail(err, len, "%s: expected METRIC PER_SECOND",
-				  token);
+		return util_parse_fail(err, len,
+				       "%s: expected METRIC PER_SECOND", token);
 	int k = backend_counter_arg(w[0], token, err, len);
 	if (k < 0)
 		return -1;
@@ -192,16 +193,16 @@ static int parse_rate(void *settings, const char *token, char **w, int n,
 	}
 	if (util_parse_u64(w[1], UINT64_MAX, &v))
 		return util_parse_fail(err, len,
-				  "%s: rate '%s' is not a whole number of "
-				  "events per second (or 'off')",
-				  token, w[1]);
+				       "%s: rate '%s' is not a whole number of "
+				       "events per second (or 'off')",
+				       token, w[1]);
 	if (v > SIM_RATE_MAX)
-		return util_parse_fail(err, len,
-				  "%s: rate %s is above %llu: the busiest "
-				  "simulated CPU's counter would wrap within "
-				  "a century",
-				  token, w[1],
-				  (unsigned long long)SIM_RATE_MAX);
+		return util_parse_fail(
+		    err, len,
+		    "%s: rate %s is above %llu: the busiest "
+		    "simulated CPU's counter would wrap within "
+		    "a century",
+		    token, w[1], (unsigned long long)SIM_RATE_MAX);
 	s->rate[k] = v;
 	s->rate_set |= COUNTER_BIT(k);
 	s->off &= ~COUNTER_BIT(k);
@@ -228,9 +229,9 @@ static int parse_cpurev(void *settings, const char *token, char **w, int n,
 	if (n != 1 || strlen(w[0]) > CPUREV_MAX ||
 	    meta_cpurev_parse(w[0], &a, &b) != 0)
 		return util_parse_fail(err, len,
-				  "%s: expected a revision like 3.4 "
-				  "(MAJOR.MINOR, each 0..%d)",
-				  token, CPUREV_PART_MAX);
+				       "%s: expected a revision like 3.4 "
+				       "(MAJOR.MINOR, each 0..%d)",
+				       token, CPUREV_PART_MAX);
 	snprintf(s->cpurev, sizeof(s->cpurev), "%s", w[0]);
 	return 0;
 }

@@ -47,7 +47,8 @@ static int add_node(const char *dir, long n, struct cpu_groups *out,
 	struct cpulist l;
 	snprintf(path, sizeof(path), "%s/node%ld/cpulist", dir, n);
 	if (util_cpulist_read(path, &l) != 0)
-		return util_parse_fail(err, len, "%s: cannot read a CPU list", path);
+		return util_parse_fail(err, len, "%s: cannot read a CPU list",
+				       path);
 	if (l.n == 0)
 		return 0; /* memory only */
 	snprintf(name, sizeof(name), "node%ld", n);
@@ -57,7 +58,7 @@ static int add_node(const char *dir, long n, struct cpu_groups *out,
 }
 
 int backend_host_nodes(const char *sysfs, struct cpu_groups *out, char *err,
-	       size_t len)
+		       size_t len)
 {
 	char dir[400];
 	bool seen[CPU_GROUPS_MAX] = {false};

@@ -21,6 +21,6 @@ void backend_host_cpurev(char *out, size_t len);
  * or parsed, or nodes that overlap; out is then empty.
  */
 int backend_host_nodes(const char *sysfs, struct cpu_groups *out, char *err,
-	       size_t len);
+		       size_t len);
 
 #endif

@@ -32,7 +32,8 @@ struct pcp_metric {
 	 * an instance that is not a CPU; a fetch error for this metric. */
 	bool noncpu_logged, failing;
 	/* Archive: the digest of the instance domain its instances were
-	 * learnt from (backend_pcp_source_indom_digest); learnt again on a change. */
+	 * learnt from (backend_pcp_source_indom_digest); learnt again on a
+	 * change. */
 	uint64_t indom_digest;
 };
 

@@ -67,7 +67,7 @@ static int from_result(struct pcp_source *src, pmID id, const pmDesc *d,
 	for (int i = 0; nc && i < vs->numval; i++) {
 		pmAtomValue v;
 		char *iname = backend_pcp_source_inst_name(src, d->indom,
-						   vs->vlist[i].inst);
+							   vs->vlist[i].inst);
 		long cpu = backend_pcp_cpu_of_instance(iname);
 		free(iname);
 		if (cpu < 0 || pmExtractValue(vs->valfmt, &vs->vlist[i],
@@ -89,15 +89,16 @@ void backend_pcp_nodes_read(struct pcp *p)
 
 	memset(&p->nodes, 0, sizeof(p->nodes));
 	if (backend_pcp_source_lookup(&p->src, CPU_NODE_METRIC, &id, &d, err,
-			      sizeof(err)) != 0 ||
+				      sizeof(err)) != 0 ||
 	    d.indom == PM_INDOM_NULL)
 		return; /* no such metric here: no groups */
 	enum pcp_fetch f = backend_pcp_source_fetch(&p->src, 1, &id, &res, 0);
 	if (f == PCP_FETCH_OK || f == PCP_FETCH_RECONNECTED) {
 		if (from_result(&p->src, id, &d, res, &p->nodes, err,
 				sizeof(err)) != 0) {
-			util_log(LOG_WARNING, "pcp: %s: %s: %s; no CPU groups\n",
-				p->src.name, CPU_NODE_METRIC, err);
+			util_log(LOG_WARNING,
+				 "pcp: %s: %s: %s; no CPU groups\n",
+				 p->src.name, CPU_NODE_METRIC, err);
 			util_cpu_groups_free(&p->nodes);
 		}
 		pmFreeResult(res);
@@ -106,5 +107,5 @@ void backend_pcp_nodes_read(struct pcp *p)
 		backend_pcp_source_rewind(&p->src);
 	if (p->nodes.n)
 		util_log(LOG_INFO, "pcp: %s: %zu CPU group(s) from %s\n",
-			p->src.name, p->nodes.n, CPU_NODE_METRIC);
+			 p->src.name, p->nodes.n, CPU_NODE_METRIC);
 }

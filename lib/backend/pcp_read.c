@@ -57,8 +57,8 @@ static struct pcp_cpu *find_or_add_cpu(struct pcp *p, unsigned cpu)
 {
 	bool added;
 	struct pcp_cpu *pc =
-	    util_sorted_find_or_add((void **)&p->cpus, &p->ncpus, sizeof(*p->cpus),
-			       cpu_key, cpu, &added);
+	    util_sorted_find_or_add((void **)&p->cpus, &p->ncpus,
+				    sizeof(*p->cpus), cpu_key, cpu, &added);
 	if (pc && added)
 		pc->cpu = cpu;
 	return pc;
@@ -70,8 +70,8 @@ static long cpu_of(struct pcp *p, struct pcp_metric *m, int inst)
 {
 	bool added;
 	struct pcp_inst *e =
-	    util_sorted_find_or_add((void **)&m->inst, &m->ninst, sizeof(*m->inst),
-			       inst_key, inst, &added);
+	    util_sorted_find_or_add((void **)&m->inst, &m->ninst,
+				    sizeof(*m->inst), inst_key, inst, &added);
 	if (e && !added)
 		return e->cpu;
 	char *name = backend_pcp_source_inst_name(&p->src, m->desc.indom, inst);
@@ -80,11 +80,11 @@ static long cpu_of(struct pcp *p, struct pcp_metric *m, int inst)
 		/* open refused such metrics: this instance came later */
 		if (!m->noncpu_logged)
 			util_log(LOG_WARNING,
-				"pcp: %s: instance %d (%s) is not a CPU "
-				"(expected cpuN); its values are skipped and "
-				"counted in hwR10kEvCtrPollErrors (logged "
-				"once)\n",
-				m->name, inst, name ? name : "no name");
+				 "pcp: %s: instance %d (%s) is not a CPU "
+				 "(expected cpuN); its values are skipped and "
+				 "counted in hwR10kEvCtrPollErrors (logged "
+				 "once)\n",
+				 m->name, inst, name ? name : "no name");
 		m->noncpu_logged = true;
 		p->errors++;
 	}
@@ -106,11 +106,11 @@ static void advance(struct count_cell *cell, uint64_t raw,
 	if (cpu >= 0)
 		snprintf(where, sizeof(where), " of CPU %ld", cpu);
 	util_log(LOG_NOTICE,
-		"pcp: %s%s went backwards (%llu to %llu): the source "
-		"restarted it from zero; its rate for this poll is unknown (a "
-		"discontinuity)\n",
-		m->name, where, (unsigned long long)before,
-		(unsigned long long)raw);
+		 "pcp: %s%s went backwards (%llu to %llu): the source "
+		 "restarted it from zero; its rate for this poll is unknown (a "
+		 "discontinuity)\n",
+		 m->name, where, (unsigned long long)before,
+		 (unsigned long long)raw);
 }
 
 static void fold_metric(struct pcp *p, struct pcp_metric *m,
@@ -119,10 +119,10 @@ static void fold_metric(struct pcp *p, struct pcp_metric *m,
 	if (vs->numval < 0) {
 		if (!m->failing)
 			util_log(LOG_WARNING,
-				"pcp: %s: %s; not counted until it has values "
-				"again (each poll without is counted in "
-				"hwR10kEvCtrPollErrors)\n",
-				m->name, pmErrStr(vs->numval));
+				 "pcp: %s: %s; not counted until it has values "
+				 "again (each poll without is counted in "
+				 "hwR10kEvCtrPollErrors)\n",
+				 m->name, pmErrStr(vs->numval));
 		m->failing = true;
 		p->errors++;
 		return;
@@ -196,15 +196,16 @@ static void follow_indoms(struct pcp *p)
 		if (j < i) /* the same domain, read for this record already */
 			h = p->metric[j].indom_digest;
 		else
-			h = backend_pcp_source_indom_digest(&p->src, m->desc.indom);
+			h = backend_pcp_source_indom_digest(&p->src,
+							    m->desc.indom);
 		if (m->indom_digest && h != m->indom_digest && m->ninst) {
 			if (j == i)
 				util_log(LOG_NOTICE,
-					"pcp: %s: the instance domain %s "
-					"changed at record %zu: instances are "
-					"named as the archive has them now\n",
-					p->src.name, pmInDomStr(m->desc.indom),
-					p->records + 1);
+					 "pcp: %s: the instance domain %s "
+					 "changed at record %zu: instances are "
+					 "named as the archive has them now\n",
+					 p->src.name, pmInDomStr(m->desc.indom),
+					 p->records + 1);
 			free(m->inst);
 			m->inst = NULL;
 			m->ninst = 0;
@@ -240,21 +241,22 @@ static void fold_result(struct pcp *p, const pmResult *res)
 static enum pcp_fetch next_record(struct pcp *p, uint64_t now, pmResult **res)
 {
 	for (int tries = 0; tries < 4; tries++) {
-		enum pcp_fetch f =
-		    backend_pcp_source_fetch(&p->src, p->nids, p->ids, res, now);
+		enum pcp_fetch f = backend_pcp_source_fetch(&p->src, p->nids,
+							    p->ids, res, now);
 		if (f == PCP_FETCH_ERROR && p->src.archive) {
 			/* a record libpcp cannot read (a corrupt or cut
 			 * volume): the archive ends there, looped or held,
 			 * never served as current; said once, counted */
 			if (!p->corrupt_logged)
-				util_log(LOG_ERR,
-					"pcp: %s: cannot read the record after "
-					"record %zu (%s): the archive ends "
-					"there%s (logged once; counted in "
-					"hwR10kEvCtrPollErrors)\n",
-					p->src.name, p->records,
-					pmErrStr(p->src.error),
-					p->loop ? "; starting again" : "");
+				util_log(
+				    LOG_ERR,
+				    "pcp: %s: cannot read the record after "
+				    "record %zu (%s): the archive ends "
+				    "there%s (logged once; counted in "
+				    "hwR10kEvCtrPollErrors)\n",
+				    p->src.name, p->records,
+				    pmErrStr(p->src.error),
+				    p->loop ? "; starting again" : "");
 			p->corrupt_logged = true;
 			p->errors++;
 			f = PCP_FETCH_END;
@@ -263,20 +265,20 @@ static enum pcp_fetch next_record(struct pcp *p, uint64_t now, pmResult **res)
 			backend_pcp_restart(p);
 		if (f == PCP_FETCH_MARK) {
 			util_log(LOG_NOTICE,
-				"pcp: %s: a <mark> record after record %zu "
-				"(a gap in the recording): counting "
-				"restarts\n",
-				p->src.name, p->records);
+				 "pcp: %s: a <mark> record after record %zu "
+				 "(a gap in the recording): counting "
+				 "restarts\n",
+				 p->src.name, p->records);
 			backend_pcp_restart(p);
 			continue;
 		}
 		if (f == PCP_FETCH_END && p->loop && p->records > 0) {
 			if (p->loops++ == 0)
 				util_log(LOG_INFO,
-					"pcp: %s: end reached, starting again "
-					"(logged once; each loop is a counter "
-					"discontinuity)\n",
-					p->src.name);
+					 "pcp: %s: end reached, starting again "
+					 "(logged once; each loop is a counter "
+					 "discontinuity)\n",
+					 p->src.name);
 			if (backend_pcp_source_rewind(&p->src) != 0)
 				return PCP_FETCH_ERROR;
 			backend_pcp_restart(p);
@@ -285,9 +287,9 @@ static enum pcp_fetch next_record(struct pcp *p, uint64_t now, pmResult **res)
 		}
 		if (f == PCP_FETCH_END && !p->ended)
 			util_log(LOG_NOTICE,
-				"pcp: %s: end reached after %zu records; "
-				"holding the last values\n",
-				p->src.name, p->records);
+				 "pcp: %s: end reached after %zu records; "
+				 "holding the last values\n",
+				 p->src.name, p->records);
 		p->ended = f == PCP_FETCH_END;
 		return f;
 	}

@@ -23,16 +23,17 @@ static int parse_metric(void *settings, const char *token, char **w, int n,
 
 	if (n != 2)
 		return util_parse_fail(err, len, "%s: expected METRIC PCPNAME",
-				  token);
+				       token);
 	int c = backend_counter_arg(w[0], token, err, len);
 	if (c < 0)
 		return -1;
 	for (int o = 0; o < COUNTER_COUNT; o++)
 		if (o != c && s->metric[o] && strcmp(s->metric[o], w[1]) == 0)
-			return util_parse_fail(err, len,
-					  "%s: PCP metric %s already feeds %s; "
-					  "one PCP metric feeds one counter",
-					  token, w[1], meta_counters[o].fullname);
+			return util_parse_fail(
+			    err, len,
+			    "%s: PCP metric %s already feeds %s; "
+			    "one PCP metric feeds one counter",
+			    token, w[1], meta_counters[o].fullname);
 	char *name = strdup(w[1]);
 	if (!name)
 		return util_parse_fail(err, len, "out of memory");
@@ -58,9 +59,10 @@ static int pcp_validate(const void *settings, char *err, size_t len)
 	const struct pcp_settings *s = settings;
 
 	if (s->host && s->archive)
-		return util_parse_fail(err, len,
-				  "pcpHost and pcpArchive exclude each other "
-				  "(a source is pmcd or an archive)");
+		return util_parse_fail(
+		    err, len,
+		    "pcpHost and pcpArchive exclude each other "
+		    "(a source is pmcd or an archive)");
 	return 0;
 }
 
@@ -71,6 +73,7 @@ const struct config_section backend_pcp_section = {
     .defaults = &pcp_defaults,
     .validate = pcp_validate,
 #ifndef HAVE_PCP_BACKEND
-    .not_built = "configure found no libpcp; install libpcp3-dev and build again",
+    .not_built =
+	"configure found no libpcp; install libpcp3-dev and build again",
 #endif
 };

@@ -130,7 +130,7 @@ static int new_host_context(const char *host, char *why, size_t len)
 }
 
 int backend_pcp_source_open(struct pcp_source *src, const char *host,
-		    const char *archive, char *err, size_t len)
+			    const char *archive, char *err, size_t len)
 {
 	char why[400];
 
@@ -157,8 +157,8 @@ int backend_pcp_source_open(struct pcp_source *src, const char *host,
 	return 0;
 }
 
-int backend_pcp_source_lookup(struct pcp_source *src, const char *name, pmID *id,
-		      pmDesc *desc, char *err, size_t len)
+int backend_pcp_source_lookup(struct pcp_source *src, const char *name,
+			      pmID *id, pmDesc *desc, char *err, size_t len)
 {
 	const char *names[1] = {name};
 	int sts;
@@ -179,7 +179,7 @@ int backend_pcp_source_rewind(struct pcp_source *src)
 	if ((sts = pmUseContext(src->ctx)) < 0 ||
 	    (sts = pmSetMode(PM_MODE_FORW, &src->start, 0)) < 0) {
 		util_log(LOG_ERR, "pcp: %s: cannot go to its start: %s\n",
-			src->name, pmErrStr(sts));
+			 src->name, pmErrStr(sts));
 		return -1;
 	}
 	return 0;
@@ -223,8 +223,9 @@ static int next_record(int n, const pmID *ids, pmResult **res)
 	return sts;
 }
 
-enum pcp_fetch backend_pcp_source_fetch(struct pcp_source *src, int n, pmID *ids,
-				pmResult **res, uint64_t now_ns)
+enum pcp_fetch backend_pcp_source_fetch(struct pcp_source *src, int n,
+					pmID *ids, pmResult **res,
+					uint64_t now_ns)
 {
 	bool again = false;
 	int sts;
@@ -251,17 +252,17 @@ enum pcp_fetch backend_pcp_source_fetch(struct pcp_source *src, int n, pmID *ids
 		return PCP_FETCH_ERROR;
 	}
 	util_log(LOG_WARNING,
-		"pcp: %s: fetch failed (%s); its counters stop until it "
-		"answers again\n",
-		src->name, pmErrStr(sts));
+		 "pcp: %s: fetch failed (%s); its counters stop until it "
+		 "answers again\n",
+		 src->name, pmErrStr(sts));
 	src->connected = false;
 	src->backoff_ns = 0;
 	src->retry_at_ns = now_ns + PCP_RETRY_MIN_NS;
 	return PCP_FETCH_LOST;
 }
 
-int backend_pcp_source_instances(struct pcp_source *src, pmInDom indom, int **inst,
-			 char ***names)
+int backend_pcp_source_instances(struct pcp_source *src, pmInDom indom,
+				 int **inst, char ***names)
 {
 	int n = pmUseContext(src->ctx);
 
@@ -273,7 +274,8 @@ int backend_pcp_source_instances(struct pcp_source *src, pmInDom indom, int **in
 	return n < 0 ? 0 : n;
 }
 
-char *backend_pcp_source_inst_name(struct pcp_source *src, pmInDom indom, int inst)
+char *backend_pcp_source_inst_name(struct pcp_source *src, pmInDom indom,
+				   int inst)
 {
 	char *name = NULL;
 	int sts = pmUseContext(src->ctx);

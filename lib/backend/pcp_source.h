@@ -47,25 +47,27 @@ enum pcp_fetch {
 /* Open pmcd at host (NULL: "local:") or, when archive is set, that
  * archive; -1 with a message naming it. */
 int backend_pcp_source_open(struct pcp_source *src, const char *host,
-		    const char *archive, char *err, size_t len);
+			    const char *archive, char *err, size_t len);
 /* The PMID and descriptor of name; -1 with libpcp's reason in err. */
-int backend_pcp_source_lookup(struct pcp_source *src, const char *name, pmID *id,
-		      pmDesc *desc, char *err, size_t len);
+int backend_pcp_source_lookup(struct pcp_source *src, const char *name,
+			      pmID *id, pmDesc *desc, char *err, size_t len);
 /* One fetch of ids; the archive's next record.  now_ns paces the
  * reconnection attempts of a live source. */
-enum pcp_fetch backend_pcp_source_fetch(struct pcp_source *src, int n, pmID *ids,
-				pmResult **res, uint64_t now_ns);
+enum pcp_fetch backend_pcp_source_fetch(struct pcp_source *src, int n,
+					pmID *ids, pmResult **res,
+					uint64_t now_ns);
 /* Archive: back to the first record; -1 (logged) on failure. */
 int backend_pcp_source_rewind(struct pcp_source *src);
 /* Every instance of indom the source knows now (live: pmcd's current
  * ones; archive: all it recorded): their number, with *inst and *names
  * (one allocation each, free both); 0 when none or unknown. */
-int backend_pcp_source_instances(struct pcp_source *src, pmInDom indom, int **inst,
-			 char ***names);
+int backend_pcp_source_instances(struct pcp_source *src, pmInDom indom,
+				 int **inst, char ***names);
 /* The name of instance inst of indom, as libpcp reports it (caller
  * frees); NULL when unknown.  In an archive, the name in effect at the
  * record last fetched (ids can be reused with other names over time). */
-char *backend_pcp_source_inst_name(struct pcp_source *src, pmInDom indom, int inst);
+char *backend_pcp_source_inst_name(struct pcp_source *src, pmInDom indom,
+				   int inst);
 /* Archive: a digest of indom's instances (ids and names) at the record
  * last fetched, to see it change between records; 0 when unknown. */
 uint64_t backend_pcp_source_indom_digest(struct pcp_source *src, pmInDom indom);

@@ -83,7 +83,7 @@ static struct perf_group *group_for(struct perf_cpu *pc, long key, long *keys,
 }
 
 int backend_perf_cpu_open(struct perf_cpu *pc, const struct perfspec *spec,
-		  counter_mask counted, unsigned group_size)
+			  counter_mask counted, unsigned group_size)
 {
 	long keys[COUNTER_COUNT * PERFSPEC_MAX_TERMS];
 
@@ -106,8 +106,8 @@ int backend_perf_cpu_open(struct perf_cpu *pc, const struct perfspec *spec,
 				    LOG_WARNING,
 				    "perf: CPU %u: cannot open the event of "
 				    "%s%s: %s; the CPU stops counting\n",
-				    pc->cpu, METRIC_PREFIX, meta_counters[c].name,
-				    strerror(errno));
+				    pc->cpu, METRIC_PREFIX,
+				    meta_counters[c].name, strerror(errno));
 				if (g->n == 0)
 					pc->ngroups--;
 				goto fail;
@@ -123,7 +123,7 @@ int backend_perf_cpu_open(struct perf_cpu *pc, const struct perfspec *spec,
 		events += pc->groups[g].n;
 	}
 	util_log(LOG_INFO, "perf: CPU %u: %u events in %u groups\n", pc->cpu,
-		events, pc->ngroups);
+		 events, pc->ngroups);
 	pc->open = true;
 	pc->epoch = backend_new_epoch();
 	return 0;
@@ -141,10 +141,10 @@ static int read_group(struct perf_cpu *pc, struct perf_group *g)
 
 	if (got < 0 || (size_t)got != want || buf[0] != g->n) {
 		util_log(LOG_WARNING,
-			"perf: CPU %u: group read failed (%s); the CPU stops "
-			"counting until it can be reopened\n",
-			pc->cpu,
-			got < 0 ? strerror(errno) : "short or malformed read");
+			 "perf: CPU %u: group read failed (%s); the CPU stops "
+			 "counting until it can be reopened\n",
+			 pc->cpu,
+			 got < 0 ? strerror(errno) : "short or malformed read");
 		return -1;
 	}
 	uint64_t de = buf[1] - g->enabled, dr = buf[2] - g->running;
@@ -164,7 +164,8 @@ int backend_perf_cpu_read(struct perf_cpu *pc)
 {
 	for (unsigned g = 0; pc->open && g < pc->ngroups; g++) {
 		if (read_group(pc, &pc->groups[g]) != 0) {
-			backend_perf_cpu_close(pc); /* reopened at the next poll */
+			backend_perf_cpu_close(
+			    pc); /* reopened at the next poll */
 			return -1;
 		}
 	}
@@ -183,7 +184,8 @@ int backend_perf_probe(const struct perfspec *sp, int cpu)
 	return 0;
 }
 
-counter_mask backend_perf_cpu_never_ran(const struct perf_cpu *pc, uint64_t min_ns)
+counter_mask backend_perf_cpu_never_ran(const struct perf_cpu *pc,
+					uint64_t min_ns)
 {
 	counter_mask ran = 0, idle = 0;
 

@@ -33,7 +33,7 @@ struct perf_cpu {
  * events per group; a new epoch. -1 (logged, nothing left open) when an
  * event cannot be opened or memory runs out. */
 int backend_perf_cpu_open(struct perf_cpu *pc, const struct perfspec *spec,
-		  counter_mask counted, unsigned group_size);
+			  counter_mask counted, unsigned group_size);
 /* Add the scaled deltas of every group to pc->value; -1 (logged, the CPU
  * closed) when a read failed. */
 int backend_perf_cpu_read(struct perf_cpu *pc);
@@ -42,7 +42,8 @@ void backend_perf_cpu_close(struct perf_cpu *pc);
  * although enabled for min_ns or more: the kernel accepted the events but
  * never scheduled them (their PMU cannot count them, or other events hold
  * the counters they need).  Their counts are unknown, not zero. */
-counter_mask backend_perf_cpu_never_ran(const struct perf_cpu *pc, uint64_t min_ns);
+counter_mask backend_perf_cpu_never_ran(const struct perf_cpu *pc,
+					uint64_t min_ns);
 /* Test-open a metric's terms on cpu; 0 or the first errno. */
 int backend_perf_probe(const struct perfspec *sp, int cpu);
 

@@ -144,12 +144,12 @@ void backend_perf_hint_log(const struct perf_hint *h)
 			    "\"perfEvent %s %s\", ", stand_ins[i].metric,
 			    stand_in(h, i));
 	util_log(LOG_WARNING,
-		"perf: no usable performance counters on this machine (no "
-		"PMU for the configured events, as in most virtual machines "
-		"and containers); %s%s; %s%sor \"backend pcp\" "
-		"(doc/perf-mapping.md, \"Hosts without a PMU\")\n",
-		h->n ? "what counts here: " : "no event counts here", events,
-		used ? "to count, put in hw-r10kevctr.conf: " : "", lines);
+		 "perf: no usable performance counters on this machine (no "
+		 "PMU for the configured events, as in most virtual machines "
+		 "and containers); %s%s; %s%sor \"backend pcp\" "
+		 "(doc/perf-mapping.md, \"Hosts without a PMU\")\n",
+		 h->n ? "what counts here: " : "no event counts here", events,
+		 used ? "to count, put in hw-r10kevctr.conf: " : "", lines);
 }
 
 void backend_perf_hint_print(const struct perf_hint *h, FILE *out)

@@ -36,11 +36,12 @@ static int parse_event(void *settings, const char *token, char **w, int n,
 
 	if (n != 2)
 		return util_parse_fail(err, len, "%s: expected METRIC SPEC|off",
-				  token);
+				       token);
 	int k = backend_counter_arg(w[0], token, err, len);
 	if (k < 0)
 		return -1;
-	if (backend_perfspec_parse(w[1], backend_perf_settings_sysfs(s), &sp, why, sizeof(why)))
+	if (backend_perfspec_parse(w[1], backend_perf_settings_sysfs(s), &sp,
+				   why, sizeof(why)))
 		return util_parse_fail(err, len, "%s: %s", token, why);
 	free(s->event[k]);
 	s->event[k] = strdup(w[1]);

@@ -241,8 +241,8 @@ static int parse_term(const char *term, const char *sysfs, struct perf_term *t,
 	return 0;
 }
 
-int backend_perfspec_parse(const char *spec, const char *sysfs, struct perfspec *out,
-		   char *err, size_t errlen)
+int backend_perfspec_parse(const char *spec, const char *sysfs,
+			   struct perfspec *out, char *err, size_t errlen)
 {
 	char buf[256];
 

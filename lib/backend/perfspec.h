@@ -44,7 +44,7 @@ struct perfspec {
  * library itself is loaded on the first such name). */
 bool backend_perfspec_pfm_built(void);
 
-int backend_perfspec_parse(const char *spec, const char *sysfs, struct perfspec *out,
-		   char *err, size_t errlen);
+int backend_perfspec_parse(const char *spec, const char *sysfs,
+			   struct perfspec *out, char *err, size_t errlen);
 
 #endif

@@ -36,7 +36,11 @@ _Static_assert(NREG <= CONFIG_SECTIONS_MAX, "raise CONFIG_SECTIONS_MAX");
  * why not), in the same order: the config language is the same in every
  * build. */
 static const struct config_section *const sections[] = {
-    &backend_sim_section, &backend_perf_section, &backend_replay_section, &backend_pcp_section, NULL,
+    &backend_sim_section,
+    &backend_perf_section,
+    &backend_replay_section,
+    &backend_pcp_section,
+    NULL,
 };
 _Static_assert(sizeof(sections) / sizeof(sections[0]) - 1 <=
 		   CONFIG_SECTIONS_MAX,
@@ -79,10 +83,11 @@ int backend_counter_arg(const char *name, const char *token, char *err,
 {
 	int c = meta_counter_index_by_name(name);
 	if (c < 0)
-		util_parse_fail(err, len,
-			   "%s: '%s' is not a counter metric (expected e.g. "
-			   "hw.r10kevctr.cycles)",
-			   token, name);
+		util_parse_fail(
+		    err, len,
+		    "%s: '%s' is not a counter metric (expected e.g. "
+		    "hw.r10kevctr.cycles)",
+		    token, name);
 	return c;
 }
 

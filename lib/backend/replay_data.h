@@ -84,9 +84,10 @@ struct replay {
 /* Load r->file (r->width set) into r: every bad line logged and counted;
  * -1 with a message when the file cannot be used at all. */
 int backend_replay_load(struct replay *r, const struct backend *b, char *err,
-		size_t errlen);
+			size_t errlen);
 /* The identity of an open file; 1 if it is not a regular file. */
 int backend_replay_file_id(int fd, struct file_id *id);
-bool backend_replay_file_id_equal(const struct file_id *a, const struct file_id *b);
+bool backend_replay_file_id_equal(const struct file_id *a,
+				  const struct file_id *b);
 
 #endif

@@ -45,7 +45,7 @@ static void step(struct replay_reader *rd, size_t n)
  * bytes; *n is its whole length and *nul whether it has a NUL byte.
  * Returns false at the end of the file (or when cancelled). */
 bool backend_replay_reader_next(struct replay_reader *rd, char *line, size_t *n,
-			bool *nul)
+				bool *nul)
 {
 	bool any = false;
 
@@ -90,7 +90,8 @@ int backend_replay_file_id(int fd, struct file_id *id)
 	return S_ISREG(st.st_mode) ? 0 : 1;
 }
 
-bool backend_replay_file_id_equal(const struct file_id *a, const struct file_id *b)
+bool backend_replay_file_id_equal(const struct file_id *a,
+				  const struct file_id *b)
 {
 	return a->dev == b->dev && a->ino == b->ino && a->size == b->size &&
 	       a->mtime.tv_sec == b->mtime.tv_sec &&
@@ -116,7 +117,8 @@ FILE *backend_replay_open(struct replay *r, char *err, size_t errlen)
 	return in;
 }
 
-struct replay_reader *backend_replay_reader_new(FILE *in, const struct backend *b)
+struct replay_reader *backend_replay_reader_new(FILE *in,
+						const struct backend *b)
 {
 	struct replay_reader *rd = calloc(1, sizeof(*rd));
 	if (rd) {

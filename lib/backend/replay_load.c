@@ -49,12 +49,12 @@ static int bad(struct parser *p, const char *fmt, ...)
 	va_end(ap);
 	if (p->r->bad_lines < REPLAY_BAD_LOGGED)
 		util_log(LOG_WARNING, "replay: %s:%u: %s; line skipped\n",
-			p->file, p->line, msg);
+			 p->file, p->line, msg);
 	else if (p->r->bad_lines == REPLAY_BAD_LOGGED)
 		util_log(LOG_WARNING,
-			"replay: %s:%u: %s; line skipped; further bad lines "
-			"are counted, not logged\n",
-			p->file, p->line, msg);
+			 "replay: %s:%u: %s; line skipped; further bad lines "
+			 "are counted, not logged\n",
+			 p->file, p->line, msg);
 	p->r->bad_lines++;
 	return -1;
 }
@@ -68,15 +68,16 @@ static void note_reset(struct parser *p, const char *metric, const char *cpu,
 {
 	struct replay *r = p->r;
 	if (r->resets < REPLAY_BAD_LOGGED)
-		util_log(LOG_NOTICE,
-			"replay: %s:%u: %s of CPU %s goes backwards (%llu to "
-			"%llu): a restart from zero, served as a reset (declare "
-			"replayCounterWidth for a counter that wraps)%s\n",
-			p->file, p->line, metric, cpu,
-			(unsigned long long)last, (unsigned long long)v,
-			r->resets + 1 == REPLAY_BAD_LOGGED
-			    ? "; further resets are counted, not logged"
-			    : "");
+		util_log(
+		    LOG_NOTICE,
+		    "replay: %s:%u: %s of CPU %s goes backwards (%llu to "
+		    "%llu): a restart from zero, served as a reset (declare "
+		    "replayCounterWidth for a counter that wraps)%s\n",
+		    p->file, p->line, metric, cpu, (unsigned long long)last,
+		    (unsigned long long)v,
+		    r->resets + 1 == REPLAY_BAD_LOGGED
+			? "; further resets are counted, not logged"
+			: "");
 	r->resets++;
 }
 
@@ -196,7 +197,8 @@ static int parse_group(struct parser *p, char **f, int n)
 	char why[300];
 	if (n != 3)
 		return bad(p, "expected group NAME CPULIST");
-	if (util_cpu_groups_add(&p->r->groups, f[1], f[2], why, sizeof(why)) != 0)
+	if (util_cpu_groups_add(&p->r->groups, f[1], f[2], why, sizeof(why)) !=
+	    0)
 		return bad(p, "%s", why);
 	return 0;
 }
@@ -279,7 +281,7 @@ static int parse_counter(struct parser *p, const struct metric *m, char **f,
 static int loaded(struct replay *r, char *err, size_t errlen);
 
 int backend_replay_load(struct replay *r, const struct backend *b, char *err,
-		size_t errlen)
+			size_t errlen)
 {
 	FILE *in = backend_replay_open(r, err, errlen);
 	if (!in)
@@ -345,8 +347,8 @@ static int loaded(struct replay *r, char *err, size_t errlen)
 	}
 	r->unreported = r->bad_lines;
 	util_log(LOG_INFO,
-		"replay: %s: %zu sample sets, %zu CPUs, %u bad "
-		"line(s) skipped, %u reset(s)\n",
-		r->file, r->nsets, r->ncpus, r->bad_lines, r->resets);
+		 "replay: %s: %zu sample sets, %zu CPUs, %u bad "
+		 "line(s) skipped, %u reset(s)\n",
+		 r->file, r->nsets, r->ncpus, r->bad_lines, r->resets);
 	return 0;
 }

@@ -202,7 +202,8 @@ static bool fold_rows(struct cache *c, const struct sample *s,
 		bool joined = row_of(c, cs, &old, &rows[i], offset[i], first,
 				     &returned, &disc);
 		if (joined)
-			rows[i].group = util_cpu_groups_find(&c->groups, cs->cpu);
+			rows[i].group =
+			    util_cpu_groups_find(&c->groups, cs->cpu);
 		long g = rows[i].group;
 		counter_mask reset = 0;
 		enum fold_event ev = cache_fold_cpu(

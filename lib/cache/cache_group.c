@@ -29,7 +29,8 @@ static void start_groups(struct cache *c)
 	}
 	for (size_t i = 0; i < c->ngone; i++) {
 		struct gone_row *gr = &c->gone[i];
-		long g = gr->row.group = util_cpu_groups_find(&c->groups, gr->row.cpu);
+		long g = gr->row.group =
+		    util_cpu_groups_find(&c->groups, gr->row.cpu);
 		for (int k = 0; g >= 0 && k < COUNTER_COUNT; k++)
 			c->gsum[g].total[k] += gr->row.raw[k] + gr->offset[k];
 	}

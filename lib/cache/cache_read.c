@@ -119,7 +119,7 @@ enum sample_status cache_rate(const struct cache *c, int counter, long cpu,
 	if (st != SAMPLE_OK)
 		return st;
 	if (!cache_span_cell(sp, counter, value, delta, c->interval_ns,
-		       c->sample_time_ns, &d, &ns))
+			     c->sample_time_ns, &d, &ns))
 		return SAMPLE_DISCONTINUITY; /* no time between the polls */
 	unsigned __int128 r = (unsigned __int128)d * 1000000000u / ns;
 	*rate = r > UINT64_MAX ? UINT64_MAX : (uint64_t)r;

@@ -194,8 +194,8 @@ bool cache_span_fold(struct span_set *sp, const struct span_poll *p)
 }
 
 bool cache_span_cell(const struct span_set *sp, int k, uint64_t value,
-	       uint64_t delta, uint64_t interval_ns, uint64_t now_ns,
-	       uint64_t *out_delta, uint64_t *out_ns)
+		     uint64_t delta, uint64_t interval_ns, uint64_t now_ns,
+		     uint64_t *out_delta, uint64_t *out_ns)
 {
 	counter_mask bit = COUNTER_BIT(k);
 

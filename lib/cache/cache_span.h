@@ -103,8 +103,8 @@ void cache_span_free(struct span_set *sp);
 /* Cell k: its delta and the time it covers, when this poll has a valid
  * one (delta is the fold's delta, interval_ns the poll's interval). */
 bool cache_span_cell(const struct span_set *sp, int k, uint64_t value,
-	       uint64_t delta, uint64_t interval_ns, uint64_t now_ns,
-	       uint64_t *out_delta, uint64_t *out_ns);
+		     uint64_t delta, uint64_t interval_ns, uint64_t now_ns,
+		     uint64_t *out_delta, uint64_t *out_ns);
 enum span_group_status {
 	SPAN_GROUP_DELTAS, /* the last interval: use the cells' deltas */
 	SPAN_GROUP_ANCHOR, /* since the anchor: value - cache_span_anchor() */

@@ -37,8 +37,8 @@ static enum sample_status input(const struct cache *c, size_t stat,
 	uint64_t v;
 	enum sample_status st = cache_value(c, counter, cpu, &v);
 	if (st == SAMPLE_OK)
-		*d = v - cache_span_anchor(cache_row_span(c, cpu), (unsigned)stat,
-				     counter);
+		*d = v - cache_span_anchor(cache_row_span(c, cpu),
+					   (unsigned)stat, counter);
 	return st;
 }
 
@@ -71,8 +71,8 @@ static uint64_t summed_difference(const struct cache *c,
 	return sum;
 }
 
-enum sample_status cache_stat_value(const struct cache *c, size_t stat, long cpu,
-			      uint64_t *value)
+enum sample_status cache_stat_value(const struct cache *c, size_t stat,
+				    long cpu, uint64_t *value)
 {
 	const struct stat_def *s = &meta_stat_defs[stat];
 	struct meta_stat_inputs in;

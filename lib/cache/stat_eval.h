@@ -18,8 +18,8 @@
  * than one); SAMPLE_DISCONTINUITY when a delta spans one (or before the
  * second poll).
  */
-enum sample_status cache_stat_value(const struct cache *c, size_t stat, long cpu,
-			      uint64_t *value);
+enum sample_status cache_stat_value(const struct cache *c, size_t stat,
+				    long cpu, uint64_t *value);
 /* The revision rule: false for an R10000 cpurev "MAJOR.MINOR", MAJOR < 3. */
 int cache_stat_rev3_applies(const char *cpurev);
 

@@ -43,7 +43,7 @@ static int parse_tcp(const char *text, const char *rest,
 }
 
 int config_address_parse(const char *text, struct ax_address *a, char *err,
-		     size_t errlen)
+			 size_t errlen)
 {
 	*a = (struct ax_address){0};
 	if (!strncmp(text, "tcp:", 4))

@@ -22,6 +22,6 @@ struct ax_address {
 
 /* 0, or -1 with why in err (naming the address). */
 int config_address_parse(const char *text, struct ax_address *a, char *err,
-		     size_t errlen);
+			 size_t errlen);
 
 #endif

@@ -153,7 +153,7 @@ static int parse_alarm(void *settings, const char *token, char **w, int n,
 			    err, len, "alarm: name '%s' used twice", a.name);
 	if (c->nalarms == ALARMS_MAX)
 		return util_parse_fail(err, len, "alarm: more than %d alarms",
-				  ALARMS_MAX);
+				       ALARMS_MAX);
 	struct alarm_config *p =
 	    realloc(c->alarms, (c->nalarms + 1) * sizeof(*p));
 	if (!p)
@@ -179,17 +179,17 @@ static int parse_backend(void *settings, const char *token, char **w, int n,
 	const struct config_section *s = n == 1 ? section_named(c, w[0]) : NULL;
 	if (s && s->not_built)
 		return util_parse_fail(err, len,
-				  "%s %s: not built into this agent (%s); "
-				  "built in: %s",
-				  token, w[0], s->not_built,
-				  section_names(c->sections, ", ", true, names,
-						sizeof(names)));
+				       "%s %s: not built into this agent (%s); "
+				       "built in: %s",
+				       token, w[0], s->not_built,
+				       section_names(c->sections, ", ", true,
+						     names, sizeof(names)));
 	if (!s)
-		return util_parse_fail(err, len,
-				  "%s: expected one of %s, got '%s'", token,
-				  section_names(c->sections, ", ", true, names,
-						sizeof(names)),
-				  n ? w[0] : "");
+		return util_parse_fail(
+		    err, len, "%s: expected one of %s, got '%s'", token,
+		    section_names(c->sections, ", ", true, names,
+				  sizeof(names)),
+		    n ? w[0] : "");
 	snprintf(c->backend, sizeof(c->backend), "%s", w[0]);
 	c->backend_set = true;
 	return 0;
@@ -202,12 +202,12 @@ static int parse_agentx_socket(void *settings, const char *token, char **w,
 	struct ax_address a;
 	char why[400];
 	if (n != 1)
-		return util_parse_fail(err, len,
-				  "%s: expected one address: " AX_ADDRESS_GRAMMAR,
-				  token);
+		return util_parse_fail(
+		    err, len, "%s: expected one address: " AX_ADDRESS_GRAMMAR,
+		    token);
 	if (strlen(w[0]) >= sizeof(c->agentx_socket))
 		return util_parse_fail(err, len, "%s: the address is too long",
-				  token);
+				       token);
 	if (config_address_parse(w[0], &a, why, sizeof(why)) != 0)
 		return util_parse_fail(err, len, "%s: %s", token, why);
 	snprintf(c->agentx_socket, sizeof(c->agentx_socket), "%s", w[0]);
@@ -221,8 +221,8 @@ static int parse_cpu_group(void *settings, const char *token, char **w, int n,
 	struct config *c = settings;
 	char why[300];
 	if (n != 2)
-		return util_parse_fail(err, len,
-				  "%s: expected NAME CPULIST (as 0-3,8)", token);
+		return util_parse_fail(
+		    err, len, "%s: expected NAME CPULIST (as 0-3,8)", token);
 	if (util_cpu_groups_add(&c->groups, w[0], w[1], why, sizeof(why)) != 0)
 		return util_parse_fail(err, len, "%s: %s", token, why);
 	return 0;
@@ -231,7 +231,7 @@ static int parse_cpu_group(void *settings, const char *token, char **w, int n,
 static bool same_cpu_groups(const void *a, const void *b)
 {
 	return util_cpu_groups_same(&((const struct config *)a)->groups,
-			       &((const struct config *)b)->groups);
+				    &((const struct config *)b)->groups);
 }
 
 static void release_cpu_groups(void *settings)
@@ -286,15 +286,16 @@ int config_apply(struct config *c, const char *token, const char *args,
 
 	if (strlen(args ? args : "") >= PARSE_LINE_MAX)
 		return util_parse_fail(err, len, "%s: line too long", token);
-	int n = util_parse_words_copy(args, buf, sizeof(buf), w, CONFIG_WORDS_MAX);
+	int n =
+	    util_parse_words_copy(args, buf, sizeof(buf), w, CONFIG_WORDS_MAX);
 	if (n > CONFIG_WORDS_MAX)
-		return util_parse_fail(err, len, "%s: more than %d words", token,
-				  CONFIG_WORDS_MAX);
+		return util_parse_fail(err, len, "%s: more than %d words",
+				       token, CONFIG_WORDS_MAX);
 	if (!t) {
 		const struct config_section *s = section_owning(c, token);
 		if (!s)
 			return util_parse_fail(err, len, "unknown token '%s'",
-					  token);
+					       token);
 		t = config_token_find(s->tokens, token);
 		if (!(settings = settings_for(c, s)))
 			return util_parse_fail(err, len, "out of memory");
@@ -307,7 +308,7 @@ int config_validate(const struct config *c, char *err, size_t len)
 	const struct config_section *s = section_named(c, c->backend);
 	if (!s || s->not_built)
 		return util_parse_fail(err, len, "backend '%s' is not built in",
-				  c->backend);
+				       c->backend);
 	if (s->validate)
 		return s->validate(config_settings(c, s), err, len);
 	return 0;

@@ -8,7 +8,7 @@
 #include "util/parse.h"
 
 const struct config_token *config_token_find(const struct config_token *table,
-				      const char *token)
+					     const char *token)
 {
 	for (const struct config_token *t = table; t && t->token; t++)
 		if (strcasecmp(t->token, token) == 0)
@@ -26,8 +26,8 @@ static const void *cfield(const void *settings, const struct config_token *t)
 	return (const char *)settings + t->offset;
 }
 
-int config_token_apply(const struct config_token *t, void *settings, char **w, int n,
-		char *err, size_t len)
+int config_token_apply(const struct config_token *t, void *settings, char **w,
+		       int n, char *err, size_t len)
 {
 	uint64_t v;
 	void *f = field(settings, t);
@@ -35,7 +35,8 @@ int config_token_apply(const struct config_token *t, void *settings, char **w, i
 	switch (t->kind) {
 	case TK_UINT:
 	case TK_U64:
-		if (util_parse_number(t->token, w, n, t->min, t->max, &v, err, len))
+		if (util_parse_number(t->token, w, n, t->min, t->max, &v, err,
+				      len))
 			return -1;
 		if (t->kind == TK_UINT)
 			*(unsigned *)f = (unsigned)v;
@@ -44,14 +45,14 @@ int config_token_apply(const struct config_token *t, void *settings, char **w, i
 		return 0;
 	case TK_YESNO:
 		if (n != 1 || (strcmp(w[0], "yes") && strcmp(w[0], "no")))
-			return util_parse_fail(err, len, "%s: expected yes or no",
-					  t->token);
+			return util_parse_fail(
+			    err, len, "%s: expected yes or no", t->token);
 		*(bool *)f = strcmp(w[0], "yes") == 0;
 		return 0;
 	case TK_STRING: {
 		if (n != 1)
 			return util_parse_fail(err, len, "%s: expected one %s",
-					  t->token, t->usage);
+					       t->token, t->usage);
 		char *s = strdup(w[0]);
 		if (!s)
 			return util_parse_fail(err, len, "out of memory");
@@ -86,7 +87,7 @@ static bool same(const struct config_token *t, const void *a, const void *b)
 }
 
 bool config_token_table_same(const struct config_token *table, const void *a,
-		      const void *b)
+			     const void *b)
 {
 	for (const struct config_token *t = table; t && t->token; t++)
 		if (t->reopens && !same(t, a, b))
@@ -94,7 +95,8 @@ bool config_token_table_same(const struct config_token *table, const void *a,
 	return true;
 }
 
-void config_token_table_release(const struct config_token *table, void *settings)
+void config_token_table_release(const struct config_token *table,
+				void *settings)
 {
 	for (const struct config_token *t = table; t && t->token; t++) {
 		if (t->kind == TK_STRING || t->kind == TK_STRINGS) {

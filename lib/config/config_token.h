@@ -65,14 +65,15 @@ struct config_token {
 
 /* The row of token (any case) in a NULL-terminated table; NULL if none. */
 const struct config_token *config_token_find(const struct config_token *table,
-				      const char *token);
+					     const char *token);
 /* One line of t into settings: the words w[0..n). */
-int config_token_apply(const struct config_token *t, void *settings, char **w, int n,
-		char *err, size_t len);
+int config_token_apply(const struct config_token *t, void *settings, char **w,
+		       int n, char *err, size_t len);
 /* Do settings a and b agree on every token of table that reopens? */
 bool config_token_table_same(const struct config_token *table, const void *a,
-		      const void *b);
+			     const void *b);
 /* Free what the table's parsers allocated in settings. */
-void config_token_table_release(const struct config_token *table, void *settings);
+void config_token_table_release(const struct config_token *table,
+				void *settings);
 
 #endif

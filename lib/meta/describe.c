@@ -58,7 +58,7 @@ static const char *value_table(struct strbuf *sb, const char *p)
 		size_t len = strcspn(p, "\n"), w;
 		if (table_row(p, &w))
 			util_strbuf_addf(sb, "  %-5.*s %.*s", (int)w, p,
-				    (int)(len - w - 1), p + w + 1);
+					 (int)(len - w - 1), p + w + 1);
 		else
 			util_strbuf_addf(sb, "        %.*s", (int)len, p);
 		p += len;
@@ -78,7 +78,7 @@ static void per_cpu_phrase(struct strbuf *sb, const char *metric)
 		     strlen(metric);
 
 	util_strbuf_addf(sb, "%s%s", DESCRIBE_CPU_PHRASE,
-		    col + len > DESCRIBE_WIDTH ? "\n" : " ");
+			 col + len > DESCRIBE_WIDTH ? "\n" : " ");
 	util_strbuf_addf(sb, DESCRIBE_CPU_OF, metric);
 }
 

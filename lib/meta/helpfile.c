@@ -171,7 +171,7 @@ static void add_text_line(struct hp_state *s, char *line)
 }
 
 int meta_helpfile_parse(FILE *in, const char *filename, struct helpfile *hf,
-		   FILE *err)
+			FILE *err)
 {
 	struct hp_state s = {.hf = hf, .filename = filename, .err = err};
 	char *line = NULL;
@@ -246,7 +246,7 @@ int meta_helpfile_load(const char *path, struct helpfile *hf, FILE *err)
 }
 
 const struct help_entry *meta_helpfile_find(const struct helpfile *hf,
-				       const char *metric)
+					    const char *metric)
 {
 	for (size_t i = 0; i < hf->count; i++)
 		if (strcmp(hf->entries[i].metric, metric) == 0)

@@ -36,7 +36,7 @@ struct helpfile {
  * on errors and must be released with meta_helpfile_free().
  */
 int meta_helpfile_parse(FILE *in, const char *filename, struct helpfile *hf,
-		   FILE *err);
+			FILE *err);
 /* Open, parse and check against the metrics table. Returns errors. */
 int meta_helpfile_load(const char *path, struct helpfile *hf, FILE *err);
 /*
@@ -45,7 +45,7 @@ int meta_helpfile_load(const char *path, struct helpfile *hf, FILE *err);
  */
 int meta_helpfile_check_metrics(const struct helpfile *hf, FILE *err);
 const struct help_entry *meta_helpfile_find(const struct helpfile *hf,
-				       const char *metric);
+					    const char *metric);
 void meta_helpfile_free(struct helpfile *hf);
 
 #endif

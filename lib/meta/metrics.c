@@ -14,11 +14,15 @@ const struct metric meta_metrics[] = {
 #undef M
 };
 
-const size_t meta_metrics_count = sizeof(meta_metrics) / sizeof(meta_metrics[0]);
+const size_t meta_metrics_count =
+    sizeof(meta_metrics) / sizeof(meta_metrics[0]);
 
 /* Counters are the metrics of kind COUNTER, in table order; the others
  * come first (arcs 1 and 2). */
-enum { first_counter = sizeof(meta_metrics) / sizeof(meta_metrics[0]) - COUNTER_COUNT };
+enum {
+	first_counter =
+	    sizeof(meta_metrics) / sizeof(meta_metrics[0]) - COUNTER_COUNT
+};
 
 const struct metric *const meta_counters = meta_metrics + first_counter;
 
@@ -51,8 +55,8 @@ void meta_metric_fullname(const struct metric *m, char *buf, size_t len)
 	snprintf(buf, len, "%s%s", METRIC_PREFIX, m->name);
 }
 
-void meta_metric_descriptor(const struct metric *m, const char *prefix, char *buf,
-		       size_t len)
+void meta_metric_descriptor(const struct metric *m, const char *prefix,
+			    char *buf, size_t len)
 {
 	size_t n = (size_t)snprintf(buf, len, "%s", prefix);
 	bool upper = true;

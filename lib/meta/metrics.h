@@ -46,7 +46,8 @@ enum {
 #include "tables/metrics.def"
 #undef M
 };
-extern const struct metric *const meta_counters; /* counters[0..COUNTER_COUNT) */
+extern const struct metric
+    *const meta_counters; /* counters[0..COUNTER_COUNT) */
 
 /* Lookups by full name ("hw.r10kevctr.cycles"); NULL / -1 when unknown. */
 const struct metric *meta_metric_by_name(const char *fullname);
@@ -56,8 +57,8 @@ int meta_counter_index_of(const struct metric *m);
 /* "hw.r10kevctr.fail.brmp" into buf. */
 void meta_metric_fullname(const struct metric *m, char *buf, size_t len);
 /* "hwR10kEvCtr" + FailBrmp (prefix chosen by caller) into buf. */
-void meta_metric_descriptor(const struct metric *m, const char *prefix, char *buf,
-		       size_t len);
+void meta_metric_descriptor(const struct metric *m, const char *prefix,
+			    char *buf, size_t len);
 
 /* Strict "MAJOR.MINOR" (decimal, each 0..CPUREV_PART_MAX); -1 if not. */
 #define CPUREV_PART_MAX 65535

@@ -19,7 +19,8 @@ const struct stat_def meta_stat_defs[] = {
 };
 #undef ANY
 #undef REV3
-const size_t meta_stat_count = sizeof(meta_stat_defs) / sizeof(meta_stat_defs[0]);
+const size_t meta_stat_count =
+    sizeof(meta_stat_defs) / sizeof(meta_stat_defs[0]);
 _Static_assert(sizeof(meta_stat_defs) / sizeof(meta_stat_defs[0]) <= STAT_MAX,
 	       "stats.def has more rows than STAT_MAX");
 
@@ -58,7 +59,8 @@ int meta_stat_inputs(size_t stat, struct meta_stat_inputs *in)
 		return -1;
 	if (resolved_state[stat] == 0)
 		resolved_state[stat] =
-		    resolve(&meta_stat_defs[stat], &resolved[stat]) == 0 ? 1 : -1;
+		    resolve(&meta_stat_defs[stat], &resolved[stat]) == 0 ? 1
+									 : -1;
 	*in = resolved[stat];
 	return resolved_state[stat] == 1 ? 0 : -1;
 }

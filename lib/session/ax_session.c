@@ -61,7 +61,8 @@ static void send_admin(struct ax_session *s, enum ax_pdu_type type)
 		ax_open(&b, &ids, 0, id, len, DESCR);
 		s->state = S_OPENING;
 	} else if (type == AX_PDU_REGISTER) {
-		struct ax_ids ids = session_request_ids(s, type, register_answered);
+		struct ax_ids ids =
+		    session_request_ids(s, type, register_answered);
 		ax_register(&b, &ids, 127, id, len);
 		s->state = S_REGISTERING;
 	} else {
@@ -85,9 +86,9 @@ static void setup_refused(struct ax_session *s, const char *what,
 {
 	if (!s->outage_logged)
 		util_log(LOG_ERR,
-			"AgentX: the master at %s refused %s (error %u%s); "
-			"trying every %u s (logged once)\n",
-			s->address, what, error, why, s->ping_s);
+			 "AgentX: the master at %s refused %s (error %u%s); "
+			 "trying every %u s (logged once)\n",
+			 s->address, what, error, why, s->ping_s);
 	s->outage_logged = true;
 	session_drop(s);
 }
@@ -128,15 +129,15 @@ static void caps_answered(struct ax_session *s, const struct ax_header_in *h,
 		return;
 	if (error)
 		util_log(LOG_NOTICE,
-			"AgentX: the master did not add the module to "
-			"sysORTable (error %u)\n",
-			error);
+			 "AgentX: the master did not add the module to "
+			 "sysORTable (error %u)\n",
+			 error);
 	s->state = S_UP;
 	s->outage_logged = false;
 	s->next_ping_ms = session_now(s) + (uint64_t)s->ping_s * 1000u;
 	util_log(LOG_INFO,
-		"AgentX subagent connected: the master at %s, session %u\n",
-		s->address, s->id);
+		 "AgentX subagent connected: the master at %s, session %u\n",
+		 s->address, s->id);
 	if (s->env.up)
 		s->env.up(s->env.ctx);
 }
@@ -149,12 +150,12 @@ static void ping_answered(struct ax_session *s, const struct ax_header_in *h,
 	/* the master no longer takes our session (it forgot it: notOpen),
 	 * so nothing of ours is registered there */
 	util_log(LOG_WARNING,
-		"AgentX: the master at %s answered our Ping with error %u%s; "
-		"opening a new session\n",
-		s->address, error,
-		error == AX_ERR_NOTOPEN ? " (notOpen: it does not know our "
-					  "session)"
-					: "");
+		 "AgentX: the master at %s answered our Ping with error %u%s; "
+		 "opening a new session\n",
+		 s->address, error,
+		 error == AX_ERR_NOTOPEN ? " (notOpen: it does not know our "
+					   "session)"
+					 : "");
 	session_drop(s);
 	s->retry_ms = session_now(s); /* at once */
 }
@@ -164,9 +165,9 @@ static void notify_answered(struct ax_session *s, const struct ax_header_in *h,
 {
 	if (error)
 		util_log(LOG_WARNING,
-			"AgentX: the master refused a notification (error "
-			"%u)\n",
-			error);
+			 "AgentX: the master refused a notification (error "
+			 "%u)\n",
+			 error);
 }
 
 static void send_ping(struct ax_session *s)
@@ -209,11 +210,11 @@ void session_tick(struct ax_session *s)
 	if (late) {
 		if (!s->outage_logged)
 			util_log(LOG_WARNING,
-				"AgentX: the master at %s did not answer a %s "
-				"within %d s; connecting again every %u s "
-				"(logged once)\n",
-				s->address, late, AX_SESSION_TIMEOUT_S,
-				s->ping_s);
+				 "AgentX: the master at %s did not answer a %s "
+				 "within %d s; connecting again every %u s "
+				 "(logged once)\n",
+				 s->address, late, AX_SESSION_TIMEOUT_S,
+				 s->ping_s);
 		s->outage_logged = true;
 		session_drop(s);
 		return;
@@ -246,8 +247,7 @@ static void set_up(struct ax_session *s, unsigned ping_s)
 	s->outage_logged = false;
 }
 
-int session_start(struct ax_session *s, const char *address,
-		     unsigned ping_s)
+int session_start(struct ax_session *s, const char *address, unsigned ping_s)
 {
 	char why[400];
 	if (strlen(address) >= sizeof(s->address)) {
@@ -306,9 +306,9 @@ static void send_close(struct ax_session *s)
 	}
 	if (s->fd >= 0 && s->out_off < s->out_len)
 		util_log(LOG_WARNING,
-			"AgentX: stopping with %zu bytes the master did not "
-			"read (its Close among them)\n",
-			s->out_len - s->out_off);
+			 "AgentX: stopping with %zu bytes the master did not "
+			 "read (its Close among them)\n",
+			 s->out_len - s->out_off);
 }
 
 void session_stop(struct ax_session *s)
@@ -364,7 +364,6 @@ bool session_is_up(const struct ax_session *s)
 {
 	return s->state == S_UP;
 }
-
 
 bool session_notify_start(struct ax_session *s, struct ax_buf *b)
 {

@@ -49,8 +49,7 @@ void session_free(struct ax_session *s);
 /* Connect to address (unix:PATH, PATH, tcp:HOST:PORT); Pings every
  * ping_s seconds, and reconnects that often.  -1, logged, when the
  * address cannot be used at all. */
-int session_start(struct ax_session *s, const char *address,
-		     unsigned ping_s);
+int session_start(struct ax_session *s, const char *address, unsigned ping_s);
 /* Use fd, a stream already connected to a master (the unit tests'
  * socketpair): the Open goes at once; reconnecting is not possible. */
 void session_adopt(struct ax_session *s, int fd, unsigned ping_s);

@@ -62,5 +62,6 @@ void session_drop(struct ax_session *s)
 
 uint32_t session_uptime(const struct ax_session *s)
 {
-	return s->uptime_base + (uint32_t)((session_now(s) - s->uptime_ms) / 10);
+	return s->uptime_base +
+	       (uint32_t)((session_now(s) - s->uptime_ms) / 10);
 }

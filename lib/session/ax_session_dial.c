@@ -27,9 +27,9 @@ void session_connect_failed(struct ax_session *s, int err)
 {
 	if (!s->outage_logged)
 		util_log(LOG_WARNING,
-			"AgentX: cannot connect to the master at %s: %s; "
-			"trying every %u s (logged once)\n",
-			s->address, strerror(err), s->ping_s);
+			 "AgentX: cannot connect to the master at %s: %s; "
+			 "trying every %u s (logged once)\n",
+			 s->address, strerror(err), s->ping_s);
 	s->outage_logged = true;
 	s->state = S_IDLE;
 	s->retry_ms = session_now(s) + (uint64_t)s->ping_s * 1000u;
@@ -41,11 +41,11 @@ static void resolve_failed(struct ax_session *s, int rc, int err)
 {
 	if (!s->outage_logged)
 		util_log(LOG_WARNING,
-			"AgentX: cannot resolve the master's host '%s' (%s): "
-			"%s; trying every %u s (logged once)\n",
-			s->addr.host, s->address,
-			rc == EAI_SYSTEM ? strerror(err) : gai_strerror(rc),
-			s->ping_s);
+			 "AgentX: cannot resolve the master's host '%s' (%s): "
+			 "%s; trying every %u s (logged once)\n",
+			 s->addr.host, s->address,
+			 rc == EAI_SYSTEM ? strerror(err) : gai_strerror(rc),
+			 s->ping_s);
 	s->outage_logged = true;
 	s->state = S_IDLE;
 	s->retry_ms = session_now(s) + (uint64_t)s->ping_s * 1000u;

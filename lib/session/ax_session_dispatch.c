@@ -20,7 +20,7 @@ static int search(const struct mib_view *view, const struct ax_oid *start,
 		memcpy(name, start->sub, start->len * sizeof(*name));
 		*len = start->len;
 	} else if (view_getnext(view, start->sub, start->len, name, len, &o,
-				   v) != MV_OK) {
+				v) != MV_OK) {
 		return -1;
 	}
 	if (end->len && view_oid_cmp(name, *len, end->sub, end->len) >= 0)
@@ -143,7 +143,8 @@ static void fill_read(const struct mib_view *view, struct ax_buf *b,
 }
 
 bool session_answer(const struct mib_view *v, struct alarm_writer *w,
-	       const struct ax_request *r, uint32_t uptime, struct ax_buf *b)
+		    const struct ax_request *r, uint32_t uptime,
+		    struct ax_buf *b)
 {
 	uint16_t error = AX_ERR_NOERROR, index = 0;
 	bool read = r->h.type == AX_PDU_GET || r->h.type == AX_PDU_GETNEXT ||

@@ -36,6 +36,7 @@
  * (CleanupSet).  A Response that cannot be built (out of memory) is a
  * genErr without varbinds. */
 bool session_answer(const struct mib_view *v, struct alarm_writer *w,
-	       const struct ax_request *r, uint32_t uptime, struct ax_buf *b);
+		    const struct ax_request *r, uint32_t uptime,
+		    struct ax_buf *b);
 
 #endif

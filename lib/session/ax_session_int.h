@@ -102,11 +102,11 @@ void session_flush(struct ax_session *s);
 /* Wait for the answer to our request with this packet ID (the oldest is
  * given up when PENDING_MAX wait). */
 void session_remember(struct ax_session *s, uint32_t packet, uint8_t type,
-		  axs_answer_fn answered);
+		      axs_answer_fn answered);
 /* One of our requests: its IDs, remembered with what to do with its
  * answer until it comes or its deadline passes. */
 struct ax_ids session_request_ids(struct ax_session *s, uint8_t type,
-			      axs_answer_fn answered);
+				  axs_answer_fn answered);
 /* Frame and handle what the master sent. */
 void session_readable(struct ax_session *s);
 

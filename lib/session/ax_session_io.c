@@ -67,9 +67,9 @@ void session_flush(struct ax_session *s)
 			continue;
 		}
 		util_log(LOG_WARNING,
-			"AgentX: sending to the master failed (%s); "
-			"connecting again\n",
-			n < 0 ? strerror(errno) : "nothing sent");
+			 "AgentX: sending to the master failed (%s); "
+			 "connecting again\n",
+			 n < 0 ? strerror(errno) : "nothing sent");
 		session_drop(s);
 		return;
 	}
@@ -91,15 +91,15 @@ static int queue(struct ax_session *s, const struct ax_buf *b)
 		return -1;
 	if (s->out_len - s->out_off + b->len > AX_SESSION_OUTPUT_MAX) {
 		util_log(LOG_ERR,
-			"AgentX: the master has not read %zu bytes of "
-			"answers; dropping the session\n",
-			s->out_len - s->out_off);
+			 "AgentX: the master has not read %zu bytes of "
+			 "answers; dropping the session\n",
+			 s->out_len - s->out_off);
 		session_drop(s);
 		return -1;
 	}
 	if (session_out_reserve(s, b->len) != 0) {
 		util_log(LOG_ERR, "AgentX: out of memory; dropping the "
-				 "session\n");
+				  "session\n");
 		session_drop(s);
 		return -1;
 	}
@@ -117,7 +117,7 @@ int session_send(struct ax_session *s, struct ax_buf *b)
 }
 
 void session_remember(struct ax_session *s, uint32_t packet, uint8_t type,
-		  axs_answer_fn answered)
+		      axs_answer_fn answered)
 {
 	if (s->npend == PENDING_MAX) { /* the oldest cannot be answered now */
 		memmove(s->pend, s->pend + 1,
@@ -125,11 +125,12 @@ void session_remember(struct ax_session *s, uint32_t packet, uint8_t type,
 		s->npend--;
 	}
 	s->pend[s->npend++] = (struct axs_pending){
-	    packet, type, session_now(s) + AX_SESSION_TIMEOUT_S * 1000u, answered};
+	    packet, type, session_now(s) + AX_SESSION_TIMEOUT_S * 1000u,
+	    answered};
 }
 
 struct ax_ids session_request_ids(struct ax_session *s, uint8_t type,
-			      axs_answer_fn answered)
+				  axs_answer_fn answered)
 {
 	struct ax_ids ids = {s->id, 0, ++s->next_packet};
 	session_remember(s, ids.packet, type, answered);
@@ -149,7 +150,7 @@ static void on_response(struct ax_session *s, const struct ax_header_in *h,
 		i++;
 	if (i == s->npend || ax_parse_response(h, p, &r) != 0) {
 		session_debug(s, "a Response to no request of ours (%u)",
-			  h->ids.packet);
+			      h->ids.packet);
 		return;
 	}
 	axs_answer_fn answered = s->pend[i].answered;
@@ -184,25 +185,26 @@ static void on_request(struct ax_session *s, const struct ax_header_in *h,
 	ax_init(&b, st, sizeof(st));
 	if (ax_parse_request(h, p, &s->req, why, sizeof(why)) != 0) {
 		util_log(LOG_WARNING,
-			"AgentX: a %s from the master (packet ID %u, %u bytes "
-			"of payload) does not parse: %s; answered "
-			"parseError\n",
-			session_pdu_name(h->type), h->ids.packet, h->length, why);
-		ax_response(&b, &h->ids, session_uptime(s),
-			    AX_ERR_PARSEERROR, 0);
+			 "AgentX: a %s from the master (packet ID %u, %u bytes "
+			 "of payload) does not parse: %s; answered "
+			 "parseError\n",
+			 session_pdu_name(h->type), h->ids.packet, h->length,
+			 why);
+		ax_response(&b, &h->ids, session_uptime(s), AX_ERR_PARSEERROR,
+			    0);
 	} else if (h->ids.session != s->id || s->state == S_IDLE) {
 		util_log(LOG_WARNING,
-			"AgentX: a %s for session %u (ours is %u), packet ID "
-			"%u: answered notOpen\n",
-			session_pdu_name(h->type), h->ids.session, s->id,
-			h->ids.packet);
-		ax_response(&b, &h->ids, session_uptime(s), AX_ERR_NOTOPEN,
-			    0);
+			 "AgentX: a %s for session %u (ours is %u), packet ID "
+			 "%u: answered notOpen\n",
+			 session_pdu_name(h->type), h->ids.session, s->id,
+			 h->ids.packet);
+		ax_response(&b, &h->ids, session_uptime(s), AX_ERR_NOTOPEN, 0);
 	} else if (!session_answer(s->env.view, s->env.writer, &s->req,
-			      session_uptime(s), &b)) {
+				   session_uptime(s), &b)) {
 		return; /* CleanupSet: no Response */
 	}
-	session_debug(s, "%s, packet %u", session_pdu_name(h->type), h->ids.packet);
+	session_debug(s, "%s, packet %u", session_pdu_name(h->type),
+		      h->ids.packet);
 	if (h->type == AX_PDU_CLEANUPSET) {
 		ax_free(&b);
 		return;
@@ -229,12 +231,12 @@ static void on_unexpected(struct ax_session *s, const struct ax_header_in *h)
 
 	ax_init(&b, st, sizeof(st));
 	util_log(LOG_WARNING,
-		"AgentX: a %s PDU (type %u, packet ID %u) from the master, "
-		"%s; answered %s\n",
-		session_pdu_name(h->type), h->type, h->ids.packet,
-		known ? "which only a subagent sends"
-		      : "a type AgentX does not define",
-		known ? "processingError" : "parseError");
+		 "AgentX: a %s PDU (type %u, packet ID %u) from the master, "
+		 "%s; answered %s\n",
+		 session_pdu_name(h->type), h->type, h->ids.packet,
+		 known ? "which only a subagent sends"
+		       : "a type AgentX does not define",
+		 known ? "processingError" : "parseError");
 	ax_response(&b, &h->ids, session_uptime(s),
 		    known ? AX_ERR_PROCESSINGERROR : AX_ERR_PARSEERROR, 0);
 	session_send(s, &b);
@@ -252,9 +254,9 @@ static bool on_pdu(struct ax_session *s, const struct ax_header_in *h,
 		uint8_t reason = 0;
 		ax_parse_close(h, p, &reason);
 		util_log(LOG_NOTICE,
-			"AgentX: the master at %s closed the session (reason "
-			"%u); connecting again\n",
-			s->address, reason);
+			 "AgentX: the master at %s closed the session (reason "
+			 "%u); connecting again\n",
+			 s->address, reason);
 		session_drop(s);
 		s->retry_ms = session_now(s); /* at once */
 		return false;
@@ -276,13 +278,14 @@ static void frame(struct ax_session *s)
 				 AX_FRAME_SHORT) {
 		if (f == AX_FRAME_BAD) {
 			util_log(LOG_ERR,
-				"AgentX: the master sent a %s PDU header "
-				"(packet ID %u) of version %u announcing %lu "
-				"bytes of payload: the stream cannot be "
-				"framed (version 1, at most %u bytes, a "
-				"multiple of 4); resetting the session\n",
-				session_pdu_name(h.type), h.ids.packet, h.version,
-				(unsigned long)h.length, AX_PAYLOAD_MAX);
+				 "AgentX: the master sent a %s PDU header "
+				 "(packet ID %u) of version %u announcing %lu "
+				 "bytes of payload: the stream cannot be "
+				 "framed (version 1, at most %u bytes, a "
+				 "multiple of 4); resetting the session\n",
+				 session_pdu_name(h.type), h.ids.packet,
+				 h.version, (unsigned long)h.length,
+				 AX_PAYLOAD_MAX);
 			session_drop(s);
 			return;
 		}
@@ -308,7 +311,7 @@ static bool in_room(struct ax_session *s)
 	unsigned char *p = cap > s->in_cap ? realloc(s->in, cap) : s->in;
 	if (!p || cap - s->in_len == 0) {
 		util_log(LOG_ERR, "AgentX: out of memory; dropping the "
-				 "session\n");
+				  "session\n");
 		session_drop(s);
 		return false;
 	}
@@ -330,10 +333,11 @@ void session_readable(struct ax_session *s)
 			return;
 		if (n <= 0) {
 			util_log(LOG_NOTICE,
-				"AgentX: the master at %s went away (%s); "
-				"connecting again\n",
-				s->address,
-				n == 0 ? "connection closed" : strerror(errno));
+				 "AgentX: the master at %s went away (%s); "
+				 "connecting again\n",
+				 s->address,
+				 n == 0 ? "connection closed"
+					: strerror(errno));
 			session_drop(s);
 			return;
 		}

@@ -7,7 +7,8 @@ uint64_t util_wrap_delta(uint64_t prev, uint64_t cur, unsigned width)
 	return (cur - prev) & mask;
 }
 
-uint64_t util_scale_delta(uint64_t delta, uint64_t d_enabled, uint64_t d_running)
+uint64_t util_scale_delta(uint64_t delta, uint64_t d_enabled,
+			  uint64_t d_running)
 {
 	if (d_running == 0)
 		return 0;

@@ -21,7 +21,8 @@ uint64_t util_wrap_delta(uint64_t prev, uint64_t cur, unsigned width);
  * delta itself when the event ran all the time (or d_running > d_enabled),
  * 0 when it did not run at all (nothing is known).
  */
-uint64_t util_scale_delta(uint64_t delta, uint64_t d_enabled, uint64_t d_running);
+uint64_t util_scale_delta(uint64_t delta, uint64_t d_enabled,
+			  uint64_t d_running);
 
 /*
  * A count served from a source's raw readings (the replay and pcp

@@ -74,11 +74,11 @@ static int map_last(struct cpu_groups *gs, char *err, size_t len)
 	for (size_t i = 0; i < g->cpus.n; i++) {
 		long other = util_cpu_groups_find(gs, g->cpus.cpu[i]);
 		if (other >= 0)
-			return util_parse_fail(err, len,
-					  "CPU %u of group '%s' is in group "
-					  "'%s' already (groups never overlap)",
-					  g->cpus.cpu[i], g->name,
-					  gs->g[other].name);
+			return util_parse_fail(
+			    err, len,
+			    "CPU %u of group '%s' is in group "
+			    "'%s' already (groups never overlap)",
+			    g->cpus.cpu[i], g->name, gs->g[other].name);
 	}
 	struct cpu_group_of *m =
 	    realloc(gs->map, (gs->nmap + g->cpus.n + 1) * sizeof(*m));
@@ -93,23 +93,24 @@ static int map_last(struct cpu_groups *gs, char *err, size_t len)
 }
 
 int util_cpu_groups_add_list(struct cpu_groups *gs, const char *name,
-			struct cpulist *cpus, char *err, size_t len)
+			     struct cpulist *cpus, char *err, size_t len)
 {
 	int rc = -1;
 	if (!util_cpu_group_name_ok(name))
 		util_parse_fail(err, len,
-			   "group name '%s': 1 to %d of A-Z a-z 0-9 . _ -", name,
-			   CPU_GROUP_NAME_MAX);
+				"group name '%s': 1 to %d of A-Z a-z 0-9 . _ -",
+				name, CPU_GROUP_NAME_MAX);
 	else if (cpus->n == 0)
 		util_parse_fail(err, len, "group '%s' has no CPU", name);
 	else if (gs->n >= CPU_GROUPS_MAX)
-		util_parse_fail(err, len, "more than %d groups", CPU_GROUPS_MAX);
+		util_parse_fail(err, len, "more than %d groups",
+				CPU_GROUPS_MAX);
 	else
 		rc = 0;
 	for (size_t i = 0; rc == 0 && i < gs->n; i++)
 		if (strcmp(gs->g[i].name, name) == 0)
 			rc = util_parse_fail(err, len, "group '%s' named twice",
-					name);
+					     name);
 	struct cpu_group *p =
 	    rc ? NULL : realloc(gs->g, (gs->n + 1) * sizeof(*p));
 	if (!p) {
@@ -131,15 +132,16 @@ int util_cpu_groups_add_list(struct cpu_groups *gs, const char *name,
 	return -1;
 }
 
-int util_cpu_groups_add(struct cpu_groups *gs, const char *name, const char *list,
-		   char *err, size_t len)
+int util_cpu_groups_add(struct cpu_groups *gs, const char *name,
+			const char *list, char *err, size_t len)
 {
 	struct cpulist cpus;
 	if (util_cpulist_parse(list, &cpus) != 0)
-		return util_parse_fail(err, len,
-				  "group '%s': bad CPU list '%s' (ascending "
-				  "CPUs 0..%d as 0-3,8)",
-				  name, list, CPULIST_MAX - 1);
+		return util_parse_fail(
+		    err, len,
+		    "group '%s': bad CPU list '%s' (ascending "
+		    "CPUs 0..%d as 0-3,8)",
+		    name, list, CPULIST_MAX - 1);
 	return util_cpu_groups_add_list(gs, name, &cpus, err, len);
 }
 
@@ -156,13 +158,14 @@ int util_cpu_groups_even(struct cpu_groups *gs, unsigned n, unsigned ncpus)
 			l.cpu[l.n++] = next++;
 		snprintf(name, sizeof(name), "node%u", k);
 		if (size && util_cpu_groups_add_list(gs, name, &l, err,
-						sizeof(err)) != 0)
+						     sizeof(err)) != 0)
 			return -1;
 	}
 	return 0;
 }
 
-bool util_cpu_groups_same(const struct cpu_groups *a, const struct cpu_groups *b)
+bool util_cpu_groups_same(const struct cpu_groups *a,
+			  const struct cpu_groups *b)
 {
 	if (a->n != b->n)
 		return false;
@@ -185,7 +188,7 @@ int util_cpu_groups_copy(struct cpu_groups *dst, const struct cpu_groups *src)
 		if (!l.cpu ||
 		    (memcpy(l.cpu, s->cpu, s->n * sizeof(*s->cpu)),
 		     util_cpu_groups_add_list(dst, src->g[i].name, &l, err,
-					 sizeof(err)) != 0)) {
+					      sizeof(err)) != 0)) {
 			util_cpu_groups_free(dst); /* add_list freed l */
 			return -1;
 		}

@@ -44,17 +44,18 @@ bool util_cpu_group_name_ok(const char *name);
  * a CPU already in another group (groups never overlap: a CPU's counts
  * would be summed twice in a total of the groups), or too many groups.
  */
-int util_cpu_groups_add(struct cpu_groups *gs, const char *name, const char *list,
-		   char *err, size_t len);
+int util_cpu_groups_add(struct cpu_groups *gs, const char *name,
+			const char *list, char *err, size_t len);
 /* The same with a parsed list (taken over: freed on error too). */
 int util_cpu_groups_add_list(struct cpu_groups *gs, const char *name,
-			struct cpulist *cpus, char *err, size_t len);
+			     struct cpulist *cpus, char *err, size_t len);
 /* n groups "node0".."nodeN-1" splitting CPUs 0..ncpus-1 evenly (the
  * first ncpus % n groups one CPU more); -1 when out of memory. */
 int util_cpu_groups_even(struct cpu_groups *gs, unsigned n, unsigned ncpus);
 /* The group of cpu (its position), -1 if it is in none. */
 long util_cpu_groups_find(const struct cpu_groups *gs, unsigned cpu);
-bool util_cpu_groups_same(const struct cpu_groups *a, const struct cpu_groups *b);
+bool util_cpu_groups_same(const struct cpu_groups *a,
+			  const struct cpu_groups *b);
 /* A deep copy into dst (emptied first); -1 when out of memory. */
 int util_cpu_groups_copy(struct cpu_groups *dst, const struct cpu_groups *src);
 void util_cpu_groups_free(struct cpu_groups *gs);

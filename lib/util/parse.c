@@ -23,7 +23,7 @@ int util_parse_words(char *line, char **w, int max)
 }
 
 int util_parse_words_copy(const char *args, char *buf, size_t buflen, char **w,
-		     int max)
+			  int max)
 {
 	snprintf(buf, buflen, "%s", args ? args : "");
 	return util_parse_words(buf, w, max);
@@ -52,8 +52,8 @@ int util_parse_fail(char *err, size_t len, const char *fmt, ...)
 	return -1;
 }
 
-int util_parse_number(const char *token, char **w, int n, uint64_t min, uint64_t max,
-		 uint64_t *out, char *err, size_t len)
+int util_parse_number(const char *token, char **w, int n, uint64_t min,
+		      uint64_t max, uint64_t *out, char *err, size_t len)
 {
 	if (n != 1 || util_parse_u64(w[0], max, out) || *out < min)
 		return util_parse_fail(

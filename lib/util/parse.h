@@ -18,7 +18,7 @@
 int util_parse_words(char *line, char **w, int max);
 /* The same on a copy of args in buf (buflen >= PARSE_LINE_MAX). */
 int util_parse_words_copy(const char *args, char *buf, size_t buflen, char **w,
-		     int max);
+			  int max);
 
 /* Strict unsigned decimal parse of a whole word; -1 on junk or overflow. */
 int util_parse_u64(const char *s, uint64_t max, uint64_t *out);
@@ -28,7 +28,7 @@ int util_parse_fail(char *err, size_t len, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* TOKEN with one whole number from min to max, or -1 with a message. */
-int util_parse_number(const char *token, char **w, int n, uint64_t min, uint64_t max,
-		 uint64_t *out, char *err, size_t len);
+int util_parse_number(const char *token, char **w, int n, uint64_t min,
+		      uint64_t max, uint64_t *out, char *err, size_t len);
 
 #endif

@@ -40,6 +40,6 @@ void *util_sorted_insert(void **base, size_t *n, size_t size, size_t i);
  * (*added true; the caller sets its key); NULL when out of memory.
  */
 void *util_sorted_find_or_add(void **base, size_t *n, size_t size,
-			 sorted_key_fn key_of, long long key, bool *added);
+			      sorted_key_fn key_of, long long key, bool *added);
 
 #endif

@@ -6,8 +6,8 @@
 #include "alarm/alarm.h"
 
 enum mibview_result view_value(const struct mib_view *v,
-				  const struct mib_object *o,
-				  unsigned long instance, struct mib_value *val)
+			       const struct mib_object *o,
+			       unsigned long instance, struct mib_value *val)
 {
 	const struct cache *c = v->cache;
 	const struct alarm_set *alarms = v->served->alarms;
@@ -80,7 +80,7 @@ static int strip_root(const unsigned long *name, size_t len,
 }
 
 size_t view_oid(const struct mib_object *o, unsigned long instance,
-		   unsigned long *out)
+		unsigned long *out)
 {
 	size_t n = 0;
 	for (unsigned i = 0; i < meta_root_len; i++)
@@ -92,9 +92,9 @@ size_t view_oid(const struct mib_object *o, unsigned long instance,
 }
 
 enum mibview_result view_get(const struct mib_view *v,
-				const unsigned long *name, size_t len,
-				const struct mib_object **obj,
-				struct mib_value *val)
+			     const unsigned long *name, size_t len,
+			     const struct mib_object **obj,
+			     struct mib_value *val)
 {
 	const unsigned long *rel;
 	size_t rlen;
@@ -151,7 +151,8 @@ static enum mibview_result next_instance(const struct mib_view *v,
 		if (ilen > 0) /* .0 or anything after it */
 			return MV_END_OF_VIEW;
 		*instance = 0;
-		return view_value_read(&at, val) == MV_OK ? MV_OK : MV_END_OF_VIEW;
+		return view_value_read(&at, val) == MV_OK ? MV_OK
+							  : MV_END_OF_VIEW;
 	}
 	if (o->table == TBL_ALARM) {
 		size_t n = alarms ? alarms->count : 0;
@@ -188,10 +189,10 @@ static enum mibview_result next_instance(const struct mib_view *v,
 }
 
 enum mibview_result view_getnext(const struct mib_view *v,
-				    const unsigned long *name, size_t len,
-				    unsigned long *next, size_t *nextlen,
-				    const struct mib_object **obj,
-				    struct mib_value *val)
+				 const unsigned long *name, size_t len,
+				 unsigned long *next, size_t *nextlen,
+				 const struct mib_object **obj,
+				 struct mib_value *val)
 {
 	const unsigned long *rel = NULL;
 	size_t rlen = 0, i = 0;
@@ -219,7 +220,7 @@ enum mibview_result view_getnext(const struct mib_view *v,
 }
 
 int view_oid_cmp(const unsigned long *a, size_t alen, const unsigned long *b,
-		    size_t blen)
+		 size_t blen)
 {
 	for (size_t k = 0; k < alen && k < blen; k++)
 		if (a[k] != b[k])

@@ -17,30 +17,29 @@
 #define MIBVIEW_OID_MAX 32
 
 enum mibview_result view_get(const struct mib_view *v,
-				const unsigned long *name, size_t len,
-				const struct mib_object **obj,
-				struct mib_value *val);
+			     const unsigned long *name, size_t len,
+			     const struct mib_object **obj,
+			     struct mib_value *val);
 /* next[] gets the OID of the answer; *nextlen its length. */
 enum mibview_result view_getnext(const struct mib_view *v,
-				    const unsigned long *name, size_t len,
-				    unsigned long *next, size_t *nextlen,
-				    const struct mib_object **obj,
-				    struct mib_value *val);
+				 const unsigned long *name, size_t len,
+				 unsigned long *next, size_t *nextlen,
+				 const struct mib_object **obj,
+				 struct mib_value *val);
 
 /* The value of one instance (instance = CPU number for TBL_CPU). */
 enum mibview_result view_value(const struct mib_view *v,
-				  const struct mib_object *o,
-				  unsigned long instance,
-				  struct mib_value *val);
+			       const struct mib_object *o,
+			       unsigned long instance, struct mib_value *val);
 
 /* OID order (lexicographic; a prefix sorts first): <0, 0, >0. */
 int view_oid_cmp(const unsigned long *a, size_t alen, const unsigned long *b,
-		    size_t blen);
+		 size_t blen);
 
 /* Object by descriptor, for notifications and tests; NULL if unknown. */
 const struct mib_object *view_object(const char *name);
 /* Full OID of an object instance into out (>= MIBVIEW_OID_MAX). */
 size_t view_oid(const struct mib_object *o, unsigned long instance,
-		   unsigned long *out);
+		unsigned long *out);
 
 #endif

@@ -10,7 +10,8 @@ void view_served_init(struct served *s)
 }
 
 void view_served_configure(struct served *s, const char *backend,
-		      unsigned poll_interval, const struct alarm_set *alarms)
+			   unsigned poll_interval,
+			   const struct alarm_set *alarms)
 {
 	snprintf(s->backend, sizeof(s->backend), "%s", backend);
 	s->poll_interval = poll_interval;

@@ -20,7 +20,8 @@ struct served {
 void view_served_init(struct served *s);
 /* The running configuration's backend, interval and alarm set. */
 void view_served_configure(struct served *s, const char *backend,
-		      unsigned poll_interval, const struct alarm_set *alarms);
+			   unsigned poll_interval,
+			   const struct alarm_set *alarms);
 /* n more poll errors (a failed read, bad records of a reading). */
 void view_served_errors(struct served *s, unsigned n);
 

@@ -72,8 +72,8 @@ static bool rate(const struct value_at *at, struct raw *r)
 static bool stat(const struct value_at *at, struct raw *r)
 {
 	long cpu = where(at);
-	return cache_stat_value(at->v->cache, (size_t)at->o->stat, cpu, &r->num) ==
-	       SAMPLE_OK;
+	return cache_stat_value(at->v->cache, (size_t)at->o->stat, cpu,
+				&r->num) == SAMPLE_OK;
 }
 
 /* The CPU table and its augmentations. */
@@ -269,13 +269,15 @@ static void typed(enum obj_syntax syn, const struct raw *r, struct mib_value *v)
 
 struct ax_value view_value_wire(const struct mib_value *v)
 {
-	enum ax_data_type t = (unsigned)v->type < SYN_COUNT
-				  ? (enum ax_data_type)meta_smi_type_wire[v->type]
-				  : AX_NULL;
+	enum ax_data_type t =
+	    (unsigned)v->type < SYN_COUNT
+		? (enum ax_data_type)meta_smi_type_wire[v->type]
+		: AX_NULL;
 	return (struct ax_value){t, v->v};
 }
 
-enum mibview_result view_value_read(const struct value_at *at, struct mib_value *v)
+enum mibview_result view_value_read(const struct value_at *at,
+				    struct mib_value *v)
 {
 	struct raw r = {0};
 

@@ -47,7 +47,8 @@ struct value_at {
 };
 
 /* The value at `at`; MV_NO_SUCH_INSTANCE when there is none now. */
-enum mibview_result view_value_read(const struct value_at *at, struct mib_value *v);
+enum mibview_result view_value_read(const struct value_at *at,
+				    struct mib_value *v);
 /* The value as AgentX carries it: the syntax's wire type
  * (objects.h's SMI_TYPES); a type outside it is one the codec refuses. */
 struct ax_value view_value_wire(const struct mib_value *v);

@@ -147,10 +147,10 @@ static void log_refused(const struct ax_request *r, enum ax_error e, size_t bad)
 	char name[200];
 	varbind_name(r, bad, name, sizeof(name));
 	util_log(LOG_INFO,
-		"alarm table: a set refused (AgentX session %u, transaction "
-		"%u): %s at varbind %zu, %s\n",
-		r->h.ids.session, r->h.ids.transaction, error_name(e), bad,
-		name);
+		 "alarm table: a set refused (AgentX session %u, transaction "
+		 "%u): %s at varbind %zu, %s\n",
+		 r->h.ids.session, r->h.ids.transaction, error_name(e), bad,
+		 name);
 }
 
 /* TestSet: every varbind read, then checked together. */
@@ -193,7 +193,8 @@ static enum ax_error test(const struct mib_view *view, struct alarm_writer *w,
 }
 
 bool write_answer_set(const struct mib_view *view, struct alarm_writer *w,
-		   const struct ax_request *r, uint16_t *error, uint16_t *index)
+		      const struct ax_request *r, uint16_t *error,
+		      uint16_t *index)
 {
 	struct aw_key key = {r->h.ids.session, r->h.ids.transaction};
 

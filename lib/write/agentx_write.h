@@ -20,7 +20,7 @@
 /* The error and index of the Response to r, a set phase (w may be
  * NULL); false for a CleanupSet, which has no Response. */
 bool write_answer_set(const struct mib_view *view, struct alarm_writer *w,
-		   const struct ax_request *r, uint16_t *error,
-		   uint16_t *index);
+		      const struct ax_request *r, uint16_t *error,
+		      uint16_t *index);
 
 #endif

@@ -64,14 +64,16 @@ static int parse_row(char **w, int n, struct alarm_def *d, char *why,
 	char rest[PARSE_LINE_MAX] = "";
 
 	if (n < 10 || n > 12)
-		return util_parse_fail(why, len,
-				  "expected " STORE_TOKEN " INDEX STATUS "
-				  "nonVolatile NAME METRIC SCOPE TYPE RISING "
-				  "FALLING [STARTUP [OWNER]]");
+		return util_parse_fail(
+		    why, len,
+		    "expected " STORE_TOKEN " INDEX STATUS "
+		    "nonVolatile NAME METRIC SCOPE TYPE RISING "
+		    "FALLING [STARTUP [OWNER]]");
 	if (util_parse_u64(w[1], ALARM_INDEX_MAX, &index) != 0 ||
 	    index <= ALARM_CONFIG_INDEX_MAX)
-		return util_parse_fail(why, len, "bad index '%s' (%u..%u)", w[1],
-				  ALARM_CONFIG_INDEX_MAX + 1, ALARM_INDEX_MAX);
+		return util_parse_fail(why, len, "bad index '%s' (%u..%u)",
+				       w[1], ALARM_CONFIG_INDEX_MAX + 1,
+				       ALARM_INDEX_MAX);
 	memset(d, 0, sizeof(*d));
 	d->index = (uint32_t)index;
 	/* the words write_def_format writes; a notReady row is never kept */
@@ -83,8 +85,8 @@ static int parse_row(char **w, int n, struct alarm_def *d, char *why,
 		return util_parse_fail(
 		    why, len, "bad status '%s' (active, notInService)", w[2]);
 	if (strcmp(w[3], write_storage_name(STORAGE_NONVOLATILE)) != 0)
-		return util_parse_fail(why, len, "bad storage '%s' (nonVolatile)",
-				  w[3]);
+		return util_parse_fail(why, len,
+				       "bad storage '%s' (nonVolatile)", w[3]);
 	d->storage = STORAGE_NONVOLATILE;
 	if (n == 12 && write_owner_decode(w[11], d->owner, sizeof(d->owner)))
 		return util_parse_fail(why, len, "bad owner '%s'", w[11]);
@@ -109,17 +111,19 @@ static int load_line(char *line, const struct alarm_config *cfgs, size_t ncfg,
 		return -1;
 	for (size_t i = 0; i < ncfg; i++)
 		if (strcmp(cfgs[i].name, d->cfg.name) == 0)
-			return util_parse_fail(why, len,
-					  "name '%s' is the config file's "
-					  "alarm %zu, which wins (create the "
-					  "row again under another name)",
-					  d->cfg.name, i + 1);
+			return util_parse_fail(
+			    why, len,
+			    "name '%s' is the config file's "
+			    "alarm %zu, which wins (create the "
+			    "row again under another name)",
+			    d->cfg.name, i + 1);
 	for (size_t i = 0; i < n; i++) {
 		if (rows[i].index == d->index)
-			return util_parse_fail(why, len, "row %u twice", d->index);
+			return util_parse_fail(why, len, "row %u twice",
+					       d->index);
 		if (strcmp(rows[i].cfg.name, d->cfg.name) == 0)
 			return util_parse_fail(why, len, "name '%s' twice",
-					  d->cfg.name);
+					       d->cfg.name);
 	}
 	return 0;
 }
@@ -136,9 +140,9 @@ static int not_loaded(struct alarm_store *st, unsigned no, const char *why,
 	char where[384], copy[604];
 
 	util_log(LOG_ERR,
-		"%s: line %u: %s; the line is not loaded, "
-		"and kept in the file as a comment\n",
-		st->path, no, why);
+		 "%s: line %u: %s; the line is not loaded, "
+		 "and kept in the file as a comment\n",
+		 st->path, no, why);
 	(*bad)++;
 	snprintf(where, sizeof(where), NOT_LOADED " (line %u: %s): ", no, why);
 	size_t k = 0; /* kept lines stay short and printable */
@@ -165,11 +169,13 @@ static int one_line(struct alarm_store *st, char *line, size_t l, unsigned no,
 	if (!nul && (line[0] == '#' || blank(line)))
 		return 0;
 	char words[PARSE_LINE_MAX + 1]; /* util_parse_words cuts its words */
-	int r = nul ? util_parse_fail(why, sizeof(why), "a NUL byte in the line")
-	      : l > PARSE_LINE_MAX
-		  ? util_parse_fail(why, sizeof(why), "line too long (%zu bytes)", l)
-		  : load_line(memcpy(words, line, l + 1), cfgs, ncfg, rows, n,
-			      d, why, sizeof(why));
+	int r =
+	    nul ? util_parse_fail(why, sizeof(why), "a NUL byte in the line")
+	    : l > PARSE_LINE_MAX
+		? util_parse_fail(why, sizeof(why), "line too long (%zu bytes)",
+				  l)
+		: load_line(memcpy(words, line, l + 1), cfgs, ncfg, rows, n, d,
+			    why, sizeof(why));
 	if (r == 0)
 		return 1;
 	return not_loaded(st, no, why, line, l, bad) == 0 ? 0 : -1;
@@ -220,7 +226,8 @@ static FILE *open_store(const struct alarm_store *st, char *why, size_t len)
 
 	if (fd < 0) {
 		util_parse_fail(why, len, "%s",
-			   e == ELOOP ? "a symlink, not followed" : strerror(e));
+				e == ELOOP ? "a symlink, not followed"
+					   : strerror(e));
 		errno = e;
 		return NULL;
 	}
@@ -229,9 +236,10 @@ static FILE *open_store(const struct alarm_store *st, char *why, size_t len)
 	else if (!S_ISREG(sb.st_mode))
 		util_parse_fail(why, len, "not a regular file");
 	else if (sb.st_uid != st->owner)
-		util_parse_fail(why, len,
-			   "owned by uid %u, not by the agent's user (uid %u)",
-			   (unsigned)sb.st_uid, (unsigned)st->owner);
+		util_parse_fail(
+		    why, len,
+		    "owned by uid %u, not by the agent's user (uid %u)",
+		    (unsigned)sb.st_uid, (unsigned)st->owner);
 	else if (!(f = fdopen(fd, "r")))
 		util_parse_fail(why, len, "%s", strerror(errno));
 	if (!f) {
@@ -257,14 +265,14 @@ int write_store_load(struct alarm_store *st, const struct alarm_config *cfgs,
 		return 0; /* no row was ever kept */
 	if (!f) {
 		util_log(LOG_ERR, "%s: cannot read the alarm rows: %s\n",
-			st->path, why);
+			 st->path, why);
 		st->unreadable = true;
 		return -1;
 	}
 	int r = read_lines(st, f, cfgs, ncfg, rows, n, bad);
 	if (r == 0 && ferror(f)) {
 		util_log(LOG_ERR, "%s: cannot read the alarm rows: %s\n",
-			st->path, strerror(errno));
+			 st->path, strerror(errno));
 		r = -1;
 	}
 	fclose(f);
@@ -329,10 +337,10 @@ static int remove_leftover(const char *tmp)
 	to[n < 0 ? 0 : n] = '\0';
 	if (is_link)
 		util_log(LOG_WARNING,
-			"alarm store: %s was a symlink (to %s), planted where "
-			"the store writes its temporary file: removed, not "
-			"followed\n",
-			tmp, n < 0 ? "?" : to);
+			 "alarm store: %s was a symlink (to %s), planted where "
+			 "the store writes its temporary file: removed, not "
+			 "followed\n",
+			 tmp, n < 0 ? "?" : to);
 	return 0;
 }
 
@@ -342,9 +350,9 @@ int write_store_save(struct alarm_store *st, const struct alarm_set *set,
 	char tmp[4096];
 	if (st->unreadable)
 		return util_parse_fail(why, len,
-				  "%s could not be read at the last load; "
-				  "not written over (fix it, then reload)",
-				  st->path);
+				       "%s could not be read at the last load; "
+				       "not written over (fix it, then reload)",
+				       st->path);
 	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp", st->path) >=
 	    sizeof(tmp))
 		return util_parse_fail(why, len, "%s: path too long", st->path);
@@ -361,7 +369,7 @@ int write_store_save(struct alarm_store *st, const struct alarm_set *set,
 		if (fd >= 0)
 			close(fd);
 		return util_parse_fail(why, len, "cannot write %s: %s", tmp,
-				  strerror(e));
+				       strerror(e));
 	}
 	int r = put_rows(f, st, set);
 	int e = errno;
@@ -379,8 +387,8 @@ int write_store_save(struct alarm_store *st, const struct alarm_set *set,
 	}
 	if (r != 0) {
 		unlink(tmp);
-		return util_parse_fail(why, len, "cannot write %s: %s", st->path,
-				  strerror(e));
+		return util_parse_fail(why, len, "cannot write %s: %s",
+				       st->path, strerror(e));
 	}
 	sync_dir(st->path);
 	return 0;

@@ -11,7 +11,7 @@
 #include "util/log.h"
 
 void write_init(struct alarm_writer *w, struct alarm_set *set,
-		       const struct alarm_writer_env *env)
+		const struct alarm_writer_env *env)
 {
 	memset(w, 0, sizeof(*w));
 	w->set = set;
@@ -66,8 +66,7 @@ static struct aw_txn *txn_new(struct alarm_writer *w, size_t n)
 }
 
 enum ax_error write_test(struct alarm_writer *w, struct aw_key key,
-			       const struct aw_varbind *vb, size_t n,
-			       size_t *bad)
+			 const struct aw_varbind *vb, size_t n, size_t *bad)
 {
 	*bad = n ? 1 : 0;
 	if (!w->env.enabled)
@@ -75,19 +74,19 @@ enum ax_error write_test(struct alarm_writer *w, struct aw_key key,
 	struct aw_txn *t = write_find(w, key);
 	if (t && t->committed) { /* its undo data stays */
 		util_log(LOG_WARNING,
-			"alarm table: a TestSet for the committed set of "
-			"AgentX session %u, transaction %u: processingError\n",
-			key.session, key.transaction);
+			 "alarm table: a TestSet for the committed set of "
+			 "AgentX session %u, transaction %u: processingError\n",
+			 key.session, key.transaction);
 		return AX_ERR_PROCESSINGERROR;
 	}
 	if (t) /* the same transaction tested again: it starts over */
 		txn_free(t);
 	if (!(t = txn_new(w, n))) {
 		util_log(LOG_WARNING,
-			"alarm table: a set (AgentX session %u, transaction "
-			"%u) while %d others are in progress: "
-			"resourceUnavailable\n",
-			key.session, key.transaction, AW_TXN_MAX);
+			 "alarm table: a set (AgentX session %u, transaction "
+			 "%u) while %d others are in progress: "
+			 "resourceUnavailable\n",
+			 key.session, key.transaction, AW_TXN_MAX);
 		return AX_ERR_RESOURCEUNAVAILABLE;
 	}
 	t->key = key;
@@ -121,9 +120,9 @@ static int save(struct alarm_writer *w, const struct aw_txn *t,
 	if (write_store_save(w->env.store, next, why, sizeof(why)) == 0)
 		return 0;
 	util_log(LOG_ERR,
-		"alarm table: the %s of AgentX session %u, transaction %u "
-		"failed, nothing changed: %s\n",
-		phase, t->key.session, t->key.transaction, why);
+		 "alarm table: the %s of AgentX session %u, transaction %u "
+		 "failed, nothing changed: %s\n",
+		 phase, t->key.session, t->key.transaction, why);
 	return -1;
 }
 
@@ -139,15 +138,15 @@ static void log_changes(const struct aw_txn *t, bool undone)
 		if (!c->destroy)
 			write_def_format(&c->def, line, sizeof(line));
 		util_log(LOG_NOTICE,
-			"alarm table: row %u %s%s over SNMP (AgentX session "
-			"%u, transaction %u)%s%s\n",
-			c->def.index,
-			c->destroy   ? "destroyed"
-			: c->existed ? "changed"
-				     : "created",
-			undone ? " and undone" : "", t->key.session,
-			t->key.transaction, c->destroy ? "" : ": ",
-			c->destroy ? "" : line);
+			 "alarm table: row %u %s%s over SNMP (AgentX session "
+			 "%u, transaction %u)%s%s\n",
+			 c->def.index,
+			 c->destroy   ? "destroyed"
+			 : c->existed ? "changed"
+				      : "created",
+			 undone ? " and undone" : "", t->key.session,
+			 t->key.transaction, c->destroy ? "" : ": ",
+			 c->destroy ? "" : line);
 	}
 }
 
@@ -213,17 +212,17 @@ enum ax_error write_commit(struct alarm_writer *w, struct aw_key key)
 
 	if (!t || t->committed) {
 		util_log(LOG_WARNING,
-			"alarm table: a CommitSet for no tested set (AgentX "
-			"session %u, transaction %u): commitFailed\n",
-			key.session, key.transaction);
+			 "alarm table: a CommitSet for no tested set (AgentX "
+			 "session %u, transaction %u): commitFailed\n",
+			 key.session, key.transaction);
 		return AX_ERR_COMMITFAILED;
 	}
 	if (remember(w, t) != 0 || apply(w, t, false, &next) != 0) {
 		util_log(LOG_ERR,
-			"alarm table: out of memory; the set of "
-			"AgentX session %u, transaction %u is not "
-			"applied\n",
-			key.session, key.transaction);
+			 "alarm table: out of memory; the set of "
+			 "AgentX session %u, transaction %u is not "
+			 "applied\n",
+			 key.session, key.transaction);
 		return AX_ERR_COMMITFAILED;
 	}
 	if (save(w, t, &next, "set") != 0) {
@@ -247,17 +246,18 @@ enum ax_error write_undo(struct alarm_writer *w, struct aw_key key)
 
 	if (!t) {
 		util_log(LOG_WARNING,
-			"alarm table: an UndoSet for no set in progress "
-			"(AgentX session %u, transaction %u): undoFailed\n",
-			key.session, key.transaction);
+			 "alarm table: an UndoSet for no set in progress "
+			 "(AgentX session %u, transaction %u): undoFailed\n",
+			 key.session, key.transaction);
 		return AX_ERR_UNDOFAILED;
 	}
 	if (t->committed) { /* a commit that failed changed nothing */
 		if (apply(w, t, true, &next) != 0) {
-			util_log(LOG_ERR, "alarm table: out of memory; the set "
-					 "of AgentX session %u, transaction "
-					 "%u is not undone\n",
-				key.session, key.transaction);
+			util_log(LOG_ERR,
+				 "alarm table: out of memory; the set "
+				 "of AgentX session %u, transaction "
+				 "%u is not undone\n",
+				 key.session, key.transaction);
 			e = AX_ERR_UNDOFAILED;
 		} else if (save(w, t, &next, "undo") != 0) {
 			alarm_set_free(&next);
@@ -297,7 +297,8 @@ int write_age(struct alarm_writer *w)
 		return 0;
 	for (size_t i = 0; i < w->set->count; i++) {
 		const struct alarm *a = &w->set->alarm[i];
-		n += a->row == ROW_NOT_READY && at - a->not_ready_since >= max &&
+		n += a->row == ROW_NOT_READY &&
+		     at - a->not_ready_since >= max &&
 		     !write_held(w, NULL, a->index);
 	}
 	if (!n)
@@ -311,12 +312,13 @@ int write_age(struct alarm_writer *w)
 		    write_held(w, NULL, a->index))
 			continue;
 		e[n++] = (struct alarm_edit){.index = a->index};
-		util_log(LOG_NOTICE,
-			"alarm table: row %u (%s) removed: notReady for %llu "
-			"s, more than alarmSetNotReadyTimeout %u s (RFC 2579)\n",
-			a->index, a->cfg.name,
-			(unsigned long long)(at - a->not_ready_since),
-			w->env.not_ready_max_age);
+		util_log(
+		    LOG_NOTICE,
+		    "alarm table: row %u (%s) removed: notReady for %llu "
+		    "s, more than alarmSetNotReadyTimeout %u s (RFC 2579)\n",
+		    a->index, a->cfg.name,
+		    (unsigned long long)(at - a->not_ready_since),
+		    w->env.not_ready_max_age);
 	}
 	int r = alarm_set_edit(&next, w->set, e, n);
 	free(e);

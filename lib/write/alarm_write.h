@@ -30,11 +30,10 @@
 #include "write/alarm_txn.h"
 
 void write_init(struct alarm_writer *w, struct alarm_set *set,
-		       const struct alarm_writer_env *env);
+		const struct alarm_writer_env *env);
 /* TestSet: noError, or the error and the varbind (from 1) at fault. */
 enum ax_error write_test(struct alarm_writer *w, struct aw_key key,
-			       const struct aw_varbind *vb, size_t n,
-			       size_t *bad);
+			 const struct aw_varbind *vb, size_t n, size_t *bad);
 /* CommitSet, UndoSet: noError, commitFailed, undoFailed. */
 enum ax_error write_commit(struct alarm_writer *w, struct aw_key key);
 enum ax_error write_undo(struct alarm_writer *w, struct aw_key key);

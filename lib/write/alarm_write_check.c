@@ -214,10 +214,10 @@ static size_t clash_at(const struct name_of *mine, const struct name_of *other)
 			 "hwR10kEvCtrAlarmName.%u",
 			 c->def.index);
 	util_log(LOG_INFO,
-		"alarm table: row %u not %s: the name '%s' (%s) is taken by "
-		"row %u (%s); inconsistentValue at varbind %zu\n",
-		c->def.index, c->existed ? "changed" : "created", mine->name,
-		how, other->index, whose(other), at);
+		 "alarm table: row %u not %s: the name '%s' (%s) is taken by "
+		 "row %u (%s); inconsistentValue at varbind %zu\n",
+		 c->def.index, c->existed ? "changed" : "created", mine->name,
+		 how, other->index, whose(other), at);
 	return at;
 }
 
@@ -272,7 +272,7 @@ static size_t over_limit(const struct alarm_writer *w, const struct aw_txn *t,
 }
 
 enum ax_error write_check(struct alarm_writer *w, struct aw_txn *t,
-		       const struct aw_varbind *vb, size_t n, size_t *bad)
+			  const struct aw_varbind *vb, size_t n, size_t *bad)
 {
 	int oom;
 	size_t rows;
@@ -296,10 +296,10 @@ enum ax_error write_check(struct alarm_writer *w, struct aw_txn *t,
 	}
 	if ((*bad = over_limit(w, t, &rows)) != 0) {
 		util_log(LOG_WARNING,
-			"alarm table: row %llu not created: %zu rows created "
-			"over SNMP, the most alarmSetMaxRows allows is %u\n",
-			(unsigned long long)vb[*bad - 1].index, rows,
-			w->env.max_rows);
+			 "alarm table: row %llu not created: %zu rows created "
+			 "over SNMP, the most alarmSetMaxRows allows is %u\n",
+			 (unsigned long long)vb[*bad - 1].index, rows,
+			 w->env.max_rows);
 		return AX_ERR_RESOURCEUNAVAILABLE;
 	}
 	return AX_ERR_NOERROR;

@@ -26,14 +26,14 @@ struct aw_change *write_change_of(const struct aw_txn *t, uint32_t index);
 struct aw_change *write_change_add(struct aw_txn *t, uint32_t index);
 /* Is the row in a transaction in progress other than self (NULL: any)? */
 bool write_held(const struct alarm_writer *w, const struct aw_txn *self,
-	     uint32_t index);
+		uint32_t index);
 /* One varbind (i: its position, from 1) into the change of its row in t:
  * noError, or this varbind's error (alarm_write_put.c). */
 enum ax_error write_put_varbind(struct alarm_writer *w, struct aw_txn *t,
-			     const struct aw_varbind *vb, size_t i);
+				const struct aw_varbind *vb, size_t i);
 /* TestSet's checks of vb[0..n) into t's changes: noError, or the error
  * and the varbind (from 1) at fault. */
 enum ax_error write_check(struct alarm_writer *w, struct aw_txn *t,
-		       const struct aw_varbind *vb, size_t n, size_t *bad);
+			  const struct aw_varbind *vb, size_t n, size_t *bad);
 
 #endif

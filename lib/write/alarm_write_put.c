@@ -40,7 +40,7 @@ struct aw_change *write_change_add(struct aw_txn *t, uint32_t index)
 }
 
 bool write_held(const struct alarm_writer *w, const struct aw_txn *self,
-	     uint32_t index)
+		uint32_t index)
 {
 	for (size_t i = 0; i < AW_TXN_MAX; i++)
 		if (w->txn[i].used && &w->txn[i] != self &&
@@ -224,7 +224,7 @@ static bool writable(unsigned col)
 }
 
 enum ax_error write_put_varbind(struct alarm_writer *w, struct aw_txn *t,
-			     const struct aw_varbind *vb, size_t i)
+				const struct aw_varbind *vb, size_t i)
 {
 	struct aw_change *c;
 	if (!writable(vb->column))

@@ -56,7 +56,8 @@ static int metric_index(const char *name)
  * 14 with vcc); doc/pcp.md has the table. */
 static int pmid_item(int k)
 {
-	return meta_counters[k].rev == REV_FROM_3_1 ? 32 : meta_counters[k].event0;
+	return meta_counters[k].rev == REV_FROM_3_1 ? 32
+						    : meta_counters[k].event0;
 }
 
 static void add_metric(const char *name, int k, bool per_cpu)

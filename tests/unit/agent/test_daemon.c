@@ -122,7 +122,8 @@ static void planted_link_replaced(void **state)
 	struct stat st;
 	assert_int_equal(symlink(target, pidpath), 0);
 	mode_t old = umask(077);
-	assert_int_equal(agent_pidfile_lock(&ds, pidpath, (uid_t)-1, (gid_t)-1), 0);
+	assert_int_equal(agent_pidfile_lock(&ds, pidpath, (uid_t)-1, (gid_t)-1),
+			 0);
 	umask(old);
 	assert_int_equal(unlinks, 1);
 	assert_no_file(target);
@@ -138,7 +139,8 @@ static void link_replanted_gives_up(void **state)
 {
 	assert_int_equal(symlink(target, pidpath), 0);
 	replant = true;
-	assert_int_equal(agent_pidfile_lock(&ds, pidpath, (uid_t)-1, (gid_t)-1), -1);
+	assert_int_equal(agent_pidfile_lock(&ds, pidpath, (uid_t)-1, (gid_t)-1),
+			 -1);
 	assert_int_equal(unlinks, 3);
 	assert_no_file(target);
 	char want[256];
@@ -153,7 +155,8 @@ static void link_replanted_gives_up(void **state)
 static void replaced_file_gives_up(void **state)
 {
 	replace = 100;
-	assert_int_equal(agent_pidfile_lock(&ds, pidpath, (uid_t)-1, (gid_t)-1), -1);
+	assert_int_equal(agent_pidfile_lock(&ds, pidpath, (uid_t)-1, (gid_t)-1),
+			 -1);
 	assert_int_equal(flocks, 5);
 	char want[256];
 	snprintf(want, sizeof(want),
@@ -168,7 +171,8 @@ static void replaced_once_then_locked(void **state)
 {
 	char want[32];
 	replace = 1;
-	assert_int_equal(agent_pidfile_lock(&ds, pidpath, (uid_t)-1, (gid_t)-1), 0);
+	assert_int_equal(agent_pidfile_lock(&ds, pidpath, (uid_t)-1, (gid_t)-1),
+			 0);
 	assert_int_equal(flocks, 2);
 	assert_int_equal(agent_pidfile_write(&ds, pidpath), 0);
 	snprintf(want, sizeof(want), "%ld\n", (long)getpid());
@@ -184,7 +188,8 @@ static void held_names_holder(void **state)
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, "4242\n", 5), 5);
 	assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0);
-	assert_int_equal(agent_pidfile_lock(&ds, pidpath, (uid_t)-1, (gid_t)-1), -1);
+	assert_int_equal(agent_pidfile_lock(&ds, pidpath, (uid_t)-1, (gid_t)-1),
+			 -1);
 	assert_logged("held by process 4242, another hw-r10kevctr-agent");
 	assert_string_equal(read_all(pidpath), "4242\n");
 	close(fd);
@@ -197,7 +202,8 @@ static void write_truncates_stale(void **state)
 	int fd = open(pidpath, O_WRONLY | O_CREAT, 0644);
 	assert_int_equal(write(fd, "3883\n67890\n", 11), 11);
 	close(fd);
-	assert_int_equal(agent_pidfile_lock(&ds, pidpath, (uid_t)-1, (gid_t)-1), 0);
+	assert_int_equal(agent_pidfile_lock(&ds, pidpath, (uid_t)-1, (gid_t)-1),
+			 0);
 	assert_int_equal(agent_pidfile_write(&ds, pidpath), 0);
 	snprintf(want, sizeof(want), "%ld\n", (long)getpid());
 	assert_string_equal(read_all(pidpath), want);
@@ -216,7 +222,8 @@ static void write_unlocked_refused(void **state)
 /* A file put at the path since the lock is another's: left alone. */
 static void remove_only_ours(void **state)
 {
-	assert_int_equal(agent_pidfile_lock(&ds, pidpath, (uid_t)-1, (gid_t)-1), 0);
+	assert_int_equal(agent_pidfile_lock(&ds, pidpath, (uid_t)-1, (gid_t)-1),
+			 0);
 	assert_int_equal(__real_unlink(pidpath), 0);
 	int fd = open(pidpath, O_WRONLY | O_CREAT, 0644);
 	assert_int_equal(write(fd, "77\n", 3), 3);
@@ -229,7 +236,8 @@ static void remove_only_ours(void **state)
 static void fifo_refused(void **state)
 {
 	assert_int_equal(mkfifo(pidpath, 0644), 0);
-	assert_int_equal(agent_pidfile_lock(&ds, pidpath, (uid_t)-1, (gid_t)-1), -1);
+	assert_int_equal(agent_pidfile_lock(&ds, pidpath, (uid_t)-1, (gid_t)-1),
+			 -1);
 	assert_logged("cannot write the pid file: not a regular file");
 }
 
@@ -248,7 +256,8 @@ static void directory_made(void **state)
 	assert_int_equal(stat(sub, &st), 0);
 	assert_int_equal(st.st_mode & 07777, 0755);
 	snprintf(deep, sizeof(deep), "%s/a/b/agent.pid", dir);
-	assert_int_equal(agent_pidfile_lock(&ds, deep, (uid_t)-1, (gid_t)-1), -1);
+	assert_int_equal(agent_pidfile_lock(&ds, deep, (uid_t)-1, (gid_t)-1),
+			 -1);
 	assert_logged("cannot make its directory");
 }
 

@@ -55,8 +55,10 @@ static void instance_names(void **state)
 	/* each end of the digits, and the characters just outside them */
 	assert_int_equal(backend_pcp_cpu_of_instance("cpu9"), 9);
 	assert_int_equal(backend_pcp_cpu_of_instance("cpu90"), 90);
-	assert_int_equal(backend_pcp_cpu_of_instance("cpu1:"), -1); /* '9' + 1 */
-	assert_int_equal(backend_pcp_cpu_of_instance("cpu1/"), -1); /* '0' - 1 */
+	assert_int_equal(backend_pcp_cpu_of_instance("cpu1:"),
+			 -1); /* '9' + 1 */
+	assert_int_equal(backend_pcp_cpu_of_instance("cpu1/"),
+			 -1); /* '0' - 1 */
 	assert_int_equal(backend_pcp_cpu_of_instance("cpu65536"), -1);
 	assert_int_equal(backend_pcp_cpu_of_instance("cpu"), -1);
 	assert_int_equal(backend_pcp_cpu_of_instance("cpu01"), -1);

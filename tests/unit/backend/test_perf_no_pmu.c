@@ -128,7 +128,8 @@ static void never_ran(void **state)
 	g[2] = (struct perf_group){.n = 1, .counter = {6},
 				   .enabled = 1000000000u, .running = 0};
 	/* 4 ran in group 0; 5 never ran in 3 s; 6 only 1 s enabled */
-	assert_int_equal(backend_perf_cpu_never_ran(&pc, 2000000000u), COUNTER_BIT(5));
+	assert_int_equal(backend_perf_cpu_never_ran(&pc, 2000000000u),
+			 COUNTER_BIT(5));
 	assert_int_equal(backend_perf_cpu_never_ran(&pc, 500000000u),
 			 COUNTER_BIT(5) | COUNTER_BIT(6));
 	pc.open = false;

@@ -13,9 +13,11 @@ static void table_defaults_parse(void **state)
 	struct perfspec sp;
 	char err[256];
 	for (int c = 0; c < COUNTER_COUNT; c++) {
-		if (backend_perfspec_parse(meta_counters[c].perf, "/nonexistent", &sp, err,
-				   sizeof(err)))
-			fail_msg("metrics.def %s: %s", meta_counters[c].name, err);
+		if (backend_perfspec_parse(meta_counters[c].perf,
+					   "/nonexistent", &sp, err,
+					   sizeof(err)))
+			fail_msg("metrics.def %s: %s", meta_counters[c].name,
+				 err);
 		assert_int_equal(sp.nterms > 0,
 				 meta_counters[c].match != MATCH_NONE);
 	}
@@ -25,33 +27,37 @@ static void encodings(void **state)
 {
 	struct perfspec sp;
 	char err[256];
-	assert_int_equal(
-	    backend_perfspec_parse("hardware:branch-misses", "/x", &sp, err, 256), 0);
+	assert_int_equal(backend_perfspec_parse("hardware:branch-misses", "/x",
+						&sp, err, 256),
+			 0);
 	assert_int_equal(sp.nterms, 1);
 	assert_int_equal(sp.term[0].type, PT_HARDWARE);
 	assert_int_equal(sp.term[0].config, 5);
 	assert_true(sp.term[0].hardware);
 	assert_int_equal(
-	    backend_perfspec_parse("software:page-faults", "/x", &sp, err, 256), 0);
+	    backend_perfspec_parse("software:page-faults", "/x", &sp, err, 256),
+	    0);
 	assert_int_equal(sp.term[0].type, PT_SOFTWARE);
 	assert_int_equal(sp.term[0].config, 2);
 	assert_false(sp.term[0].hardware);
-	assert_int_equal(
-	    backend_perfspec_parse("hw_cache:l1d.read.miss", "/x", &sp, err, 256), 0);
+	assert_int_equal(backend_perfspec_parse("hw_cache:l1d.read.miss", "/x",
+						&sp, err, 256),
+			 0);
 	assert_int_equal(sp.term[0].type, PT_HW_CACHE);
 	assert_int_equal(sp.term[0].config, 0x10000);
-	assert_int_equal(
-	    backend_perfspec_parse("hw_cache:dtlb.read.miss+hw_cache:itlb.read.miss",
-			   "/x", &sp, err, 256),
-	    0);
+	assert_int_equal(backend_perfspec_parse(
+			     "hw_cache:dtlb.read.miss+hw_cache:itlb.read.miss",
+			     "/x", &sp, err, 256),
+			 0);
 	assert_int_equal(sp.nterms, 2);
 	assert_int_equal(sp.term[0].config, 0x10003);
 	assert_int_equal(sp.term[1].config, 0x10004);
-	assert_int_equal(
-	    backend_perfspec_parse("hw_cache:ll.write.access", "/x", &sp, err, 256), 0);
-	assert_int_equal(sp.term[0].config, 0x102);
-	assert_int_equal(backend_perfspec_parse("raw:0x5300c0", "/x", &sp, err, 256),
+	assert_int_equal(backend_perfspec_parse("hw_cache:ll.write.access",
+						"/x", &sp, err, 256),
 			 0);
+	assert_int_equal(sp.term[0].config, 0x102);
+	assert_int_equal(
+	    backend_perfspec_parse("raw:0x5300c0", "/x", &sp, err, 256), 0);
 	assert_int_equal(sp.term[0].type, PT_RAW);
 	assert_int_equal(sp.term[0].config, 0x5300c0);
 	assert_int_equal(backend_perfspec_parse("off", "/x", &sp, err, 256), 0);
@@ -69,12 +75,12 @@ static void pmu_by_name(void **state)
 		 "echo 42 > %s/bus/event_source/devices/uncore_x/type",
 		 dir, dir);
 	assert_int_equal(system(path), 0);
-	assert_int_equal(backend_perfspec_parse("uncore_x:0x1b7", dir, &sp, err, 256),
-			 0);
+	assert_int_equal(
+	    backend_perfspec_parse("uncore_x:0x1b7", dir, &sp, err, 256), 0);
 	assert_int_equal(sp.term[0].type, 42);
 	assert_int_equal(sp.term[0].config, 0x1b7);
-	assert_int_equal(backend_perfspec_parse("uncore_y:0x1", dir, &sp, err, 256),
-			 -1);
+	assert_int_equal(
+	    backend_perfspec_parse("uncore_y:0x1", dir, &sp, err, 256), -1);
 	assert_non_null(strstr(err, "unknown event type or PMU"));
 	snprintf(path, sizeof(path), "rm -rf %s", dir);
 	assert_int_equal(system(path), 0);
@@ -84,8 +90,8 @@ static void bad(const char *spec, const char *msg)
 {
 	struct perfspec sp;
 	char err[256] = "";
-	assert_int_equal(backend_perfspec_parse(spec, "/nonexistent", &sp, err, 256),
-			 -1);
+	assert_int_equal(
+	    backend_perfspec_parse(spec, "/nonexistent", &sp, err, 256), -1);
 	if (!strstr(err, msg))
 		fail_msg("%s: expected '%s' in '%s'", spec, msg, err);
 }
@@ -116,9 +122,10 @@ static void pfm_names(void **state)
 	struct perfspec sp;
 	char err[256];
 	/* libpfm4's generic "perf" PMU exists on every machine */
-	assert_int_equal(backend_perfspec_parse("pfm:perf::PERF_COUNT_SW_CPU_CLOCK",
-					"/x", &sp, err, 256),
-			 0);
+	assert_int_equal(
+	    backend_perfspec_parse("pfm:perf::PERF_COUNT_SW_CPU_CLOCK", "/x",
+				   &sp, err, 256),
+	    0);
 	assert_int_equal(sp.term[0].type, PT_SOFTWARE);
 	assert_int_equal(sp.term[0].config, 0);
 	assert_false(sp.term[0].hardware);

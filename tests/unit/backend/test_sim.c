@@ -74,10 +74,10 @@ static void revision_and_off(void **state)
 	CONF(&cfg, "simRate", "%s off", meta_counters[0].fullname);
 	assert_int_equal(backend_open(&b, &cfg, err, sizeof(err)), 0);
 	read_once(&b, &s);
-	assert_true(s.counted &
-		    COUNTER_BIT(meta_counter_index_by_name("hw.r10kevctr.vcc")));
-	assert_false(s.counted &
-		     COUNTER_BIT(meta_counter_index_by_name("hw.r10kevctr.fucomp")));
+	assert_true(s.counted & COUNTER_BIT(meta_counter_index_by_name(
+				    "hw.r10kevctr.vcc")));
+	assert_false(s.counted & COUNTER_BIT(meta_counter_index_by_name(
+				     "hw.r10kevctr.fucomp")));
 	assert_false(s.counted & COUNTER_BIT(0));
 	assert_int_equal(s.state, COUNTER_COUNT - 2);
 	backend_close(&b);

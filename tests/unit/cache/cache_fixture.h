@@ -81,8 +81,9 @@ static inline void steady(struct sample *s, unsigned t)
 static inline int poll_two(struct cache *c, struct sample *s, unsigned t,
 			   const long long v[2][2], uint64_t held[2][2])
 {
-	const int k[2] = {meta_counter_index_by_name("hw.r10kevctr.cycles"),
-			  meta_counter_index_by_name("hw.r10kevctr.grad.instrg")};
+	const int k[2] = {
+	    meta_counter_index_by_name("hw.r10kevctr.cycles"),
+	    meta_counter_index_by_name("hw.r10kevctr.grad.instrg")};
 	steady(s, t);
 	for (size_t cpu = 0; cpu < 2; cpu++)
 		for (size_t j = 0; j < 2; j++) {

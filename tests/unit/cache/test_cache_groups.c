@@ -75,8 +75,10 @@ static struct cpu_groups two_groups(void)
 {
 	struct cpu_groups gs = {0};
 	char err[200];
-	assert_int_equal(util_cpu_groups_add(&gs, "a", "0-1", err, sizeof(err)), 0);
-	assert_int_equal(util_cpu_groups_add(&gs, "b", "2,3", err, sizeof(err)), 0);
+	assert_int_equal(util_cpu_groups_add(&gs, "a", "0-1", err, sizeof(err)),
+			 0);
+	assert_int_equal(util_cpu_groups_add(&gs, "b", "2,3", err, sizeof(err)),
+			 0);
 	return gs;
 }
 
@@ -154,9 +156,9 @@ static void reset_stays_in_its_group(void **state)
 		assert_int_equal(group_rate(&c, 1, cyc, &r), t != 4);
 		assert_true(group_rate(&c, 1, ins, &r));
 		assert_true(group_rate(&c, 0, cyc, &r));
-		assert_int_equal(cache_stat_value(&c, ipc, CACHE_GROUP(1), &v) ==
-				     SAMPLE_OK,
-				 t != 4);
+		assert_int_equal(
+		    cache_stat_value(&c, ipc, CACHE_GROUP(1), &v) == SAMPLE_OK,
+		    t != 4);
 		assert_int_equal(cache_stat_value(&c, ipc, CACHE_GROUP(0), &v),
 				 SAMPLE_OK);
 		assert_int_equal(c.gsum[1].disc_time, t < 4 ? 100 : 400);
@@ -180,10 +182,10 @@ static void groups_change(void **state)
 	char err[200];
 	uint64_t r;
 
-	assert_int_equal(util_cpu_groups_add(&other, "a", "0,2", err, sizeof(err)),
-			 0);
-	assert_int_equal(util_cpu_groups_add(&other, "b", "1,3", err, sizeof(err)),
-			 0);
+	assert_int_equal(
+	    util_cpu_groups_add(&other, "a", "0,2", err, sizeof(err)), 0);
+	assert_int_equal(
+	    util_cpu_groups_add(&other, "b", "1,3", err, sizeof(err)), 0);
 	cache_init(&c);
 	for (unsigned t = 1; t <= 4; t++) {
 		assert_int_equal(cache_groups_use(&c, t < 3 ? &gs : &other),
@@ -253,18 +255,15 @@ static void view_serves_groups(void **state)
 	assert_non_null(name);
 	assert_int_equal(view_value(&view, name, 2, &v), MV_OK);
 	assert_int_equal(v.v.str.len, 1);
-	assert_int_equal(view_value(&view, name, 0, &v),
-			 MV_NO_SUCH_INSTANCE);
-	assert_int_equal(view_value(&view, name, 3, &v),
-			 MV_NO_SUCH_INSTANCE);
+	assert_int_equal(view_value(&view, name, 0, &v), MV_NO_SUCH_INSTANCE);
+	assert_int_equal(view_value(&view, name, 3, &v), MV_NO_SUCH_INSTANCE);
 	assert_int_equal(view_value(&view, cyc, 1, &v), MV_OK);
 	assert_int_equal(v.v.u64, c.gsum[0].total[0]);
 	const unsigned long after[] = {2, 4294967295ul, ~0ul};
 	for (size_t i = 0; i < 3; i++) {
 		len = view_oid(name, after[i], oid);
-		assert_int_equal(view_getnext(&view, oid, len, next, &nlen,
-						 &o, &v),
-				 MV_OK);
+		assert_int_equal(
+		    view_getnext(&view, oid, len, next, &nlen, &o, &v), MV_OK);
 		assert_ptr_equal(o, cpus); /* the next column's first row */
 		assert_int_equal(next[nlen - 1], 1);
 	}
@@ -303,11 +302,13 @@ static void cpu_names_its_group(void **state)
 	const struct mib_object *o = view_object("hwR10kEvCtrCpuGroupName");
 	struct mib_value v;
 
-	assert_int_equal(util_cpu_groups_add(&gs, "a", "0-1", err, sizeof(err)), 0);
-	assert_int_equal(util_cpu_groups_add(&gs, "b", "3", err, sizeof(err)), 0);
-	assert_int_equal(util_cpu_groups_add(&other, "node.7_x-Y", "2-3", err,
-					sizeof(err)),
+	assert_int_equal(util_cpu_groups_add(&gs, "a", "0-1", err, sizeof(err)),
 			 0);
+	assert_int_equal(util_cpu_groups_add(&gs, "b", "3", err, sizeof(err)),
+			 0);
+	assert_int_equal(
+	    util_cpu_groups_add(&other, "node.7_x-Y", "2-3", err, sizeof(err)),
+	    0);
 	view_served_configure(&served, "sim", 5, NULL);
 	cache_init(&c);
 	assert_int_equal(cache_groups_use(&c, &gs), 0);
@@ -340,17 +341,24 @@ static void bad_groups(void **state)
 	(void)state;
 	struct cpu_groups gs = {0};
 	char err[300];
-	assert_int_equal(util_cpu_groups_add(&gs, "a", "0-3", err, sizeof(err)), 0);
-	assert_int_equal(util_cpu_groups_add(&gs, "a", "4", err, sizeof(err)), -1);
+	assert_int_equal(util_cpu_groups_add(&gs, "a", "0-3", err, sizeof(err)),
+			 0);
+	assert_int_equal(util_cpu_groups_add(&gs, "a", "4", err, sizeof(err)),
+			 -1);
 	assert_non_null(strstr(err, "named twice"));
-	assert_int_equal(util_cpu_groups_add(&gs, "b", "3-4", err, sizeof(err)), -1);
+	assert_int_equal(util_cpu_groups_add(&gs, "b", "3-4", err, sizeof(err)),
+			 -1);
 	assert_non_null(strstr(err, "CPU 3 of group 'b' is in group 'a'"));
-	assert_int_equal(util_cpu_groups_add(&gs, "c", "4-", err, sizeof(err)), -1);
+	assert_int_equal(util_cpu_groups_add(&gs, "c", "4-", err, sizeof(err)),
+			 -1);
 	assert_non_null(strstr(err, "bad CPU list '4-'"));
-	assert_int_equal(util_cpu_groups_add(&gs, "d", "5,4", err, sizeof(err)), -1);
-	assert_int_equal(util_cpu_groups_add(&gs, "e f", "5", err, sizeof(err)), -1);
+	assert_int_equal(util_cpu_groups_add(&gs, "d", "5,4", err, sizeof(err)),
+			 -1);
+	assert_int_equal(util_cpu_groups_add(&gs, "e f", "5", err, sizeof(err)),
+			 -1);
 	assert_non_null(strstr(err, "group name 'e f'"));
-	assert_int_equal(util_cpu_groups_add(&gs, "b", "4-5,8", err, sizeof(err)), 0);
+	assert_int_equal(
+	    util_cpu_groups_add(&gs, "b", "4-5,8", err, sizeof(err)), 0);
 	assert_string_equal(gs.g[1].text, "4-5,8");
 	assert_int_equal(util_cpu_groups_find(&gs, 8), 1);
 	assert_int_equal(util_cpu_groups_find(&gs, 6), -1);

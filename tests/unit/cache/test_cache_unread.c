@@ -37,8 +37,10 @@ static void missing_reading(void **state)
 	assert_int_equal(v, 1000);
 	assert_int_equal(cache_rate(&c, cyc, 0, &v), SAMPLE_OK);
 	assert_int_equal(v, 1000);
-	assert_int_equal(cache_stat_value(&c, (size_t)IPC(), 0, &v), SAMPLE_UNREAD);
-	assert_int_equal(cache_stat_value(&c, (size_t)IPC(), -1, &v), SAMPLE_UNREAD);
+	assert_int_equal(cache_stat_value(&c, (size_t)IPC(), 0, &v),
+			 SAMPLE_UNREAD);
+	assert_int_equal(cache_stat_value(&c, (size_t)IPC(), -1, &v),
+			 SAMPLE_UNREAD);
 	assert_int_equal(cache_stat_value(&c, (size_t)IPC(), 1, &v), SAMPLE_OK);
 	assert_int_equal(cache_value(&c, ins, 0, &v), SAMPLE_UNREAD);
 	assert_int_equal(v, 500); /* held */
@@ -57,7 +59,8 @@ static void missing_reading(void **state)
 	assert_int_equal(cache_delta(&c, ins, 0, &v), SAMPLE_UNREAD);
 	assert_int_equal(cache_stat_value(&c, (size_t)IPC(), 0, &v), SAMPLE_OK);
 	assert_int_equal(v, 2500 * 1000 / 2000);
-	assert_int_equal(cache_stat_value(&c, (size_t)IPC(), -1, &v), SAMPLE_OK);
+	assert_int_equal(cache_stat_value(&c, (size_t)IPC(), -1, &v),
+			 SAMPLE_OK);
 	assert_int_equal(v, (2500 + 2000) * 1000 / (2000 + 4000));
 	assert_int_equal(cache_stat_value(&c, (size_t)IPC(), 1, &v), SAMPLE_OK);
 	assert_int_equal(v, 1000 * 1000 / 2000); /* CPU 1: the last second */
@@ -175,7 +178,8 @@ static void reset_behind_missing_reading(void **state)
 	assert_int_equal(cache_rate(&c, cyc, 0, &r), SAMPLE_DISCONTINUITY);
 	assert_int_equal(cache_rate(&c, cyc, 1, &r), SAMPLE_UNREAD);
 	assert_int_equal(cache_rate(&c, cyc, -1, &r), SAMPLE_UNREAD);
-	assert_int_equal(cache_stat_value(&c, (size_t)IPC(), -1, &r), SAMPLE_UNREAD);
+	assert_int_equal(cache_stat_value(&c, (size_t)IPC(), -1, &r),
+			 SAMPLE_UNREAD);
 	/* t 3: the rows are exact; the sum's span holds the reset */
 	assert_int_equal(poll_two(&c, &s, 3, v[3], held), 0);
 	assert_int_equal(cache_rate(&c, cyc, 0, &r), SAMPLE_OK);
@@ -184,7 +188,8 @@ static void reset_behind_missing_reading(void **state)
 	assert_int_equal(r, 1000); /* 2000 over 2 s */
 	assert_int_equal(cache_rate(&c, cyc, -1, &r), SAMPLE_DISCONTINUITY);
 	assert_int_equal(cache_delta(&c, cyc, -1, &r), SAMPLE_DISCONTINUITY);
-	assert_int_not_equal(cache_stat_value(&c, (size_t)IPC(), -1, &r), SAMPLE_OK);
+	assert_int_not_equal(cache_stat_value(&c, (size_t)IPC(), -1, &r),
+			     SAMPLE_OK);
 	assert_int_equal(cache_stat_value(&c, (size_t)IPC(), 0, &r), SAMPLE_OK);
 	assert_int_equal(r, 500 * 1000 / 1000);
 	assert_int_equal(cache_stat_value(&c, (size_t)IPC(), 1, &r), SAMPLE_OK);
@@ -196,7 +201,8 @@ static void reset_behind_missing_reading(void **state)
 	assert_int_equal(poll_two(&c, &s, 4, v[4], held), 0);
 	assert_int_equal(cache_rate(&c, cyc, -1, &r), SAMPLE_OK);
 	assert_int_equal(r, 1000 + 1000);
-	assert_int_equal(cache_stat_value(&c, (size_t)IPC(), -1, &r), SAMPLE_OK);
+	assert_int_equal(cache_stat_value(&c, (size_t)IPC(), -1, &r),
+			 SAMPLE_OK);
 	assert_int_equal(r, (500 + 400) * 1000 / 2000);
 	assert_sums(&c);
 }
@@ -227,11 +233,13 @@ static void reset_while_waiting(void **state)
 	assert_int_equal(cache_rate(&c, cyc, 1, &r), SAMPLE_OK);
 	assert_int_equal(r, 1000); /* 3000 over 3 s */
 	assert_int_equal(cache_rate(&c, cyc, -1, &r), SAMPLE_DISCONTINUITY);
-	assert_int_not_equal(cache_stat_value(&c, (size_t)IPC(), -1, &r), SAMPLE_OK);
+	assert_int_not_equal(cache_stat_value(&c, (size_t)IPC(), -1, &r),
+			     SAMPLE_OK);
 	poll_two(&c, &s, 5, v[5], held);
 	assert_int_equal(cache_rate(&c, cyc, -1, &r), SAMPLE_OK);
 	assert_int_equal(r, 2000);
-	assert_int_equal(cache_stat_value(&c, (size_t)IPC(), -1, &r), SAMPLE_OK);
+	assert_int_equal(cache_stat_value(&c, (size_t)IPC(), -1, &r),
+			 SAMPLE_OK);
 	assert_int_equal(r, (500 + 400) * 1000 / 2000);
 	for (unsigned t = 6; t < 8; t++) {
 		poll_two(&c, &s, t, v[t], held);
@@ -243,12 +251,14 @@ static void reset_while_waiting(void **state)
 	assert_int_equal(cache_rate(&c, cyc, 0, &r), SAMPLE_OK);
 	assert_int_equal(r, 1000); /* 2000 since its reset's 9, over 2 s */
 	assert_int_equal(cache_rate(&c, cyc, -1, &r), SAMPLE_DISCONTINUITY);
-	assert_int_not_equal(cache_stat_value(&c, (size_t)IPC(), -1, &r), SAMPLE_OK);
+	assert_int_not_equal(cache_stat_value(&c, (size_t)IPC(), -1, &r),
+			     SAMPLE_OK);
 	assert_sums(&c);
 	poll_two(&c, &s, 9, v[9], held);
 	assert_int_equal(cache_rate(&c, cyc, -1, &r), SAMPLE_OK);
 	assert_int_equal(r, 2000);
-	assert_int_equal(cache_stat_value(&c, (size_t)IPC(), -1, &r), SAMPLE_OK);
+	assert_int_equal(cache_stat_value(&c, (size_t)IPC(), -1, &r),
+			 SAMPLE_OK);
 	assert_int_equal(r, (500 + 400) * 1000 / 2000);
 	assert_sums(&c);
 }

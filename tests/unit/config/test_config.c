@@ -25,7 +25,8 @@ static void defaults(void **state)
 	assert_string_equal(c.backend, "sim");
 	assert_int_equal(c.poll_interval, POLL_INTERVAL_DEFAULT);
 	assert_int_equal(SIM(c)->cpus, SIM_CPUS_DEFAULT);
-	assert_int_equal(backend_sim_rate(SIM(c), 0), meta_counters[0].sim_rate);
+	assert_int_equal(backend_sim_rate(SIM(c), 0),
+			 meta_counters[0].sim_rate);
 	assert_int_equal(REPLAY(c)->width, 64);
 	config_free(&c);
 }
@@ -42,11 +43,12 @@ static void good_lines(void **state)
 	assert_int_equal(apply(&c, "simCpus", "8", err), 0);
 	assert_int_equal(SIM(c)->cpus, 8);
 	assert_int_equal(apply(&c, "simRate", "hw.r10kevctr.tlb 42", err), 0);
-	assert_int_equal(
-	    backend_sim_rate(SIM(c), meta_counter_index_by_name("hw.r10kevctr.tlb")), 42);
+	assert_int_equal(backend_sim_rate(SIM(c), meta_counter_index_by_name(
+						      "hw.r10kevctr.tlb")),
+			 42);
 	assert_int_equal(apply(&c, "simRate", "hw.r10kevctr.vcc off", err), 0);
-	assert_true(SIM(c)->off &
-		    COUNTER_BIT(meta_counter_index_by_name("hw.r10kevctr.vcc")));
+	assert_true(SIM(c)->off & COUNTER_BIT(meta_counter_index_by_name(
+				      "hw.r10kevctr.vcc")));
 	assert_int_equal(apply(&c, "simSeed", "18446744073709551615", err), 0);
 	assert_int_equal(SIM(c)->seed, UINT64_MAX);
 	assert_int_equal(apply(&c, "simCpurev", "65535.65535", err), 0);
@@ -186,16 +188,19 @@ static void token_rows_decide_reloads(void **state)
 				memcpy(s[k], section->defaults, section->settings_size);
 				w[0] = nw == 2 ? metric : v[k];
 				w[1] = v[k];
-				if (config_token_apply(t, s[k], w, nw, err, sizeof(err)))
+				if (config_token_apply(t, s[k], w, nw, err,
+						       sizeof(err)))
 					fail_msg("%s %s: %s", t->token, v[k], err);
 			}
-			if (config_token_table_same(section->tokens, s[0], s[1]) == t->reopens)
+			if (config_token_table_same(section->tokens, s[0],
+						    s[1]) == t->reopens)
 				fail_msg("%s: a change %s the backend, the table "
 					 "says otherwise",
 					 t->token,
 					 t->reopens ? "does not reopen" : "reopens");
 			for (int k = 0; k < 2; k++) {
-				config_token_table_release(section->tokens, s[k]);
+				config_token_table_release(section->tokens,
+							   s[k]);
 				free(s[k]);
 			}
 			checked++;
@@ -281,7 +286,8 @@ static void parse_numbers(void **state)
 	assert_int_equal(util_parse_u64("11", 10, &v), -1);
 	assert_int_equal(util_parse_u64(" 1", 10, &v), -1);
 	assert_int_equal(util_parse_u64("+1", 10, &v), -1);
-	assert_int_equal(util_parse_u64("18446744073709551616", UINT64_MAX, &v), -1);
+	assert_int_equal(util_parse_u64("18446744073709551616", UINT64_MAX, &v),
+			 -1);
 	assert_int_equal(util_parse_u64(NULL, 10, &v), -1);
 }
 

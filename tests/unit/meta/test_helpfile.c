@@ -20,11 +20,13 @@ static void real_file(void **state)
 	struct helpfile hf;
 	char *msgs;
 	int n;
-	CAPTURE(msgs, n = meta_helpfile_load(src_path("mib/hw.help"), &hf, err));
+	CAPTURE(msgs,
+		n = meta_helpfile_load(src_path("mib/hw.help"), &hf, err));
 	assert_string_equal(msgs, "");
 	assert_int_equal(n, 0);
 	assert_int_equal(hf.count, meta_metrics_count);
-	const struct help_entry *e = meta_helpfile_find(&hf, "hw.r10kevctr.cycles");
+	const struct help_entry *e =
+	    meta_helpfile_find(&hf, "hw.r10kevctr.cycles");
 	assert_non_null(e);
 	assert_string_equal(e->summary, "R10000 event counter - cycles");
 	assert_string_equal(e->text,
@@ -84,11 +86,12 @@ static void value_table_header(void **state)
 			       "The values are\n0 off\n",
 			       &hf, &msgs),
 			 0);
-	char *d = meta_metric_description(meta_helpfile_find(&hf, "hw.r10kevctr.cycles"),
-				     0);
+	char *d = meta_metric_description(
+	    meta_helpfile_find(&hf, "hw.r10kevctr.cycles"), 0);
 	assert_string_equal(d, "a\n\nThe values are small.");
 	free(d);
-	d = meta_metric_description(meta_helpfile_find(&hf, "hw.r10kevctr.tlb"), 0);
+	d = meta_metric_description(meta_helpfile_find(&hf, "hw.r10kevctr.tlb"),
+				    0);
 	assert_string_equal(d, "b\n\nThe values are\n  0     off");
 	free(d);
 	free(msgs);
@@ -105,9 +108,10 @@ static void refused_entry_skipped(void **state)
 			 1);
 	assert_string_equal(msgs, "t.help:3: '@' line has no metric name\n");
 	assert_int_equal(hf.count, 2);
-	assert_string_equal(meta_helpfile_find(&hf, "hw.r10kevctr.cycles")->text,
-			    "x");
-	assert_string_equal(meta_helpfile_find(&hf, "hw.r10kevctr.tlb")->text, "y");
+	assert_string_equal(
+	    meta_helpfile_find(&hf, "hw.r10kevctr.cycles")->text, "x");
+	assert_string_equal(meta_helpfile_find(&hf, "hw.r10kevctr.tlb")->text,
+			    "y");
 	free(msgs);
 	meta_helpfile_free(&hf);
 	/* the first '@' line refused: the same */
@@ -126,8 +130,8 @@ static void metric_errors(void **state)
 			 0);
 	free(msgs);
 	CAPTURE(msgs, n = meta_helpfile_check_metrics(&hf, err));
-	assert_int_equal(n,
-			 1 + meta_metrics_count); /* unknown + every one missing */
+	assert_int_equal(
+	    n, 1 + meta_metrics_count); /* unknown + every one missing */
 	assert_non_null(strstr(msgs, "t.help:1: metric hw.r10kevctr.nosuch "
 				     "is not in the metrics table"));
 	assert_non_null(strstr(msgs, "t.help:2: metric hw.r10kevctr.cycles of "

@@ -7,7 +7,8 @@ static void arcs_strictly_increasing(void **state)
 {
 	for (size_t i = 1; i < meta_metrics_count; i++)
 		assert_true(meta_metrics[i - 1].arc < meta_metrics[i].arc);
-	assert_int_equal(meta_metrics_count, COUNTER_COUNT + 2); /* state, cpurev */
+	assert_int_equal(meta_metrics_count,
+			 COUNTER_COUNT + 2); /* state, cpurev */
 	assert_int_equal(meta_metrics[0].kind, METRIC_STATE);
 	assert_int_equal(meta_metrics[1].kind, METRIC_CPUREV);
 }
@@ -74,7 +75,8 @@ static void event_numbers(void **state)
 	}
 	/* and no counter claims an event the list does not give it */
 	for (int i = 0; i < COUNTER_COUNT; i++)
-		seen += (meta_counters[i].event0 >= 0) + (meta_counters[i].event1 >= 0);
+		seen += (meta_counters[i].event0 >= 0) +
+			(meta_counters[i].event1 >= 0);
 	assert_int_equal(seen, sizeof(events) / sizeof(events[0]));
 }
 
@@ -82,13 +84,13 @@ static void descriptors(void **state)
 {
 	char buf[METRIC_DESCRIPTOR_MAX + 1];
 	meta_metric_descriptor(meta_metric_by_name("hw.r10kevctr.fail.brmp"),
-			  METRIC_DESCRIPTOR_PREFIX, buf, sizeof(buf));
+			       METRIC_DESCRIPTOR_PREFIX, buf, sizeof(buf));
 	assert_string_equal(buf, "hwR10kEvCtrFailBrmp");
 	meta_metric_descriptor(meta_metric_by_name("hw.r10kevctr.cpurev"),
-			  METRIC_DESCRIPTOR_PREFIX, buf, sizeof(buf));
+			       METRIC_DESCRIPTOR_PREFIX, buf, sizeof(buf));
 	assert_string_equal(buf, "hwR10kEvCtrCpurev");
 	meta_metric_descriptor(meta_metric_by_name("hw.r10kevctr.fail.brmp"),
-			  METRIC_CPU_DESCRIPTOR_PREFIX, buf, sizeof(buf));
+			       METRIC_CPU_DESCRIPTOR_PREFIX, buf, sizeof(buf));
 	assert_string_equal(buf, "hwR10kEvCtrCpuFailBrmp");
 }
 

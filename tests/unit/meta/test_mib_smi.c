@@ -214,18 +214,19 @@ static void descriptions_from_hw_help(void **state)
 	struct helpfile hf;
 	char full[128], name[METRIC_DESCRIPTOR_MAX + 1];
 
-	assert_int_equal(meta_helpfile_load(src_path("mib/hw.help"), &hf, stderr),
-			 0);
+	assert_int_equal(
+	    meta_helpfile_load(src_path("mib/hw.help"), &hf, stderr), 0);
 	for (size_t i = 0; i < meta_metrics_count; i++) {
 		const struct metric *m = &meta_metrics[i];
 		meta_metric_fullname(m, full, sizeof(full));
 		const struct help_entry *e = meta_helpfile_find(&hf, full);
 		for (int per_cpu = 0; per_cpu <= (m->kind == METRIC_COUNTER);
 		     per_cpu++) {
-			meta_metric_descriptor(m,
-					  per_cpu ? METRIC_CPU_DESCRIPTOR_PREFIX
-						  : METRIC_DESCRIPTOR_PREFIX,
-					  name, sizeof(name));
+			meta_metric_descriptor(
+			    m,
+			    per_cpu ? METRIC_CPU_DESCRIPTOR_PREFIX
+				    : METRIC_DESCRIPTOR_PREFIX,
+			    name, sizeof(name));
 			SmiNode *n = smiGetNode(smiGetModule(module), name);
 			if (!n)
 				fail_msg("%s is not in the MIB", name);

@@ -42,14 +42,17 @@ static void sim_predicted(void **state)
 	CONF(&cfg, "simRate", "hw.r10kevctr.cycles off");
 	two_polls(&cfg, &c);
 	assert_int_equal(
-	    cache_stat_value(&c, (size_t)meta_stat_index_by_name("stat.branch.mispredict"),
-		       -1, &v),
+	    cache_stat_value(
+		&c, (size_t)meta_stat_index_by_name("stat.branch.mispredict"),
+		-1, &v),
 	    SAMPLE_NONE);
 	assert_int_equal(
-	    cache_stat_value(&c, (size_t)meta_stat_index_by_name("stat.ipc"), 0, &v),
+	    cache_stat_value(&c, (size_t)meta_stat_index_by_name("stat.ipc"), 0,
+			     &v),
 	    SAMPLE_NONE);
 	assert_int_equal(
-	    cache_stat_value(&c, (size_t)meta_stat_index_by_name("stat.scond.ok"), 0, &v),
+	    cache_stat_value(
+		&c, (size_t)meta_stat_index_by_name("stat.scond.ok"), 0, &v),
 	    SAMPLE_OK);
 	cache_free(&c);
 	config_free(&cfg);
@@ -78,9 +81,9 @@ static void replay_predicted(void **state)
 	assert_int_equal(cache_stat_value(&c, ipc, -1, &v), SAMPLE_OK);
 	assert_int_equal(v, 600 * 1000 / 5000); /* 120, not 100 + 133 */
 	assert_int_equal(
-	    cache_stat_value(&c,
-		       (size_t)meta_stat_index_by_name("stat.pcache.dmiss.ratio"),
-		       -1, &v),
+	    cache_stat_value(
+		&c, (size_t)meta_stat_index_by_name("stat.pcache.dmiss.ratio"),
+		-1, &v),
 	    SAMPLE_NONE); /* not recorded */
 	cache_free(&c);
 }

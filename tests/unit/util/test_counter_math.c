@@ -69,7 +69,8 @@ static void count_cells(void **state)
 
 	struct count_cell w = {0};
 	util_count_cell_take(&w, 4294967000u, 32);
-	assert_false(util_count_cell_take(&w, 704, 32)); /* a wrap, not a reset */
+	assert_false(
+	    util_count_cell_take(&w, 704, 32)); /* a wrap, not a reset */
 	assert_int_equal(w.acc, 1000);
 }
 

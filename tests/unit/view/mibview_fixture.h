@@ -27,8 +27,9 @@ static inline int setup(void **state)
 	cache_init(&cache);
 	cache_sample_reserve(&s, 2);
 	s.ncpus = 2;
-	s.counted = ((UINT64_C(1) << COUNTER_COUNT) - 1) &
-		    ~COUNTER_BIT(meta_counter_index_by_name("hw.r10kevctr.fucomp"));
+	s.counted =
+	    ((UINT64_C(1) << COUNTER_COUNT) - 1) &
+	    ~COUNTER_BIT(meta_counter_index_by_name("hw.r10kevctr.fucomp"));
 	s.state = 30;
 	snprintf(s.cpurev, sizeof(s.cpurev), "2.6");
 	for (int i = 0; i < 2; i++) {

@@ -28,7 +28,7 @@ static size_t full_walk(struct oid_buf *w)
 	struct mib_value v;
 
 	while (n < WALK_MAX && view_getnext(&view, cur, len, w[n].arc,
-					       &w[n].len, &o, &v) == MV_OK) {
+					    &w[n].len, &o, &v) == MV_OK) {
 		memcpy(cur, w[n].arc, w[n].len * sizeof(*cur));
 		len = w[n].len;
 		n++;
@@ -59,7 +59,7 @@ static void check_request(const struct oid_buf *w, size_t nw,
 	} else {
 		assert_int_equal(r, MV_OK);
 		assert_true(view_oid_cmp(next, nlen, w[expect].arc,
-					    w[expect].len) == 0);
+					 w[expect].len) == 0);
 	}
 	r = view_get(&view, q, qlen, &o, &v);
 	assert_true(member ? r == MV_OK : r != MV_OK);

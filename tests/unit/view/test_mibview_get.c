@@ -54,8 +54,8 @@ static void get_values(void **state)
 
 	n = oid_of("hwR10kEvCtrCpuGradFp", 0, oid);
 	assert_int_equal(view_get(&view, oid, n, &o, &v), MV_OK);
-	assert_int_equal(v.v.u64,
-			 1000 + meta_counter_index_by_name("hw.r10kevctr.grad.fp"));
+	assert_int_equal(
+	    v.v.u64, 1000 + meta_counter_index_by_name("hw.r10kevctr.grad.fp"));
 
 	n = oid_of("hwR10kEvCtrLastPollTime", 0, oid);
 	assert_int_equal(view_get(&view, oid, n, &o, &v), MV_OK);
@@ -85,31 +85,24 @@ static void get_missing(void **state)
 	size_t n;
 
 	n = oid_of("hwR10kEvCtrCpuCycles", 1, oid); /* no CPU 1 */
-	assert_int_equal(view_get(&view, oid, n, &o, &v),
-			 MV_NO_SUCH_INSTANCE);
+	assert_int_equal(view_get(&view, oid, n, &o, &v), MV_NO_SUCH_INSTANCE);
 	n = oid_of("hwR10kEvCtrFucomp", 0, oid); /* not counted */
-	assert_int_equal(view_get(&view, oid, n, &o, &v),
-			 MV_NO_SUCH_INSTANCE);
+	assert_int_equal(view_get(&view, oid, n, &o, &v), MV_NO_SUCH_INSTANCE);
 	n = oid_of("hwR10kEvCtrCpuFucomp", 0, oid);
-	assert_int_equal(view_get(&view, oid, n, &o, &v),
-			 MV_NO_SUCH_INSTANCE);
+	assert_int_equal(view_get(&view, oid, n, &o, &v), MV_NO_SUCH_INSTANCE);
 	n = oid_of("hwR10kEvCtrState", 1, oid); /* .1 of a scalar */
-	assert_int_equal(view_get(&view, oid, n, &o, &v),
-			 MV_NO_SUCH_INSTANCE);
+	assert_int_equal(view_get(&view, oid, n, &o, &v), MV_NO_SUCH_INSTANCE);
 	n = oid_of("hwR10kEvCtrState", 0, oid);
 	assert_int_equal(view_get(&view, oid, n - 1, &o, &v),
 			 MV_NO_SUCH_INSTANCE);
 	oid[n++] = 7; /* state.0.7 */
-	assert_int_equal(view_get(&view, oid, n, &o, &v),
-			 MV_NO_SUCH_INSTANCE);
+	assert_int_equal(view_get(&view, oid, n, &o, &v), MV_NO_SUCH_INSTANCE);
 	n = oid_of("hwR10kEvCtrCpuCycles", 0, oid);
 	oid[n - 2] = 2; /* column 2 does not exist */
 	assert_int_equal(view_get(&view, oid, n, &o, &v), MV_NO_SUCH_OBJECT);
 	unsigned long other[] = {1, 3, 6, 1, 2, 1, 1, 1, 0};
-	assert_int_equal(view_get(&view, other, 9, &o, &v),
-			 MV_NO_SUCH_OBJECT);
-	assert_int_equal(view_get(&view, other, 0, &o, &v),
-			 MV_NO_SUCH_OBJECT);
+	assert_int_equal(view_get(&view, other, 9, &o, &v), MV_NO_SUCH_OBJECT);
+	assert_int_equal(view_get(&view, other, 0, &o, &v), MV_NO_SUCH_OBJECT);
 }
 /* objects.def declares each object once; each must have a value, and
  * each notification's objects must exist where its instance says. */
@@ -117,7 +110,8 @@ static void every_object_served(void **state)
 {
 	for (size_t i = 0; i < meta_objects_count; i++)
 		if (!view_value_has_source(meta_objects[i].tag))
-			fail_msg("%s has no value source", meta_objects[i].name);
+			fail_msg("%s has no value source",
+				 meta_objects[i].name);
 	assert_true(meta_notifications_count > 0);
 	for (size_t i = 0; i < meta_notifications_count; i++) {
 		const struct mib_notification *no = &meta_notifications[i];

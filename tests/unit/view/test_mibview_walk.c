@@ -74,17 +74,14 @@ static void getnext_edges(void **state)
 	/* within a column: CPU 0 -> CPU 2; CPU 1 -> CPU 2; CPU 2 -> next column
 	 */
 	n = oid_of("hwR10kEvCtrCpuCycles", 0, q);
-	assert_int_equal(view_getnext(&view, q, n, next, &nlen, &o, &v),
-			 MV_OK);
+	assert_int_equal(view_getnext(&view, q, n, next, &nlen, &o, &v), MV_OK);
 	assert_string_equal(o->name, "hwR10kEvCtrCpuCycles");
 	assert_int_equal(next[nlen - 1], 2);
 	q[n - 1] = 1;
-	assert_int_equal(view_getnext(&view, q, n, next, &nlen, &o, &v),
-			 MV_OK);
+	assert_int_equal(view_getnext(&view, q, n, next, &nlen, &o, &v), MV_OK);
 	assert_int_equal(next[nlen - 1], 2);
 	q[n - 1] = 2;
-	assert_int_equal(view_getnext(&view, q, n, next, &nlen, &o, &v),
-			 MV_OK);
+	assert_int_equal(view_getnext(&view, q, n, next, &nlen, &o, &v), MV_OK);
 	assert_string_equal(o->name, "hwR10kEvCtrCpuIssueInstri");
 	assert_int_equal(next[nlen - 1], 0);
 	/* a longer OID inside an instance: CPU 0.5 -> CPU 2 */
@@ -95,14 +92,12 @@ static void getnext_edges(void **state)
 	assert_int_equal(next[nlen - 1], 2);
 	/* a huge index */
 	q[n - 1] = 0xffffffffffUL;
-	assert_int_equal(view_getnext(&view, q, n, next, &nlen, &o, &v),
-			 MV_OK);
+	assert_int_equal(view_getnext(&view, q, n, next, &nlen, &o, &v), MV_OK);
 	assert_string_equal(o->name, "hwR10kEvCtrCpuIssueInstri");
 	/* the uncounted column is skipped: vcc (cpu 2) -> grad.instrg (cpu 0)
 	 */
 	n = oid_of("hwR10kEvCtrCpuVcc", 2, q);
-	assert_int_equal(view_getnext(&view, q, n, next, &nlen, &o, &v),
-			 MV_OK);
+	assert_int_equal(view_getnext(&view, q, n, next, &nlen, &o, &v), MV_OK);
 	assert_string_equal(o->name, "hwR10kEvCtrCpuGradInstrg");
 	/* the table entry itself (no column): first column, first row */
 	n = oid_of("hwR10kEvCtrCpuCycles", 0, q);
@@ -160,34 +155,28 @@ static void alarm_rows(void **state)
 	/* getnext: name.2 -> metric.1; value column skipped; dropped.2 -> end
 	 */
 	n = oid_of("hwR10kEvCtrAlarmName", 2, q);
-	assert_int_equal(view_getnext(&view, q, n, next, &nlen, &o, &v),
-			 MV_OK);
+	assert_int_equal(view_getnext(&view, q, n, next, &nlen, &o, &v), MV_OK);
 	assert_string_equal(o->name, "hwR10kEvCtrAlarmMetric");
 	assert_int_equal(next[nlen - 1], 1);
 	n = oid_of("hwR10kEvCtrAlarmStartupAlarm", 2, q);
-	assert_int_equal(view_getnext(&view, q, n, next, &nlen, &o, &v),
-			 MV_OK);
+	assert_int_equal(view_getnext(&view, q, n, next, &nlen, &o, &v), MV_OK);
 	assert_string_equal(o->name, "hwR10kEvCtrAlarmStatus");
 	/* the notification-only columns are skipped */
 	n = oid_of("hwR10kEvCtrAlarmDropped", 2, q);
-	assert_int_equal(view_getnext(&view, q, n, next, &nlen, &o, &v),
-			 MV_OK);
+	assert_int_equal(view_getnext(&view, q, n, next, &nlen, &o, &v), MV_OK);
 	assert_string_equal(o->name, "hwR10kEvCtrAlarmRisingThresholdLow");
 	assert_int_equal(next[nlen - 1], 1);
 	/* the owner column, then the next free index (no row: 1025) */
 	n = oid_of("hwR10kEvCtrAlarmRowStatus", 2, q);
-	assert_int_equal(view_getnext(&view, q, n, next, &nlen, &o, &v),
-			 MV_OK);
+	assert_int_equal(view_getnext(&view, q, n, next, &nlen, &o, &v), MV_OK);
 	assert_string_equal(o->name, "hwR10kEvCtrAlarmOwner");
 	assert_int_equal(v.v.str.len, strlen("monitor"));
 	assert_memory_equal(v.v.str.ptr, "monitor", v.v.str.len);
 	n = oid_of("hwR10kEvCtrAlarmOwner", 2, q);
-	assert_int_equal(view_getnext(&view, q, n, next, &nlen, &o, &v),
-			 MV_OK);
+	assert_int_equal(view_getnext(&view, q, n, next, &nlen, &o, &v), MV_OK);
 	assert_string_equal(o->name, "hwR10kEvCtrAlarmNextIndex");
 	assert_int_equal(v.v.u32, 1025);
-	assert_int_equal(view_getnext(&view, next, nlen, next, &nlen, &o,
-					 &v),
+	assert_int_equal(view_getnext(&view, next, nlen, next, &nlen, &o, &v),
 			 MV_END_OF_VIEW);
 	served.alarms = NULL;
 	alarm_set_free(&set);

@@ -18,7 +18,8 @@ static void path_at_the_limit(void **state)
 		p[len] = '\0';
 		assert_int_equal(write_store_init(&st, p, (uid_t)-1), 0);
 		why[0] = '\0';
-		assert_int_equal(write_store_save(&st, &set, why, sizeof(why)), -1);
+		assert_int_equal(write_store_save(&st, &set, why, sizeof(why)),
+				 -1);
 		if (len == 4092)
 			assert_non_null(strstr(why, "path too long"));
 		else

@@ -149,8 +149,7 @@ static void one_rule(void **state)
 	struct alarm_def *rows;
 	size_t n;
 	unsigned bad;
-	assert_int_equal(write_store_load(&store, NULL, 0, &rows, &n, &bad),
-			 0);
+	assert_int_equal(write_store_load(&store, NULL, 0, &rows, &n, &bad), 0);
 	assert_int_equal(bad, 0);
 	assert_int_equal(n, 1);
 	free(rows);

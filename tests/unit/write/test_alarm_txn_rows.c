@@ -64,8 +64,7 @@ static void owner(void **state)
 	struct alarm_def *rows;
 	size_t n;
 	unsigned bad;
-	assert_int_equal(write_store_load(&store, NULL, 0, &rows, &n, &bad),
-			 0);
+	assert_int_equal(write_store_load(&store, NULL, 0, &rows, &n, &bad), 0);
 	assert_int_equal(n, 1);
 	assert_string_equal(rows[0].owner, "noc 10.0.0.1 100% - ok");
 	free(rows);
