@@ -11,7 +11,9 @@
 # - the page is true where a program can tell: each floor's row names
 #   every C file of its folder, every path the page names exists, and
 #   every function it names (`name()`) is defined in the tree or in a
-#   library's headers.
+#   library's headers;
+# - no hand-written C file is over 400 lines (STYLE.md: small files named
+#   for what they hold).
 set -u
 : "${HWR_SRCDIR:=$(cd "$(dirname "$0")/.." && pwd)}"
 : "${HWR_BUILDDIR:=$HWR_SRCDIR}"
@@ -62,6 +64,15 @@ for f in floors:
     if not os.path.isdir(os.path.join(src, f)):
         bad.append("the layout names %s/, which does not exist" % f)
 
+
+# No hand-written C file over 400 lines.
+for f in cfiles:
+    if f.endswith(".def"):
+        continue
+    with open(os.path.join(src, f), errors="replace") as fh:
+        n = sum(1 for _ in fh)
+    if n > 400:
+        bad.append("%s has %d lines, over 400: split it by what it holds" % (f, n))
 
 # Each C floor's row names each of its files (a .c and its .h: one name).
 for f in floors:
