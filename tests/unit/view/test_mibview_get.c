@@ -140,6 +140,36 @@ static void oid_order(void **state)
 	assert_int_equal(view_oid_cmp(a, 0, b, 0), 0);
 }
 
+/* A value goes on the wire in its syntax's AgentX type (RFC 2741 5.4,
+ * the numbers written out here, not taken from SMI_TYPES), its datum
+ * unchanged; a syntax outside the table gets a type the codec refuses. */
+static void wire_types(void **state)
+{
+	static const struct {
+		enum obj_syntax syn;
+		enum ax_data_type wire;
+	} map[] = {{SYN_INTEGER32, 2}, {SYN_UNSIGNED32, 66},
+		   {SYN_COUNTER32, 65}, {SYN_COUNTER64, 70},
+		   {SYN_OCTETS, 4},	 {SYN_TIMETICKS, 67}};
+	(void)state;
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
+		struct mib_value v = {map[i].syn,
+				      {.u64 = UINT64_C(0x8000000100000002)}};
+		struct ax_value w = view_value_wire(&v);
+		assert_int_equal(w.type, map[i].wire);
+		assert_true(w.v.u64 == UINT64_C(0x8000000100000002));
+	}
+	struct mib_value s = {SYN_OCTETS, {.str = {"node0", 5}}};
+	struct ax_value w = view_value_wire(&s);
+	assert_ptr_equal(w.v.str.ptr, s.v.str.ptr);
+	assert_int_equal(w.v.str.len, 5);
+	assert_int_equal(view_value_wire(&(struct mib_value){.type = SYN_COUNT}).type,
+			 AX_NULL);
+	assert_int_equal(
+	    view_value_wire(&(struct mib_value){.type = (enum obj_syntax)-1}).type,
+	    AX_NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -148,6 +178,7 @@ int main(void)
 	    cmocka_unit_test(get_values),
 	    cmocka_unit_test(get_missing),
 	    cmocka_unit_test(every_object_served),
+	    cmocka_unit_test(wire_types),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,7 +1,7 @@
 /* test_alarm_txn_rows.c - the alarm table's rows across commits
  * (lib/write/alarm_write*.c): the row limit, a destroy with columns, the
- * owner column, notReady rows aging out, and a TestSet of 20,000
- * varbinds. */
+ * owner column, notReady rows aging out, a TestSet of 20,000 varbinds,
+ * and a writer with no store. */
 #include "alarm_txn_fixture.h"
 
 static void row_limit(void **state)
@@ -159,6 +159,18 @@ static void many_rows(void **state)
 	free(v);
 }
 
+/* A writer with no store (as bench/ and fuzz/ make one) commits a
+ * nonVolatile row and keeps it in the table; nothing is written. */
+static void no_store(void **state)
+{
+	(void)state;
+	w.env.store = NULL;
+	active_row(2, 1900, "unkept");
+	assert_non_null(alarm_set_find(&set, 1900));
+	assert_int_equal(alarm_set_find(&set, 1900)->storage,
+			 STORAGE_NONVOLATILE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -168,6 +180,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(owner, setup, teardown),
 	    cmocka_unit_test_setup_teardown(not_ready_ages, setup, teardown),
 	    cmocka_unit_test_setup_teardown(many_rows, setup, teardown),
+	    cmocka_unit_test_setup_teardown(no_store, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
