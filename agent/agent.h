@@ -3,9 +3,10 @@
  * alarms and served state live here, and each agent/ module's own state
  * (the AgentX session, systemd's socket and timers, the pid file and
  * early stderr, a config load in progress) as a struct of its header,
- * passed to its functions.  What remains at file scope is one pointer
- * per file for a callback that gets no context: main.c's agent_ctx (the
- * signal handlers, the backend's progress call), confload.c's loader
+ * passed to its functions.  What remains at file scope is main.c's one
+ * struct agent, agent_ctx (the signal handlers, the backend's progress
+ * call take no context), and a pointer for a callback that gets no
+ * context: confload.c's loader
  * (net-snmp's config handlers) and reader.c's worker thread's own
  * reader (lib/util/log.h's sink), each commented where it is.
  */

@@ -169,7 +169,7 @@ int agent_alarms_open(struct agent *a)
 
 void agent_alarms_close(struct agent *a)
 {
-	write_reset(&a->writer);
+	write_forget_sets(&a->writer);
 	write_store_free(&a->store);
 }
 
@@ -203,7 +203,7 @@ static void keep_unstored(const struct config *cfg, const struct alarm_set *old,
 	for (size_t i = 0; old && i < old->count; i++) {
 		const struct alarm *r = &old->alarm[i];
 		if (r->storage == STORAGE_PERMANENT ||
-		    alarm_store_keeps(r->storage, r->row))
+		    write_store_keeps(r->storage, r->row))
 			continue;
 		if (config_name(cfg, r->cfg.name) ||
 		    stored_row(rows, stored, r)) {
@@ -212,7 +212,7 @@ static void keep_unstored(const struct config *cfg, const struct alarm_set *old,
 				 "config file or the store has its name or "
 				 "index\n",
 				 r->index, r->cfg.name,
-				 write_storage_name(r->storage));
+				 write_format_storage(r->storage));
 			continue;
 		}
 		rows[(*n)++] = alarm_def_of(r);

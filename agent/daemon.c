@@ -199,7 +199,7 @@ static int open_locked(const char *path, struct stat *st)
 	return fd;
 }
 
-int agent_pidfile_lock(struct daemon_state *d, const char *path, uid_t owner,
+int agent_daemon_pidfile_lock(struct daemon_state *d, const char *path, uid_t owner,
 		       gid_t group)
 {
 	if (pid_dir(path, owner, group) != 0) {
@@ -232,7 +232,7 @@ int agent_pidfile_lock(struct daemon_state *d, const char *path, uid_t owner,
 	return -1;
 }
 
-int agent_pidfile_write(const struct daemon_state *d, const char *path)
+int agent_daemon_pidfile_write(const struct daemon_state *d, const char *path)
 {
 	char buf[32];
 	int len = snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
@@ -245,7 +245,7 @@ int agent_pidfile_write(const struct daemon_state *d, const char *path)
 	return 0;
 }
 
-void agent_pidfile_remove(struct daemon_state *d, const char *path)
+void agent_daemon_pidfile_remove(struct daemon_state *d, const char *path)
 {
 	struct stat ours, now;
 
@@ -269,7 +269,7 @@ void agent_pidfile_remove(struct daemon_state *d, const char *path)
 	d->pid_fd = -1;
 }
 
-int agent_logfile_check(const char *path)
+int agent_daemon_logfile_check(const char *path)
 {
 	struct stat st;
 

@@ -48,14 +48,14 @@ void agent_daemon_ready(struct daemon_state *d, int fd, bool ok);
  * pid file after giving up root.  The file stays open and locked, across
  * agent_daemon_detach's forks, until the process exits.
  */
-int agent_pidfile_lock(struct daemon_state *d, const char *path, uid_t owner,
+int agent_daemon_pidfile_lock(struct daemon_state *d, const char *path, uid_t owner,
 		       gid_t group);
 /* Write this process's pid into the locked file (after detaching). */
-int agent_pidfile_write(const struct daemon_state *d, const char *path);
+int agent_daemon_pidfile_write(const struct daemon_state *d, const char *path);
 /* Remove the file this process locked (if it is still the one at path);
  * where the directory forbids that (a root-owned one after -u), empty it
  * through the open file and say so.  Call while logging still works. */
-void agent_pidfile_remove(struct daemon_state *d, const char *path);
+void agent_daemon_pidfile_remove(struct daemon_state *d, const char *path);
 
 /* Before net-snmp opens -Lf PATH: refuse a symlink or a file that is
  * neither regular nor a character device, create a missing one with mode
@@ -63,6 +63,6 @@ void agent_pidfile_remove(struct daemon_state *d, const char *path);
  * (/dev/null: written as it is), -1 when refused.  Messages go to
  * stderr. */
 #define LOGFILE_DEVICE 1
-int agent_logfile_check(const char *path);
+int agent_daemon_logfile_check(const char *path);
 
 #endif

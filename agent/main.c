@@ -276,7 +276,7 @@ static int start(struct agent *a, const struct options *opt, int *failed)
 	/* the pid file first: a second instance stops before it touches
 	 * the master or the backend */
 	if (opt->pidfile &&
-	    agent_pidfile_lock(&a->daemon, opt->pidfile,
+	    agent_daemon_pidfile_lock(&a->daemon, opt->pidfile,
 			       a->priv.user ? a->priv.uid : (uid_t)-1,
 			       a->priv.user || a->priv.group ? a->priv.gid
 							     : (gid_t)-1) != 0)
@@ -300,7 +300,7 @@ static int start(struct agent *a, const struct options *opt, int *failed)
 		return -1;
 	a->priv.keep_perfmon = backend_needs_perfmon(a->cfg.backend);
 	if ((opt->pidfile &&
-	     agent_pidfile_write(&a->daemon, opt->pidfile) != 0) ||
+	     agent_daemon_pidfile_write(&a->daemon, opt->pidfile) != 0) ||
 	    agent_privilege_drop(&a->priv) != 0) {
 		agent_daemon_ready(&a->daemon, ready, false);
 		return -1;
@@ -313,7 +313,7 @@ static int start(struct agent *a, const struct options *opt, int *failed)
 static int end_early(struct agent *a, const struct options *opt, int rc)
 {
 	if (opt->pidfile) /* ours only if it was locked */
-		agent_pidfile_remove(&a->daemon, opt->pidfile);
+		agent_daemon_pidfile_remove(&a->daemon, opt->pidfile);
 	agent_session_stop(&a->session);
 	agent_poll_stop(a);
 	cache_free(&a->cache);
@@ -332,7 +332,7 @@ static void stop(struct agent *a, const struct options *opt)
 	agent_session_stop(&a->session);
 	agent_poll_stop(a);
 	if (opt->pidfile) /* while logging works: it may have to say why not */
-		agent_pidfile_remove(&a->daemon, opt->pidfile);
+		agent_daemon_pidfile_remove(&a->daemon, opt->pidfile);
 	close_log_file(a->priv.logfile);
 	snmp_shutdown(AGENT_NAME);
 	cache_free(&a->cache);

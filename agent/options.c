@@ -180,7 +180,7 @@ static void print_and_exit(int ch, const char *prog)
 static int apply_log_option(int argc, char **argv, struct agent *a)
 {
 	const char *logfile = log_file_arg(optarg, argc, argv);
-	int kind = logfile ? agent_logfile_check(logfile) : 0;
+	int kind = logfile ? agent_daemon_logfile_check(logfile) : 0;
 
 	if (kind < 0)
 		return OPTIONS_FAILED; /* said why; not a usage error */
@@ -231,7 +231,7 @@ static int apply_option(int ch, int argc, char **argv, struct options *o,
 		a->xaddr = optarg;
 		return 0;
 	case 'A':
-		return 0; /* applied by wants_append() */
+		return 0; /* append to the log: set by has_flag() */
 	case 'd':
 		o->dump = true;
 		return 0;

@@ -80,7 +80,7 @@ void agent_poll_process(struct agent *a, int rc)
 	agent_stamps_polled(a, first,
 			    disc && !first); /* and the notification */
 	view_served_errors(&a->served, a->sample.errors);
-	write_age(&a->writer); /* notReady rows left too long */
+	write_expire_not_ready(&a->writer); /* notReady rows left too long */
 	alarm_evaluate(c, &a->alarms, on_alarm_event, a);
 }
 
@@ -201,7 +201,7 @@ int agent_poll_wait_idle(struct agent *a)
 }
 
 /* A poll now on the reading thread, answering requests until it ended
- * (a reload's); -1 as wait_idle. */
+ * (a reload's); -1 as agent_poll_wait_idle. */
 int agent_poll_sync(struct agent *a)
 {
 	if (agent_poll_wait_idle(a) != 0)

@@ -165,7 +165,7 @@ int agent_reload_apply(struct agent *a, struct config *newcfg)
 		a->reload_backend = old;
 		cache_clock_restart(&a->cache);
 	}
-	write_reset(&a->writer); /* sets in progress: of the old table */
+	write_forget_sets(&a->writer); /* sets in progress: of the old table */
 	alarm_set_free(&a->alarms);
 	a->alarms = na;
 	config_free(&a->cfg);

@@ -50,11 +50,11 @@ static double one_set(struct alarm_writer *w, uint32_t txn, unsigned first,
 					    .index = first + i,
 					    .num = AW_RS_CREATE_AND_WAIT};
 	double t0 = now();
-	enum ax_error e = write_test(w, key, vb, n, &bad);
+	enum ax_error e = write_test_set(w, key, vb, n, &bad);
 	if (e == AX_ERR_NOERROR)
-		e = write_commit(w, key);
+		e = write_commit_set(w, key);
 	double t = now() - t0;
-	write_cleanup(w, key);
+	write_cleanup_set(w, key);
 	free(vb);
 	if (e != AX_ERR_NOERROR) {
 		fprintf(stderr, "bench_alarm_write: error %d at varbind %zu\n",
@@ -93,7 +93,7 @@ int main(int argc, char **argv)
 		double t = one_set(&w, 2, 1025 + (unsigned)rows[k], n);
 		printf("%-8zu %-8lu %12.3f s %10.2f us\n", n, rows[k], t,
 		       t / (double)n * 1e6);
-		write_reset(&w);
+		write_forget_sets(&w);
 		alarm_set_free(&set);
 	}
 	return 0;

@@ -99,7 +99,7 @@ static struct alarm_writer *writer(const struct mib_view *v)
 	static struct alarm_set set;
 	const struct alarm_writer_env env = {.enabled = true, .max_rows = 8};
 
-	write_reset(&w);
+	write_forget_sets(&w);
 	alarm_set_free(&set);
 	FUZZ_ASSERT(alarm_set_copy(&set, v->served->alarms) == 0);
 	write_init(&w, &set, &env);

@@ -5,9 +5,9 @@
 # - a file includes ("x/name.h" or its own folder's "name.h") only from
 #   its own floor or from the floors below it: no include runs back up,
 #   and no header includes itself through others (no circle);
-# - every symbol an object of the build exports starts with its floor's
-#   prefix (nm), each prefix belongs to one floor: a name tells its
-#   folder;
+# - every symbol an object of the build exports (nm), and every static
+#   inline function of a header, starts with its floor's prefix, each
+#   prefix belongs to one floor: a name tells its folder;
 # - the page is true where a program can tell: each floor's row names
 #   every C file of its folder, every path the page names exists, and
 #   every function it names (`name()`) is defined in the tree or in a
@@ -182,6 +182,18 @@ for root, dirs, files in os.walk(build):
             if not p[2].startswith(prefix[rel] + "_"):
                 bad.append("%s/%s exports %s: not %s_ (the prefix of %s/)"
                            % (rel, o, p[2], prefix[rel], rel))
+# A header's static inline functions are exported as much (nm cannot
+# see them): the same prefix.
+inline_re = re.compile(r"^static inline [^(;=]*?\b([A-Za-z_]\w*)\s*\(", re.M)
+for f in cfiles:
+    fl = floor_of(f)
+    if not f.endswith(".h") or fl not in prefix:
+        continue
+    for name in inline_re.findall(open(os.path.join(src, f)).read()):
+        nsym += 1
+        if not name.startswith(prefix[fl] + "_"):
+            bad.append("%s defines static inline %s: not %s_ (the prefix of %s/)"
+                       % (f, name, prefix[fl], fl))
 if nsym < 200:
     bad.append("only %d exported symbols found under %s: is it built?" % (nsym, build))
 

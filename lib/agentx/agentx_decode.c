@@ -349,3 +349,14 @@ int ax_next_varbind(const struct ax_header_in *h, const unsigned char *p,
 	*type = val.type;
 	return n;
 }
+
+const char *ax_pdu_name(unsigned type)
+{
+	static const char *const names[] = {
+	    "?",	 "Open",	"Close",      "Register",
+	    "Unregister", "Get",	 "GetNext",    "GetBulk",
+	    "TestSet",	 "CommitSet",	"UndoSet",    "CleanupSet",
+	    "Notify",	 "Ping",	"IndexAllocate", "IndexDeallocate",
+	    "AddAgentCaps", "RemoveAgentCaps", "Response"};
+	return type < sizeof(names) / sizeof(names[0]) ? names[type] : "?";
+}

@@ -102,6 +102,9 @@ int ax_next_varbind_value(const struct ax_header_in *h,
 			  const unsigned char *p, size_t *at,
 			  struct ax_oid *name, unsigned long *sub,
 			  struct ax_value_in *val, char *why, size_t len);
+/* "Get", "Response" ... for a PDU type (RFC 2741 6.1); "?" for an
+ * unknown one: the log's name of what came or went. */
+const char *ax_pdu_name(unsigned type);
 /* A Close's reason; -1 if too short. */
 int ax_parse_close(const struct ax_header_in *h, const unsigned char *p,
 		   uint8_t *reason);

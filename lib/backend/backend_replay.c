@@ -176,7 +176,7 @@ static size_t fill_cpus(struct replay *r, const bool *present,
 		for (int c = 0; c < COUNTER_COUNT; c++) {
 			struct count_cell *cell = &r->cells[slot][c];
 			cs->value[c] = cell->acc;
-			count_cell_report(cell, COUNTER_BIT(c), r->ended,
+			util_count_cell_report(cell, COUNTER_BIT(c), r->ended,
 					  &cs->unread, &cs->reset);
 		}
 	}
@@ -230,7 +230,7 @@ static int replay_read(struct backend *b, struct sample *out)
 		out->cpus[k].unread &= out->counted & ~out->system_wide;
 	for (int c = 0; c < COUNTER_COUNT; c++) {
 		out->total[c] = r->sys_cells[c].acc;
-		count_cell_report(&r->sys_cells[c], COUNTER_BIT(c), r->ended,
+		util_count_cell_report(&r->sys_cells[c], COUNTER_BIT(c), r->ended,
 				  &out->total_unread, &out->total_reset);
 	}
 	out->total_unread &= out->system_wide;

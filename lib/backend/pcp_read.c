@@ -318,7 +318,7 @@ static int fill_sample(struct pcp *p, struct sample *s, bool stopped,
 		/* a counter without a value in this record is unread */
 		for (int c = 0; c < COUNTER_COUNT; c++) {
 			cs->value[c] = pc->cell[c].acc;
-			count_cell_report(&pc->cell[c], COUNTER_BIT(c),
+			util_count_cell_report(&pc->cell[c], COUNTER_BIT(c),
 					  stopped || ended, &cs->unread,
 					  &cs->reset);
 		}
@@ -331,7 +331,7 @@ static int fill_sample(struct pcp *p, struct sample *s, bool stopped,
 	s->system_wide = p->system_wide;
 	for (int c = 0; c < COUNTER_COUNT; c++) {
 		s->total[c] = p->total[c].acc;
-		count_cell_report(&p->total[c], COUNTER_BIT(c), stopped || ended,
+		util_count_cell_report(&p->total[c], COUNTER_BIT(c), stopped || ended,
 				  &s->total_unread, &s->total_reset);
 	}
 	s->total_unread &= p->system_wide;

@@ -117,7 +117,7 @@ static void fold_span(struct cpu_row *r, const uint64_t *offset,
 	ps->unread |= r->span.unread;
 	ps->reset |= r->span.reset;
 	ps->no_base |= r->span.bad & ~r->span.unread & ~r->span.reset;
-	if (!span_quiet(&r->span))
+	if (!cache_span_quiet(&r->span))
 		ps->busy = true;
 }
 

@@ -77,7 +77,7 @@ struct cache {
 	struct gone_row *gone; /* the CPUs that left, sorted by cpu */
 	size_t ngone, gone_cap;
 	/*
-	 * A row's served value is raw + offset (cpu_row_value), the offset
+	 * A row's served value is raw + offset (cache_cpu_row_value), the offset
 	 * kept apart from the rows: a steady poll (every second, thousands
 	 * of CPUs, memory-bound) then streams only raw and delta; the offset
 	 * changes when a CPU's counting restarts.
@@ -198,7 +198,7 @@ const struct cpu_row *cache_row(const struct cache *c, unsigned cpu);
 size_t cache_row_after(const struct cache *c, unsigned long cpu);
 
 /* The value served for counter k of row r of c (wraps as a Counter64). */
-static inline uint64_t cpu_row_value(const struct cache *c,
+static inline uint64_t cache_cpu_row_value(const struct cache *c,
 				     const struct cpu_row *r, int k)
 {
 	return r->raw[k] + c->offset[r - c->rows][k];

@@ -31,7 +31,7 @@ void cache_counter_masks(counter_mask counted, uint64_t *mask)
  * difference; then the reading before it moves into the offset, so that
  * the value goes on from where it was.  A steady poll touches only raw
  * and delta.  A counter that is not counted (mask 0) adds nothing;
- * fold_cpu puts its raw reading and last delta back.  Returns the counted
+ * cache_fold_cpu puts its raw reading and last delta back.  Returns the counted
  * readings that dropped.
  */
 static inline __attribute__((always_inline)) counter_mask

@@ -34,7 +34,7 @@ int cache_gone_reserve(struct cache *c)
 void cache_gone_add(struct cache *c, const struct cpu_row *r,
 		     const uint64_t *offset)
 {
-	size_t i = sorted_lower_bound(c->gone, c->ngone, sizeof(*c->gone),
+	size_t i = util_sorted_lower_bound(c->gone, c->ngone, sizeof(*c->gone),
 				      gone_key, (long long)r->cpu);
 	if (i == c->ngone || c->gone[i].row.cpu != r->cpu) {
 		memmove(&c->gone[i + 1], &c->gone[i],
@@ -51,7 +51,7 @@ void cache_gone_add(struct cache *c, const struct cpu_row *r,
 bool cache_gone_take(struct cache *c, unsigned cpu, struct cpu_row *r,
 		      uint64_t *offset)
 {
-	size_t i = sorted_lower_bound(c->gone, c->ngone, sizeof(*c->gone),
+	size_t i = util_sorted_lower_bound(c->gone, c->ngone, sizeof(*c->gone),
 				      gone_key, (long long)cpu);
 	if (i == c->ngone || c->gone[i].row.cpu != cpu)
 		return false;

@@ -25,7 +25,7 @@ static void start_groups(struct cache *c)
 		struct cpu_row *r = &c->rows[i];
 		r->group = util_cpu_groups_find(&c->groups, r->cpu);
 		for (int k = 0; r->group >= 0 && k < COUNTER_COUNT; k++)
-			c->gsum[r->group].total[k] += cpu_row_value(c, r, k);
+			c->gsum[r->group].total[k] += cache_cpu_row_value(c, r, k);
 	}
 	for (size_t i = 0; i < c->ngone; i++) {
 		struct gone_row *gr = &c->gone[i];

@@ -20,7 +20,7 @@ size_t cache_row_after(const struct cache *c, unsigned long cpu)
 {
 	if (cpu >= UINT_MAX) /* CPU numbers are unsigned: none after it */
 		return c->nrows;
-	return sorted_lower_bound(c->rows, c->nrows, sizeof(*c->rows), row_key,
+	return util_sorted_lower_bound(c->rows, c->nrows, sizeof(*c->rows), row_key,
 				  (long long)cpu + 1);
 }
 
@@ -99,7 +99,7 @@ static enum sample_status last_delta(const struct cache *c, int counter,
 	const struct cpu_row *r = cache_row(c, (unsigned)cpu);
 	if (!r || r->status == CPU_ENDED)
 		return SAMPLE_NONE; /* no such CPU, or no data any more */
-	*value = cpu_row_value(c, r, counter); /* stored: it stands */
+	*value = cache_cpu_row_value(c, r, counter); /* stored: it stands */
 	if (r->status != CPU_COUNTING)
 		return SAMPLE_DISCONTINUITY;
 	*delta = r->delta[counter];

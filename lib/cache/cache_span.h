@@ -90,7 +90,7 @@ struct span_poll {
 bool cache_span_fold(struct span_set *sp, const struct span_poll *p);
 /* Nothing carried from poll to poll and nothing this poll: a steady
  * row, whose fold can be skipped. */
-static inline bool span_quiet(const struct span_set *sp)
+static inline bool cache_span_quiet(const struct span_set *sp)
 {
 	return !(sp->bad | sp->unread | sp->reset | sp->waiting | sp->unknown |
 		 sp->long_span) &&

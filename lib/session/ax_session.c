@@ -206,7 +206,7 @@ void session_tick(struct ax_session *s)
 		late = "connection";
 	for (size_t i = 0; !late && i < s->npend; i++)
 		if (now >= s->pend[i].deadline_ms)
-			late = session_pdu_name(s->pend[i].type);
+			late = ax_pdu_name(s->pend[i].type);
 	if (late) {
 		if (!s->outage_logged)
 			util_log(LOG_WARNING,

@@ -74,7 +74,4 @@ uint32_t session_uptime(const struct ax_session *s);
 bool session_notify_start(struct ax_session *s, struct ax_buf *b);
 int session_notify_send(struct ax_session *s, struct ax_buf *b);
 
-/* "Get", "Response" ... for a PDU type; "?" for an unknown one. */
-const char *session_pdu_name(unsigned type);
-
 #endif

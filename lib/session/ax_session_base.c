@@ -27,17 +27,6 @@ void session_debug(const struct ax_session *s, const char *fmt, ...)
 	s->env.debug(buf);
 }
 
-const char *session_pdu_name(unsigned type)
-{
-	static const char *const names[] = {
-	    "?",	 "Open",	"Close",      "Register",
-	    "Unregister", "Get",	 "GetNext",    "GetBulk",
-	    "TestSet",	 "CommitSet",	"UndoSet",    "CleanupSet",
-	    "Notify",	 "Ping",	"IndexAllocate", "IndexDeallocate",
-	    "AddAgentCaps", "RemoveAgentCaps", "Response"};
-	return type < sizeof(names) / sizeof(names[0]) ? names[type] : "?";
-}
-
 void session_close_fd(struct ax_session *s)
 {
 	if (s->fd >= 0)
@@ -55,7 +44,7 @@ void session_drop(struct ax_session *s)
 	s->id = 0;
 	s->retry_ms = session_now(s) + (uint64_t)s->ping_s * 1000u;
 	if (s->env.writer) /* its sets will never be committed or undone */
-		write_reset(s->env.writer);
+		write_forget_sets(s->env.writer);
 	if (was_up && s->env.down)
 		s->env.down(s->env.ctx);
 }

@@ -188,7 +188,7 @@ static void on_request(struct ax_session *s, const struct ax_header_in *h,
 			 "AgentX: a %s from the master (packet ID %u, %u bytes "
 			 "of payload) does not parse: %s; answered "
 			 "parseError\n",
-			 session_pdu_name(h->type), h->ids.packet, h->length,
+			 ax_pdu_name(h->type), h->ids.packet, h->length,
 			 why);
 		ax_response(&b, &h->ids, session_uptime(s), AX_ERR_PARSEERROR,
 			    0);
@@ -196,14 +196,14 @@ static void on_request(struct ax_session *s, const struct ax_header_in *h,
 		util_log(LOG_WARNING,
 			 "AgentX: a %s for session %u (ours is %u), packet ID "
 			 "%u: answered notOpen\n",
-			 session_pdu_name(h->type), h->ids.session, s->id,
+			 ax_pdu_name(h->type), h->ids.session, s->id,
 			 h->ids.packet);
 		ax_response(&b, &h->ids, session_uptime(s), AX_ERR_NOTOPEN, 0);
 	} else if (!session_answer(s->env.view, s->env.writer, &s->req,
 				   session_uptime(s), &b)) {
 		return; /* CleanupSet: no Response */
 	}
-	session_debug(s, "%s, packet %u", session_pdu_name(h->type),
+	session_debug(s, "%s, packet %u", ax_pdu_name(h->type),
 		      h->ids.packet);
 	if (h->type == AX_PDU_CLEANUPSET) {
 		ax_free(&b);
@@ -233,7 +233,7 @@ static void on_unexpected(struct ax_session *s, const struct ax_header_in *h)
 	util_log(LOG_WARNING,
 		 "AgentX: a %s PDU (type %u, packet ID %u) from the master, "
 		 "%s; answered %s\n",
-		 session_pdu_name(h->type), h->type, h->ids.packet,
+		 ax_pdu_name(h->type), h->type, h->ids.packet,
 		 known ? "which only a subagent sends"
 		       : "a type AgentX does not define",
 		 known ? "processingError" : "parseError");
@@ -283,7 +283,7 @@ static void frame(struct ax_session *s)
 				 "bytes of payload: the stream cannot be "
 				 "framed (version 1, at most %u bytes, a "
 				 "multiple of 4); resetting the session\n",
-				 session_pdu_name(h.type), h.ids.packet,
+				 ax_pdu_name(h.type), h.ids.packet,
 				 h.version, (unsigned long)h.length,
 				 AX_PAYLOAD_MAX);
 			session_drop(s);

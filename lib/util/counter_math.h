@@ -41,7 +41,7 @@ bool util_count_cell_take(struct count_cell *c, uint64_t raw, unsigned width);
 /* Report the served reading's flags as bit in *unread (no reading) and
  * *reset, unless held (a source lost or a recording ended: nothing is
  * read); clears them for the next. */
-static inline void count_cell_report(struct count_cell *c, uint64_t bit,
+static inline void util_count_cell_report(struct count_cell *c, uint64_t bit,
 				     bool held, uint64_t *unread,
 				     uint64_t *reset)
 {

@@ -28,7 +28,7 @@ static long long of_key(const void *e)
 
 long util_cpu_groups_find(const struct cpu_groups *gs, unsigned cpu)
 {
-	size_t i = sorted_lower_bound(gs->map, gs->nmap, sizeof(*gs->map),
+	size_t i = util_sorted_lower_bound(gs->map, gs->nmap, sizeof(*gs->map),
 				      of_key, cpu);
 	return i < gs->nmap && gs->map[i].cpu == cpu ? (long)gs->map[i].group
 						     : -1;
@@ -189,7 +189,7 @@ int util_cpu_groups_copy(struct cpu_groups *dst, const struct cpu_groups *src)
 		    (memcpy(l.cpu, s->cpu, s->n * sizeof(*s->cpu)),
 		     util_cpu_groups_add_list(dst, src->g[i].name, &l, err,
 					      sizeof(err)) != 0)) {
-			util_cpu_groups_free(dst); /* add_list freed l */
+			util_cpu_groups_free(dst); /* util_cpu_groups_add_list freed l */
 			return -1;
 		}
 	}

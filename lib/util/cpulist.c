@@ -83,7 +83,7 @@ static long long cpu_key(const void *e)
 bool util_cpulist_has(const struct cpulist *l, unsigned cpu)
 {
 	size_t i =
-	    sorted_lower_bound(l->cpu, l->n, sizeof(*l->cpu), cpu_key, cpu);
+	    util_sorted_lower_bound(l->cpu, l->n, sizeof(*l->cpu), cpu_key, cpu);
 	return i < l->n && l->cpu[i] == cpu;
 }
 

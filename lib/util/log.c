@@ -9,12 +9,12 @@ static void to_stderr(int priority, const char *msg)
 	fputs(msg, stderr);
 }
 
-static hwr_log_fn sink = to_stderr;
+static util_log_fn sink = to_stderr;
 /* A thread's own sink: the agent's reading thread queues its lines for
  * the main loop (net-snmp's logger is not thread-safe). */
-static _Thread_local hwr_log_fn thread_sink;
+static _Thread_local util_log_fn thread_sink;
 
-void util_log_set(hwr_log_fn fn)
+void util_log_set(util_log_fn fn)
 {
 	sink = fn ? fn : to_stderr;
 }
@@ -29,7 +29,7 @@ void util_log(int priority, const char *fmt, ...)
 	(thread_sink ? thread_sink : sink)(priority, buf);
 }
 
-void util_log_set_thread(hwr_log_fn fn)
+void util_log_set_thread(util_log_fn fn)
 {
 	thread_sink = fn;
 }

@@ -7,13 +7,13 @@
 
 #include <syslog.h>
 
-typedef void (*hwr_log_fn)(int priority, const char *msg);
+typedef void (*util_log_fn)(int priority, const char *msg);
 
 void util_log(int priority, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-void util_log_set(hwr_log_fn fn);
+void util_log_set(util_log_fn fn);
 /* The calling thread's own sink (NULL: the one of util_log_set); set it
  * before the thread logs, util_log_set before any thread starts. */
-void util_log_set_thread(hwr_log_fn fn);
+void util_log_set_thread(util_log_fn fn);
 
 #endif

@@ -19,7 +19,7 @@ void *util_sorted_insert(void **base, size_t *n, size_t size, size_t i)
 void *util_sorted_find_or_add(void **base, size_t *n, size_t size,
 			      sorted_key_fn key_of, long long key, bool *added)
 {
-	size_t i = sorted_lower_bound(*base, *n, size, key_of, key);
+	size_t i = util_sorted_lower_bound(*base, *n, size, key_of, key);
 	*added = false;
 	if (i < *n && key_of((char *)*base + i * size) == key)
 		return (char *)*base + i * size;

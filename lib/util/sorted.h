@@ -15,7 +15,7 @@ typedef long long (*sorted_key_fn)(const void *elem);
  * Index of the first element whose key is >= key (n if none).  Inline, so
  * that the compiler folds key_of in: GETNEXT runs this per request.
  */
-static inline size_t sorted_lower_bound(const void *base, size_t n, size_t size,
+static inline size_t util_sorted_lower_bound(const void *base, size_t n, size_t size,
 					sorted_key_fn key_of, long long key)
 {
 	size_t lo = 0, hi = n;

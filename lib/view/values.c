@@ -81,7 +81,7 @@ static bool cpu_counter(const struct value_at *at, struct raw *r)
 {
 	if (!cache_counted_per_cpu(at->v->cache, at->o->counter))
 		return false;
-	r->num = cpu_row_value(at->v->cache, at->row, at->o->counter);
+	r->num = cache_cpu_row_value(at->v->cache, at->row, at->o->counter);
 	return true;
 }
 NUM(cpu_time_enabled, at->row->time_enabled)

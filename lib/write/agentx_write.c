@@ -182,7 +182,7 @@ static enum ax_error test(const struct mib_view *view, struct alarm_writer *w,
 		bad = ++n;
 	}
 	if (e == AX_ERR_NOERROR)
-		e = write_test(
+		e = write_test_set(
 		    w, (struct aw_key){r->h.ids.session, r->h.ids.transaction},
 		    vb, n, &bad);
 	free(vb);
@@ -205,14 +205,14 @@ bool write_answer_set(const struct mib_view *view, struct alarm_writer *w,
 		*error = test(view, w, r, index);
 		return true;
 	case AX_PDU_COMMITSET:
-		*error = w ? write_commit(w, key) : AX_ERR_COMMITFAILED;
+		*error = w ? write_commit_set(w, key) : AX_ERR_COMMITFAILED;
 		return true;
 	case AX_PDU_UNDOSET:
-		*error = w ? write_undo(w, key) : AX_ERR_UNDOFAILED;
+		*error = w ? write_undo_set(w, key) : AX_ERR_UNDOFAILED;
 		return true;
 	case AX_PDU_CLEANUPSET:
 		if (w)
-			write_cleanup(w, key);
+			write_cleanup_set(w, key);
 		return false;
 	default:
 		return true;

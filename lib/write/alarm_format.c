@@ -7,7 +7,7 @@
 
 #include "write/alarm_write.h"
 
-const char *write_row_name(enum alarm_row r)
+const char *write_format_row_status(enum alarm_row r)
 {
 	return r == ROW_ACTIVE		 ? "active"
 	       : r == ROW_NOT_IN_SERVICE ? "notInService"
@@ -15,14 +15,14 @@ const char *write_row_name(enum alarm_row r)
 					 : NULL;
 }
 
-const char *write_storage_name(enum alarm_storage s)
+const char *write_format_storage(enum alarm_storage s)
 {
 	static const char *const names[] = {
 	    NULL, "other", "volatile", "nonVolatile", "permanent", "readOnly"};
 	return s >= STORAGE_OTHER && s <= STORAGE_READONLY ? names[s] : NULL;
 }
 
-void write_owner_encode(const char *owner, char *buf, size_t len)
+void write_format_owner(const char *owner, char *buf, size_t len)
 {
 	size_t o = 0;
 	static const char hex[] = "0123456789ABCDEF";
@@ -47,7 +47,7 @@ void write_owner_encode(const char *owner, char *buf, size_t len)
 		buf[o] = '\0';
 }
 
-int write_owner_decode(const char *word, char *owner, size_t len)
+int write_parse_owner(const char *word, char *owner, size_t len)
 {
 	size_t o = 0;
 	if (strcmp(word, "-") == 0) {
@@ -70,7 +70,7 @@ int write_owner_decode(const char *word, char *owner, size_t len)
 	return 0;
 }
 
-void write_def_format(const struct alarm_def *d, char *buf, size_t len)
+void write_format_def(const struct alarm_def *d, char *buf, size_t len)
 {
 	const struct alarm_config *c = &d->cfg;
 	char scope[16], rising[24], owner[3 * ALARM_OWNER_MAX + 4];
@@ -82,9 +82,9 @@ void write_def_format(const struct alarm_def *d, char *buf, size_t len)
 		snprintf(scope, sizeof(scope), "%s",
 			 c->scope == SCOPE_EACH_CPU ? "each" : "sum");
 	snprintf(rising, sizeof(rising), "%llu", (unsigned long long)c->rising);
-	const char *row = write_row_name(d->row);
-	const char *st = write_storage_name(d->storage);
-	write_owner_encode(d->owner, owner, sizeof(owner));
+	const char *row = write_format_row_status(d->row);
+	const char *st = write_format_storage(d->storage);
+	write_format_owner(d->owner, owner, sizeof(owner));
 	snprintf(buf, len, "%u %s %s %s %s %s %s %s %llu %s %s", d->index,
 		 row ? row : "?", st ? st : "?", c->name,
 		 d->given & ALARM_GIVEN_METRIC ? c->metric : "-", scope,

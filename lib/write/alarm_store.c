@@ -76,19 +76,19 @@ static int parse_row(char **w, int n, struct alarm_def *d, char *why,
 				       ALARM_INDEX_MAX);
 	memset(d, 0, sizeof(*d));
 	d->index = (uint32_t)index;
-	/* the words write_def_format writes; a notReady row is never kept */
-	if (strcmp(w[2], write_row_name(ROW_ACTIVE)) == 0)
+	/* the words write_format_def writes; a notReady row is never kept */
+	if (strcmp(w[2], write_format_row_status(ROW_ACTIVE)) == 0)
 		d->row = ROW_ACTIVE;
-	else if (strcmp(w[2], write_row_name(ROW_NOT_IN_SERVICE)) == 0)
+	else if (strcmp(w[2], write_format_row_status(ROW_NOT_IN_SERVICE)) == 0)
 		d->row = ROW_NOT_IN_SERVICE;
 	else
 		return util_parse_fail(
 		    why, len, "bad status '%s' (active, notInService)", w[2]);
-	if (strcmp(w[3], write_storage_name(STORAGE_NONVOLATILE)) != 0)
+	if (strcmp(w[3], write_format_storage(STORAGE_NONVOLATILE)) != 0)
 		return util_parse_fail(why, len,
 				       "bad storage '%s' (nonVolatile)", w[3]);
 	d->storage = STORAGE_NONVOLATILE;
-	if (n == 12 && write_owner_decode(w[11], d->owner, sizeof(d->owner)))
+	if (n == 12 && write_parse_owner(w[11], d->owner, sizeof(d->owner)))
 		return util_parse_fail(why, len, "bad owner '%s'", w[11]);
 	for (int i = 4; i < n && i < 11; i++)
 		snprintf(rest + strlen(rest), sizeof(rest) - strlen(rest),
@@ -299,10 +299,10 @@ static int put_rows(FILE *f, const struct alarm_store *st,
 		fprintf(f, "%s\n", st->kept[i]);
 	for (size_t i = 0; set && i < set->count; i++) {
 		const struct alarm *a = &set->alarm[i];
-		if (!alarm_store_keeps(a->storage, a->row))
+		if (!write_store_keeps(a->storage, a->row))
 			continue;
 		struct alarm_def d = alarm_def_of(a);
-		write_def_format(&d, line, sizeof(line));
+		write_format_def(&d, line, sizeof(line));
 		fprintf(f, STORE_TOKEN " %s\n", line);
 	}
 	return fflush(f) == 0 && !ferror(f) ? 0 : -1;

@@ -6,7 +6,7 @@
  * (lib/write/alarm_write.c: the agent hands the store over once).
  *
  * One line per row, in the words of a config 'alarm' line after its
- * index, status and storage, and its owner last (write_owner_encode):
+ * index, status and storage, and its owner last (write_format_owner):
  *     alarmRow INDEX STATUS nonVolatile NAME METRIC SCOPE TYPE RISING
  *              FALLING STARTUP OWNER
  * (a line without OWNER, as 0.1.0 wrote them, has an empty owner).  The
@@ -39,7 +39,7 @@ struct alarm_store {
 
 /* Does the store keep a row of this storage and status?  nonVolatile
  * rows that are active or notInService (a notReady row is never kept). */
-static inline bool alarm_store_keeps(enum alarm_storage s, enum alarm_row r)
+static inline bool write_store_keeps(enum alarm_storage s, enum alarm_row r)
 {
 	return s == STORAGE_NONVOLATILE && r != ROW_NOT_READY;
 }

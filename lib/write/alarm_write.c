@@ -65,7 +65,7 @@ static struct aw_txn *txn_new(struct alarm_writer *w, size_t n)
 	return t;
 }
 
-enum ax_error write_test(struct alarm_writer *w, struct aw_key key,
+enum ax_error write_test_set(struct alarm_writer *w, struct aw_key key,
 			 const struct aw_varbind *vb, size_t n, size_t *bad)
 {
 	*bad = n ? 1 : 0;
@@ -103,9 +103,9 @@ static bool touches_store(const struct aw_txn *t)
 {
 	for (size_t i = 0; i < t->nch; i++) {
 		const struct aw_change *c = &t->ch[i];
-		if ((c->was && alarm_store_keeps(c->was->storage, c->was->row)) ||
+		if ((c->was && write_store_keeps(c->was->storage, c->was->row)) ||
 		    (!c->destroy && !c->noop &&
-		     alarm_store_keeps(c->def.storage, c->def.row)))
+		     write_store_keeps(c->def.storage, c->def.row)))
 			return true;
 	}
 	return false;
@@ -136,7 +136,7 @@ static void log_changes(const struct aw_txn *t, bool undone)
 			continue;
 		line[0] = '\0';
 		if (!c->destroy)
-			write_def_format(&c->def, line, sizeof(line));
+			write_format_def(&c->def, line, sizeof(line));
 		util_log(LOG_NOTICE,
 			 "alarm table: row %u %s%s over SNMP (AgentX session "
 			 "%u, transaction %u)%s%s\n",
@@ -205,7 +205,7 @@ static int remember(struct alarm_writer *w, struct aw_txn *t)
 	return 0;
 }
 
-enum ax_error write_commit(struct alarm_writer *w, struct aw_key key)
+enum ax_error write_commit_set(struct alarm_writer *w, struct aw_key key)
 {
 	struct aw_txn *t = write_find(w, key);
 	struct alarm_set next;
@@ -238,7 +238,7 @@ enum ax_error write_commit(struct alarm_writer *w, struct aw_key key)
 
 /* UndoSet ends the transaction: net-snmp's master sends no CleanupSet
  * after it (its subagent side frees the set at UndoSet too). */
-enum ax_error write_undo(struct alarm_writer *w, struct aw_key key)
+enum ax_error write_undo_set(struct alarm_writer *w, struct aw_key key)
 {
 	struct aw_txn *t = write_find(w, key);
 	struct alarm_set next;
@@ -272,21 +272,21 @@ enum ax_error write_undo(struct alarm_writer *w, struct aw_key key)
 	return e;
 }
 
-void write_cleanup(struct alarm_writer *w, struct aw_key key)
+void write_cleanup_set(struct alarm_writer *w, struct aw_key key)
 {
 	struct aw_txn *t = write_find(w, key);
 	if (t)
 		txn_free(t);
 }
 
-void write_reset(struct alarm_writer *w)
+void write_forget_sets(struct alarm_writer *w)
 {
 	for (size_t i = 0; i < AW_TXN_MAX; i++)
 		if (w->txn[i].used)
 			txn_free(&w->txn[i]);
 }
 
-int write_age(struct alarm_writer *w)
+int write_expire_not_ready(struct alarm_writer *w)
 {
 	uint64_t at = now(w), max = w->env.not_ready_max_age;
 	struct alarm_edit *e;

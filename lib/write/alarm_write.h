@@ -32,35 +32,35 @@
 void write_init(struct alarm_writer *w, struct alarm_set *set,
 		const struct alarm_writer_env *env);
 /* TestSet: noError, or the error and the varbind (from 1) at fault. */
-enum ax_error write_test(struct alarm_writer *w, struct aw_key key,
+enum ax_error write_test_set(struct alarm_writer *w, struct aw_key key,
 			 const struct aw_varbind *vb, size_t n, size_t *bad);
 /* CommitSet, UndoSet: noError, commitFailed, undoFailed. */
-enum ax_error write_commit(struct alarm_writer *w, struct aw_key key);
-enum ax_error write_undo(struct alarm_writer *w, struct aw_key key);
+enum ax_error write_commit_set(struct alarm_writer *w, struct aw_key key);
+enum ax_error write_undo_set(struct alarm_writer *w, struct aw_key key);
 /* CleanupSet: the transaction ends (unknown keys are ignored). */
-void write_cleanup(struct alarm_writer *w, struct aw_key key);
+void write_cleanup_set(struct alarm_writer *w, struct aw_key key);
 /* Forget every transaction (the master went away, the table was
  * rebuilt): committed changes stand. */
-void write_reset(struct alarm_writer *w);
+void write_forget_sets(struct alarm_writer *w);
 
 /* Remove the notReady rows older than env.not_ready_max_age that no set
  * in progress holds (RFC 2579: an unfinished row is deleted after some
  * minutes), each logged; the number removed, -1 out of memory. */
-int write_age(struct alarm_writer *w);
+int write_expire_not_ready(struct alarm_writer *w);
 
 /* A row as one line of words (the store's format, the log's):
  * "INDEX STATUS STORAGE NAME METRIC SCOPE TYPE RISING FALLING STARTUP
  * OWNER"; an unset metric or rising threshold is "-"; OWNER as
- * write_owner_encode writes it. */
-void write_def_format(const struct alarm_def *d, char *buf, size_t len);
+ * write_format_owner writes it. */
+void write_format_def(const struct alarm_def *d, char *buf, size_t len);
 /* An OwnerString as one word: "-" when empty, every byte outside
  * '!'..'~', '%' and a lone "-" as %XX (buf: 3 * ALARM_OWNER_MAX + 4). */
-void write_owner_encode(const char *owner, char *buf, size_t len);
+void write_format_owner(const char *owner, char *buf, size_t len);
 /* The word back into owner (len >= ALARM_OWNER_MAX + 1); -1 if it is
- * not one write_owner_encode writes (a bad %, a control byte, too long). */
-int write_owner_decode(const char *word, char *owner, size_t len);
+ * not one write_format_owner writes (a bad %, a control byte, too long). */
+int write_parse_owner(const char *word, char *owner, size_t len);
 /* "active", "volatile"... ; NULL if not a value of the type */
-const char *write_row_name(enum alarm_row r);
-const char *write_storage_name(enum alarm_storage s);
+const char *write_format_row_status(enum alarm_row r);
+const char *write_format_storage(enum alarm_storage s);
 
 #endif

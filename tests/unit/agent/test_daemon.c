@@ -90,7 +90,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	char cmd[128];
-	agent_pidfile_remove(&ds, pidpath); /* a lock a failed test left */
+	agent_daemon_pidfile_remove(&ds, pidpath); /* a lock a failed test left */
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	assert_int_equal(system(cmd), 0);
 	return 0;
@@ -122,7 +122,7 @@ static void planted_link_replaced(void **state)
 	struct stat st;
 	assert_int_equal(symlink(target, pidpath), 0);
 	mode_t old = umask(077);
-	assert_int_equal(agent_pidfile_lock(&ds, pidpath, (uid_t)-1, (gid_t)-1),
+	assert_int_equal(agent_daemon_pidfile_lock(&ds, pidpath, (uid_t)-1, (gid_t)-1),
 			 0);
 	umask(old);
 	assert_int_equal(unlinks, 1);
@@ -139,7 +139,7 @@ static void link_replanted_gives_up(void **state)
 {
 	assert_int_equal(symlink(target, pidpath), 0);
 	replant = true;
-	assert_int_equal(agent_pidfile_lock(&ds, pidpath, (uid_t)-1, (gid_t)-1),
+	assert_int_equal(agent_daemon_pidfile_lock(&ds, pidpath, (uid_t)-1, (gid_t)-1),
 			 -1);
 	assert_int_equal(unlinks, 3);
 	assert_no_file(target);
@@ -155,7 +155,7 @@ static void link_replanted_gives_up(void **state)
 static void replaced_file_gives_up(void **state)
 {
 	replace = 100;
-	assert_int_equal(agent_pidfile_lock(&ds, pidpath, (uid_t)-1, (gid_t)-1),
+	assert_int_equal(agent_daemon_pidfile_lock(&ds, pidpath, (uid_t)-1, (gid_t)-1),
 			 -1);
 	assert_int_equal(flocks, 5);
 	char want[256];
@@ -171,10 +171,10 @@ static void replaced_once_then_locked(void **state)
 {
 	char want[32];
 	replace = 1;
-	assert_int_equal(agent_pidfile_lock(&ds, pidpath, (uid_t)-1, (gid_t)-1),
+	assert_int_equal(agent_daemon_pidfile_lock(&ds, pidpath, (uid_t)-1, (gid_t)-1),
 			 0);
 	assert_int_equal(flocks, 2);
-	assert_int_equal(agent_pidfile_write(&ds, pidpath), 0);
+	assert_int_equal(agent_daemon_pidfile_write(&ds, pidpath), 0);
 	snprintf(want, sizeof(want), "%ld\n", (long)getpid());
 	assert_string_equal(read_all(pidpath), want);
 	assert_string_equal(logbuf, "");
@@ -188,7 +188,7 @@ static void held_names_holder(void **state)
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, "4242\n", 5), 5);
 	assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0);
-	assert_int_equal(agent_pidfile_lock(&ds, pidpath, (uid_t)-1, (gid_t)-1),
+	assert_int_equal(agent_daemon_pidfile_lock(&ds, pidpath, (uid_t)-1, (gid_t)-1),
 			 -1);
 	assert_logged("held by process 4242, another hw-r10kevctr-agent");
 	assert_string_equal(read_all(pidpath), "4242\n");
@@ -202,19 +202,19 @@ static void write_truncates_stale(void **state)
 	int fd = open(pidpath, O_WRONLY | O_CREAT, 0644);
 	assert_int_equal(write(fd, "3883\n67890\n", 11), 11);
 	close(fd);
-	assert_int_equal(agent_pidfile_lock(&ds, pidpath, (uid_t)-1, (gid_t)-1),
+	assert_int_equal(agent_daemon_pidfile_lock(&ds, pidpath, (uid_t)-1, (gid_t)-1),
 			 0);
-	assert_int_equal(agent_pidfile_write(&ds, pidpath), 0);
+	assert_int_equal(agent_daemon_pidfile_write(&ds, pidpath), 0);
 	snprintf(want, sizeof(want), "%ld\n", (long)getpid());
 	assert_string_equal(read_all(pidpath), want);
-	agent_pidfile_remove(&ds, pidpath);
+	agent_daemon_pidfile_remove(&ds, pidpath);
 	assert_no_file(pidpath);
 }
 
 /* Without the lock nothing is written. */
 static void write_unlocked_refused(void **state)
 {
-	assert_int_equal(agent_pidfile_write(&ds, pidpath), -1);
+	assert_int_equal(agent_daemon_pidfile_write(&ds, pidpath), -1);
 	assert_logged("cannot write the pid file: not locked");
 	assert_no_file(pidpath);
 }
@@ -222,13 +222,13 @@ static void write_unlocked_refused(void **state)
 /* A file put at the path since the lock is another's: left alone. */
 static void remove_only_ours(void **state)
 {
-	assert_int_equal(agent_pidfile_lock(&ds, pidpath, (uid_t)-1, (gid_t)-1),
+	assert_int_equal(agent_daemon_pidfile_lock(&ds, pidpath, (uid_t)-1, (gid_t)-1),
 			 0);
 	assert_int_equal(__real_unlink(pidpath), 0);
 	int fd = open(pidpath, O_WRONLY | O_CREAT, 0644);
 	assert_int_equal(write(fd, "77\n", 3), 3);
 	close(fd);
-	agent_pidfile_remove(&ds, pidpath);
+	agent_daemon_pidfile_remove(&ds, pidpath);
 	assert_string_equal(read_all(pidpath), "77\n");
 }
 
@@ -236,7 +236,7 @@ static void remove_only_ours(void **state)
 static void fifo_refused(void **state)
 {
 	assert_int_equal(mkfifo(pidpath, 0644), 0);
-	assert_int_equal(agent_pidfile_lock(&ds, pidpath, (uid_t)-1, (gid_t)-1),
+	assert_int_equal(agent_daemon_pidfile_lock(&ds, pidpath, (uid_t)-1, (gid_t)-1),
 			 -1);
 	assert_logged("cannot write the pid file: not a regular file");
 }
@@ -249,14 +249,14 @@ static void directory_made(void **state)
 	char sub[160], deep[200];
 	snprintf(sub, sizeof(sub), "%s/run/agent.pid", dir);
 	mode_t old = umask(077);
-	assert_int_equal(agent_pidfile_lock(&ds, sub, (uid_t)-1, (gid_t)-1), 0);
+	assert_int_equal(agent_daemon_pidfile_lock(&ds, sub, (uid_t)-1, (gid_t)-1), 0);
 	umask(old);
-	agent_pidfile_remove(&ds, sub);
+	agent_daemon_pidfile_remove(&ds, sub);
 	snprintf(sub, sizeof(sub), "%s/run", dir);
 	assert_int_equal(stat(sub, &st), 0);
 	assert_int_equal(st.st_mode & 07777, 0755);
 	snprintf(deep, sizeof(deep), "%s/a/b/agent.pid", dir);
-	assert_int_equal(agent_pidfile_lock(&ds, deep, (uid_t)-1, (gid_t)-1),
+	assert_int_equal(agent_daemon_pidfile_lock(&ds, deep, (uid_t)-1, (gid_t)-1),
 			 -1);
 	assert_logged("cannot make its directory");
 }
@@ -268,16 +268,16 @@ static void logfile_kinds(void **state)
 	snprintf(log, sizeof(log), "%s/agent.log", dir);
 	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
 	mode_t old = umask(077); /* 0640 whatever the umask */
-	assert_int_equal(agent_logfile_check(log), 0); /* made */
+	assert_int_equal(agent_daemon_logfile_check(log), 0); /* made */
 	umask(old);
 	assert_int_equal(stat(log, &st), 0);
 	assert_int_equal(st.st_mode & 07777, 0640);
-	assert_int_equal(agent_logfile_check(log), 0); /* there: kept */
-	assert_int_equal(agent_logfile_check("/dev/null"), LOGFILE_DEVICE);
+	assert_int_equal(agent_daemon_logfile_check(log), 0); /* there: kept */
+	assert_int_equal(agent_daemon_logfile_check("/dev/null"), LOGFILE_DEVICE);
 	assert_int_equal(symlink(log, pidpath), 0);
-	assert_int_equal(agent_logfile_check(pidpath), -1);
+	assert_int_equal(agent_daemon_logfile_check(pidpath), -1);
 	assert_int_equal(mkfifo(fifo, 0644), 0);
-	assert_int_equal(agent_logfile_check(fifo), -1);
+	assert_int_equal(agent_daemon_logfile_check(fifo), -1);
 }
 
 int main(void)

@@ -227,6 +227,21 @@ static void varbinds_read_back(void **state)
 	ax_free(&b);
 }
 
+/* The log's names of RFC 2741 6.1's types, 1 to 18; none for the
+ * others. */
+static void pdu_names(void **state)
+{
+	(void)state;
+	assert_string_equal(ax_pdu_name(1), "Open");
+	assert_string_equal(ax_pdu_name(5), "Get");
+	assert_string_equal(ax_pdu_name(8), "TestSet");
+	assert_string_equal(ax_pdu_name(17), "RemoveAgentCaps");
+	assert_string_equal(ax_pdu_name(18), "Response");
+	assert_string_equal(ax_pdu_name(0), "?");
+	assert_string_equal(ax_pdu_name(19), "?");
+	assert_string_equal(ax_pdu_name(255), "?");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -236,6 +251,7 @@ int main(void)
 	    cmocka_unit_test(bad_payloads),
 	    cmocka_unit_test(responses_and_close),
 	    cmocka_unit_test(varbinds_read_back),
+	    cmocka_unit_test(pdu_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

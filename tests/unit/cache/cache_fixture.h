@@ -45,7 +45,7 @@ static inline void assert_sums(const struct cache *c)
 	for (int k = 0; k < COUNTER_COUNT; k++) {
 		uint64_t sum = 0;
 		for (size_t r = 0; r < c->nrows; r++)
-			sum += cpu_row_value(c, &c->rows[r], k);
+			sum += cache_cpu_row_value(c, &c->rows[r], k);
 		assert_int_equal(sum, c->total[k]);
 	}
 }
@@ -55,7 +55,7 @@ static inline uint64_t rows_and_gone(const struct cache *c, int k)
 {
 	uint64_t sum = 0;
 	for (size_t r = 0; r < c->nrows; r++)
-		sum += cpu_row_value(c, &c->rows[r], k);
+		sum += cache_cpu_row_value(c, &c->rows[r], k);
 	for (size_t g = 0; g < c->ngone; g++)
 		sum += c->gone[g].row.raw[k] + c->gone[g].offset[k];
 	return sum;

@@ -11,7 +11,7 @@ static void first_poll_and_deltas(void **state)
 	assert_int_equal(cache_update(&c, &s, 100), 0);
 	assert_int_equal(c.nrows, 3);
 	assert_int_equal(c.rows[2].cpu, 3);
-	assert_int_equal(cpu_row_value(&c, &c.rows[2], 0), 4000);
+	assert_int_equal(cache_cpu_row_value(&c, &c.rows[2], 0), 4000);
 	assert_int_equal(c.total[0], 1000 + 2000 + 4000);
 	assert_int_equal(c.discontinuity_time, 0);
 	assert_false(c.total_delta_valid);
@@ -19,7 +19,7 @@ static void first_poll_and_deltas(void **state)
 
 	fill(&s, cpus, 3, 1500, 1);
 	assert_int_equal(cache_update(&c, &s, 200), 0);
-	assert_int_equal(cpu_row_value(&c, &c.rows[1], 5), 3005);
+	assert_int_equal(cache_cpu_row_value(&c, &c.rows[1], 5), 3005);
 	assert_int_equal(c.rows[1].delta[5], 1000);
 	assert_true(c.rows[1].delta_valid);
 	assert_true(c.total_delta_valid);
@@ -55,8 +55,8 @@ static void cpu_leaves_and_joins(void **state)
 	assert_int_equal(cache_update(&c, &s, 300), 1);
 	assert_int_equal(c.discontinuity_time, 300);
 	assert_int_equal(c.nrows, 3);
-	assert_int_equal(cpu_row_value(&c, cache_row(&c, 0), 0), 1200);
-	assert_int_equal(cpu_row_value(&c, cache_row(&c, 2), 0),
+	assert_int_equal(cache_cpu_row_value(&c, cache_row(&c, 0), 0), 1200);
+	assert_int_equal(cache_cpu_row_value(&c, cache_row(&c, 2), 0),
 			 3600); /* since its epoch */
 	assert_true(c.total[0] >= before);
 }
@@ -70,24 +70,24 @@ static void restart_and_reset(void **state)
 	/* new epoch: counting restarted, the new reading is the delta */
 	fill(&s, one, 1, 10, 2);
 	assert_int_equal(cache_update(&c, &s, 200), 1);
-	assert_int_equal(cpu_row_value(&c, &c.rows[0], 0), 1010);
+	assert_int_equal(cache_cpu_row_value(&c, &c.rows[0], 0), 1010);
 	assert_false(c.rows[0].delta_valid);
 	/* same epoch, value lower: a reset the backend did not announce */
 	fill(&s, one, 1, 5, 2);
 	assert_int_equal(cache_update(&c, &s, 300), 1);
-	assert_int_equal(cpu_row_value(&c, &c.rows[0], 0), 1015);
+	assert_int_equal(cache_cpu_row_value(&c, &c.rows[0], 0), 1015);
 	assert_int_equal(c.total[0], 1015);
 	/* steady again */
 	fill(&s, one, 1, 7, 2);
 	assert_int_equal(cache_update(&c, &s, 400), 0);
 	assert_int_equal(c.discontinuity_time, 300);
-	assert_int_equal(cpu_row_value(&c, &c.rows[0], 0), 1017);
+	assert_int_equal(cache_cpu_row_value(&c, &c.rows[0], 0), 1017);
 	/* a CPU joins: the rows move, CPU 0's value goes on from 1017 */
 	const unsigned two[] = {0, 1};
 	fill(&s, two, 2, 8, 2);
 	assert_int_equal(cache_update(&c, &s, 500), 1);
-	assert_int_equal(cpu_row_value(&c, cache_row(&c, 0), 0), 1018);
-	assert_int_equal(cpu_row_value(&c, cache_row(&c, 1), 0), 16);
+	assert_int_equal(cache_cpu_row_value(&c, cache_row(&c, 0), 0), 1018);
+	assert_int_equal(cache_cpu_row_value(&c, cache_row(&c, 1), 0), 16);
 }
 
 static void stop_and_resume(void **state)
@@ -100,12 +100,12 @@ static void stop_and_resume(void **state)
 	s.cpus[0].counting = false;
 	assert_int_equal(cache_update(&c, &s, 200), 1);
 	assert_int_equal(c.rows[0].status, CPU_STOPPED);
-	assert_int_equal(cpu_row_value(&c, &c.rows[0], 0), 5000);	/* frozen */
+	assert_int_equal(cache_cpu_row_value(&c, &c.rows[0], 0), 5000);	/* frozen */
 	assert_int_equal(cache_update(&c, &s, 300), 0); /* still stopped */
 	fill(&s, one, 1, 20, 7);
 	assert_int_equal(cache_update(&c, &s, 400), 1);
 	assert_int_equal(c.rows[0].status, CPU_COUNTING);
-	assert_int_equal(cpu_row_value(&c, &c.rows[0], 0), 5100);
+	assert_int_equal(cache_cpu_row_value(&c, &c.rows[0], 0), 5100);
 	assert_non_null(strstr(c.last_discontinuity, "CPU 4 resumed"));
 }
 
@@ -120,21 +120,21 @@ static void counted_set_changes(void **state)
 	assert_int_equal(cache_update(&c, &s, 200), 1);
 	assert_false(cache_counted(&c, 3));
 	assert_true(cache_counted(&c, 2));
-	assert_int_equal(cpu_row_value(&c, &c.rows[0], 3), 1003); /* kept, not served */
+	assert_int_equal(cache_cpu_row_value(&c, &c.rows[0], 3), 1003); /* kept, not served */
 	assert_int_equal(c.rows[0].delta[3], 1003);
 	/* an uncounted counter's value is ignored, even a lower one */
 	fill(&s, one, 1, 2500, 1);
 	s.counted = ALL & ~COUNTER_BIT(3);
 	s.cpus[0].value[3] = 1;
 	assert_int_equal(cache_update(&c, &s, 300), 0);
-	assert_int_equal(cpu_row_value(&c, &c.rows[0], 3), 1003);
+	assert_int_equal(cache_cpu_row_value(&c, &c.rows[0], 3), 1003);
 	assert_int_equal(c.rows[0].delta[3], 1003);
 	assert_int_equal(c.rows[0].raw[3], 1003);
-	assert_int_equal(cpu_row_value(&c, &c.rows[0], 2), 2502);
+	assert_int_equal(cache_cpu_row_value(&c, &c.rows[0], 2), 2502);
 	/* counted again: the delta since its last reading */
 	fill(&s, one, 1, 3000, 1);
 	assert_int_equal(cache_update(&c, &s, 400), 1);
-	assert_int_equal(cpu_row_value(&c, &c.rows[0], 3), 3003);
+	assert_int_equal(cache_cpu_row_value(&c, &c.rows[0], 3), 3003);
 	assert_int_equal(c.rows[0].delta[3], 2000);
 	assert_null(strstr(c.last_discontinuity, "backwards"));
 }
@@ -165,7 +165,7 @@ static void counting_time(void **state)
 		v += k ? rates[k] * (times[k] - times[k - 1]) : 0;
 		s.cpus[0].value[0] = v;
 		cache_update(&c, &s, times[k] * 100);
-		e[k] = cpu_row_value(&c, &c.rows[0], 0);
+		e[k] = cache_cpu_row_value(&c, &c.rows[0], 0);
 		t[k] = c.counting_ns;
 	}
 	assert_int_equal(t[0], 0);

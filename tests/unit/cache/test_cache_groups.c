@@ -61,7 +61,7 @@ static void assert_group_sums(const struct cache *c)
 	for (int k = 0; k < COUNTER_COUNT; k++) {
 		uint64_t g[2] = {0, 0};
 		for (size_t r = 0; r < c->nrows; r++)
-			g[c->rows[r].group] += cpu_row_value(c, &c->rows[r], k);
+			g[c->rows[r].group] += cache_cpu_row_value(c, &c->rows[r], k);
 		for (size_t i = 0; i < c->ngone; i++)
 			g[c->gone[i].row.group] +=
 			    c->gone[i].row.raw[k] + c->gone[i].offset[k];

@@ -19,7 +19,7 @@ static void system_wide_counters(void **state)
 	assert_int_equal(c.total[1], 1001 + 2001);
 	assert_false(cache_counted_per_cpu(&c, 0));
 	assert_true(cache_counted_per_cpu(&c, 1));
-	assert_int_equal(cpu_row_value(&c, &c.rows[0], 0), 0);
+	assert_int_equal(cache_cpu_row_value(&c, &c.rows[0], 0), 0);
 
 	fill(&s, cpus, 2, 1500, 1);
 	s.system_wide = COUNTER_BIT(0);
@@ -70,8 +70,8 @@ static void cpu_missing_from_one_set(void **state)
 		assert_int_equal(disc, t == 2 || t == 3);
 		assert_int_equal(c.total[0], rows_and_gone(&c, 0));
 	}
-	assert_int_equal(cpu_row_value(&c, cache_row(&c, 0), 0), 400);
-	assert_int_equal(cpu_row_value(&c, cache_row(&c, 1), 0), 400);
+	assert_int_equal(cache_cpu_row_value(&c, cache_row(&c, 0), 0), 400);
+	assert_int_equal(cache_cpu_row_value(&c, cache_row(&c, 1), 0), 400);
 	assert_int_equal(c.total[0], 800);
 	assert_int_equal(c.ngone, 0);
 	/* the return's delta spans the gap: no rate for it then, and the
@@ -99,7 +99,7 @@ static void cpu_returns_in_new_epoch(void **state)
 		s.cpus[1].value[k] = 30;
 	assert_int_equal(cache_update(&c, &s, 300), 1);
 	assert_non_null(strstr(c.last_discontinuity, "CPU 1 returned"));
-	assert_int_equal(cpu_row_value(&c, cache_row(&c, 1), 0), 2000 + 30);
+	assert_int_equal(cache_cpu_row_value(&c, cache_row(&c, 1), 0), 2000 + 30);
 	assert_int_equal(c.total[0], rows_and_gone(&c, 0));
 	assert_int_equal(cache_rate(&c, 0, 1, &v), SAMPLE_DISCONTINUITY);
 }

@@ -103,7 +103,7 @@ static void reset_of_one_cell(void **state)
 	assert_int_equal(v, 30);
 	assert_int_equal(cache_rate(&c, 1, -1, &v), SAMPLE_OK);
 	assert_int_equal(v, 90);
-	assert_int_equal(cpu_row_value(&c, cache_row(&c, 0), 0), 107);
+	assert_int_equal(cache_cpu_row_value(&c, cache_row(&c, 0), 0), 107);
 	assert_sums(&c);
 	/* t 3: exact again */
 	steady(&s, 3);
@@ -120,7 +120,7 @@ static void reset_of_one_cell(void **state)
 	assert_int_equal(cache_update(&c, &s, 400), 1);
 	assert_int_equal(cache_rate(&c, 1, 1, &v), SAMPLE_DISCONTINUITY);
 	assert_int_equal(cache_rate(&c, 0, 1, &v), SAMPLE_OK);
-	assert_int_equal(cpu_row_value(&c, cache_row(&c, 1), 1), 60 * 3 + 5);
+	assert_int_equal(cache_cpu_row_value(&c, cache_row(&c, 1), 1), 60 * 3 + 5);
 	assert_sums(&c);
 }
 

@@ -84,8 +84,8 @@ static void expect(struct fixture *f, unsigned type, struct ax_header_in *h)
 	unsigned char payload[65536];
 	assert_int_equal(read_pdu(f->master, h, payload, sizeof(payload)), 0);
 	if (h->type != type)
-		fail_msg("expected a %s, got a %s", session_pdu_name(type),
-			 session_pdu_name(h->type));
+		fail_msg("expected a %s, got a %s", ax_pdu_name(type),
+			 ax_pdu_name(h->type));
 }
 
 static int setup(void **state)

@@ -51,20 +51,20 @@ static void count_cells(void **state)
 
 	assert_false(util_count_cell_take(&c, 1000, 64));
 	assert_int_equal(c.acc, 0);
-	count_cell_report(&c, 1, false, &unread, &reset);
+	util_count_cell_report(&c, 1, false, &unread, &reset);
 	assert_int_equal(unread | reset, 0);
-	count_cell_report(&c, 1, false, &unread, &reset); /* no reading */
+	util_count_cell_report(&c, 1, false, &unread, &reset); /* no reading */
 	assert_int_equal(unread, 1);
 	assert_false(util_count_cell_take(&c, 1500, 64));
 	assert_int_equal(c.acc, 500);
 	assert_true(util_count_cell_take(&c, 5, 64)); /* 1500 -> 5: a restart */
 	assert_int_equal(c.acc, 505);
 	unread = 0;
-	count_cell_report(&c, 2, false, &unread, &reset);
+	util_count_cell_report(&c, 2, false, &unread, &reset);
 	assert_int_equal(reset, 2);
 	assert_int_equal(unread, 0);
 	reset = 0;
-	count_cell_report(&c, 2, true, &unread, &reset); /* held: nothing */
+	util_count_cell_report(&c, 2, true, &unread, &reset); /* held: nothing */
 	assert_int_equal(unread | reset, 0);
 
 	struct count_cell w = {0};

@@ -88,7 +88,7 @@ static inline int setup(void **state)
 static inline int teardown(void **state)
 {
 	(void)state;
-	write_reset(&w);
+	write_forget_sets(&w);
 	alarm_set_free(&set);
 	write_store_free(&store);
 	cache_free(&cache);
@@ -229,7 +229,7 @@ static inline void snapshot(char *buf, size_t len)
 	for (size_t i = 0; i < set.count; i++) {
 		struct alarm_def d = alarm_def_of(&set.alarm[i]);
 		size_t at = strlen(buf);
-		write_def_format(&d, buf + at, len - at);
+		write_format_def(&d, buf + at, len - at);
 		strncat(buf, "\n", len - strlen(buf) - 1);
 	}
 }

@@ -46,7 +46,7 @@ static inline void store_is_table(void)
 		if (a->storage != STORAGE_NONVOLATILE || a->row == ROW_NOT_READY)
 			continue;
 		struct alarm_def d = alarm_def_of(a);
-		write_def_format(&d, line, sizeof(line));
+		write_format_def(&d, line, sizeof(line));
 		snprintf(want, sizeof(want), "\nalarmRow %s\n", line);
 		if (!strstr(f, want))
 			fail_msg("row %u not stored as '%s':\n%s", a->index,

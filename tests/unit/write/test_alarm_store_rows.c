@@ -215,17 +215,17 @@ static void words(void **state)
 					       "nonVolatile", "permanent",
 					       "readOnly", NULL};
 	for (int s = 0; s <= 6; s++) {
-		const char *got = write_storage_name((enum alarm_storage)s);
+		const char *got = write_format_storage((enum alarm_storage)s);
 		if (storage[s])
 			assert_string_equal(got, storage[s]);
 		else
 			assert_null(got);
 	}
-	assert_null(write_row_name((enum alarm_row)0));
-	assert_string_equal(write_row_name(ROW_ACTIVE), "active");
-	assert_string_equal(write_row_name(ROW_NOT_IN_SERVICE), "notInService");
-	assert_string_equal(write_row_name(ROW_NOT_READY), "notReady");
-	assert_null(write_row_name((enum alarm_row)4));
+	assert_null(write_format_row_status((enum alarm_row)0));
+	assert_string_equal(write_format_row_status(ROW_ACTIVE), "active");
+	assert_string_equal(write_format_row_status(ROW_NOT_IN_SERVICE), "notInService");
+	assert_string_equal(write_format_row_status(ROW_NOT_READY), "notReady");
+	assert_null(write_format_row_status((enum alarm_row)4));
 
 	static const struct {
 		const char *owner, *word;
@@ -236,9 +236,9 @@ static void words(void **state)
 	};
 	char word[3 * ALARM_OWNER_MAX + 4], back[ALARM_OWNER_MAX + 1];
 	for (size_t i = 0; i < sizeof(owners) / sizeof(*owners); i++) {
-		write_owner_encode(owners[i].owner, word, sizeof(word));
+		write_format_owner(owners[i].owner, word, sizeof(word));
 		assert_string_equal(word, owners[i].word);
-		int rc = write_owner_decode(word, back, sizeof(back));
+		int rc = write_parse_owner(word, back, sizeof(back));
 		/* a control character is no DisplayString: not read back */
 		if (strpbrk(owners[i].owner, "\t\x7f")) {
 			assert_int_equal(rc, -1);
@@ -247,11 +247,11 @@ static void words(void **state)
 		assert_int_equal(rc, 0);
 		assert_string_equal(back, owners[i].owner);
 	}
-	assert_int_equal(write_owner_decode("50%", back, sizeof(back)), -1);
-	assert_int_equal(write_owner_decode("%2", back, sizeof(back)), -1);
-	assert_int_equal(write_owner_decode("%zz", back, sizeof(back)), -1);
-	assert_int_equal(write_owner_decode("abc", back, 3), -1); /* no room */
-	assert_int_equal(write_owner_decode("ab", back, 3), 0);
+	assert_int_equal(write_parse_owner("50%", back, sizeof(back)), -1);
+	assert_int_equal(write_parse_owner("%2", back, sizeof(back)), -1);
+	assert_int_equal(write_parse_owner("%zz", back, sizeof(back)), -1);
+	assert_int_equal(write_parse_owner("abc", back, 3), -1); /* no room */
+	assert_int_equal(write_parse_owner("ab", back, 3), 0);
 	assert_string_equal(back, "ab");
 }
 

@@ -92,15 +92,15 @@ static void not_ready_ages(void **state)
 	/* a column that leaves it notReady does not restart its age */
 	assert_int_equal(SET(4, S(AC_NAME, 1900, "later")), AX_ERR_NOERROR);
 	now_s += 199;
-	assert_int_equal(write_age(&w), 0);
+	assert_int_equal(write_expire_not_ready(&w), 0);
 	assert_non_null(alarm_set_find(&set, 1900));
 	now_s += 1;
 	/* held by a set in progress: not now */
 	struct vb x[] = {U(AC_RISING_LOW, 1900, 5)};
 	assert_int_equal(phase(AX_PDU_TESTSET, 6, x, 1, &idx), 0);
-	assert_int_equal(write_age(&w), 0);
+	assert_int_equal(write_expire_not_ready(&w), 0);
 	phase(AX_PDU_CLEANUPSET, 6, NULL, 0, &i2);
-	assert_int_equal(write_age(&w), 1);
+	assert_int_equal(write_expire_not_ready(&w), 1);
 	assert_null(alarm_set_find(&set, 1900));
 	assert_logged("alarm table: row 1900 (later) removed: notReady for "
 		      "300 s");
@@ -123,10 +123,10 @@ static enum ax_error set_big(uint32_t txn, const struct vb *v, size_t n,
 					   .len = v[i].str ? strlen(v[i].str)
 							   : 0};
 	}
-	enum ax_error e = write_test(&w, key, x, n, &bad);
+	enum ax_error e = write_test_set(&w, key, x, n, &bad);
 	if (e == AX_ERR_NOERROR)
-		e = write_commit(&w, key);
-	write_cleanup(&w, key);
+		e = write_commit_set(&w, key);
+	write_cleanup_set(&w, key);
 	free(x);
 	*index = (uint16_t)bad;
 	return e;

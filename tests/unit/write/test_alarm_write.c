@@ -329,7 +329,7 @@ static void two_managers(void **state)
 			 AX_ERR_INCONSISTENTVALUE);
 	struct vb d[] = {I(AC_ROW_STATUS, 1602, AW_RS_CREATE_AND_WAIT)};
 	assert_int_equal(phase(AX_PDU_TESTSET, 12, d, 1, &idx), 0);
-	write_reset(&w);
+	write_forget_sets(&w);
 	assert_int_equal(phase(AX_PDU_COMMITSET, 12, NULL, 0, &i2),
 			 AX_ERR_COMMITFAILED);
 	assert_null(alarm_set_find(&set, 1602));
