@@ -364,5 +364,4 @@ void mib_zbx_exact_rules(FILE *out)
 		mib_zbx_stat_rule(out, st, ZS_SUM);
 		mib_zbx_stat_rule(out, st, ZS_CPU);
 	}
-	mib_zbx_group_rules(out);
 }
