@@ -1,8 +1,8 @@
 /*
  * genmib - generates HW-R10KEVCTR-MIB.txt, the agent's object table
  * (lib/meta/objects.c), the Zabbix template and snmp_exporter's
- * generator.yml from mib/tables/objects.def, mib/tables/metrics.def,
- * mib/tables/stats.def, mib/tables/root.def and mib/hw.help (the tables
+ * generator.yml from lib/tables/objects.def, lib/tables/metrics.def,
+ * lib/tables/stats.def, lib/tables/root.def and mib/hw.help (the tables
  * are compiled in; the help file is read at run time).
  *
  * usage: genmib HW.HELP MIB-OUT C-OUT ZABBIX-OUT GENERATOR-OUT

@@ -1,7 +1,7 @@
 /*
- * mibmodel.c - builds the model of HW-R10KEVCTR-MIB from mib/tables/objects.def
+ * mibmodel.c - builds the model of HW-R10KEVCTR-MIB from lib/tables/objects.def
  * (every object, in the order of the MIB text), expanding its METRICS rows
- * with mib/tables/metrics.def and the DESCRIPTIONs of mib/hw.help.
+ * with lib/tables/metrics.def and the DESCRIPTIONs of mib/hw.help.
  *
  * Layout below the module root (hwR10kEvCtrMIB):
  *   .0        hwR10kEvCtrNotifications

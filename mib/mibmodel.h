@@ -1,6 +1,6 @@
 /*
  * mibmodel.h - the in-memory model of HW-R10KEVCTR-MIB that genmib builds
- * from mib/tables/metrics.def, mib/tables/root.def and mib/hw.help, and
+ * from lib/tables/metrics.def, lib/tables/root.def and mib/hw.help, and
  * from which it writes both the MIB text and the agent's C object table.
  */
 #ifndef HWR10K_MIBMODEL_H

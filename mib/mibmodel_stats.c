@@ -1,5 +1,5 @@
 /*
- * mibmodel_stats.c - the derived statistics of mib/tables/stats.def as objects
+ * mibmodel_stats.c - the derived statistics of lib/tables/stats.def as objects
  * of the model: each one's SYNTAX, UNITS, summary, what it is in words
  * (made from its row: a difference, or a ratio and its scale) and its
  * hw.help citation.
@@ -56,7 +56,7 @@ int mib_model_add_stats(struct mibmodel *mm, const struct row *r, FILE *err)
 
 		if (meta_stat_inputs(i, &in) != 0) {
 			fprintf(err,
-				"mib/tables/stats.def: %s: an input is not a "
+				"lib/tables/stats.def: %s: an input is not a "
 				"counter of metrics.def\n",
 				st->name);
 			errors++;

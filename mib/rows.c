@@ -1,4 +1,4 @@
-/* rows.c - mib/tables/objects.def expanded into struct row (rows.h). */
+/* rows.c - lib/tables/objects.def expanded into struct row (rows.h). */
 #include "rows.h"
 
 const struct row mib_model_rows[] = {

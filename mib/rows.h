@@ -1,4 +1,4 @@
-/* rows.h - the rows of mib/tables/objects.def, as data (rows.c), for the model
+/* rows.h - the rows of lib/tables/objects.def, as data (rows.c), for the model
  * builder (mibmodel.c). */
 #ifndef HWR10K_ROWS_H
 #define HWR10K_ROWS_H

@@ -214,7 +214,7 @@ int meta_helpfile_check_metrics(const struct helpfile *hf, FILE *err)
 		if (!meta_metric_by_name(e->metric)) {
 			fprintf(err,
 				"%s:%u: metric %s is not in the metrics table "
-				"(mib/tables/metrics.def)\n",
+				"(lib/tables/metrics.def)\n",
 				hf->filename, e->line, e->metric);
 			errors++;
 		}

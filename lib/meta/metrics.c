@@ -1,4 +1,4 @@
-/* metrics.c - expands mib/tables/metrics.def into the metrics table. */
+/* metrics.c - expands lib/tables/metrics.def into the metrics table. */
 #include "meta/metrics.h"
 
 #include <ctype.h>

@@ -1,4 +1,4 @@
-/* metrics.h - the metrics table (mib/tables/metrics.def) as C data. */
+/* metrics.h - the metrics table (lib/tables/metrics.def) as C data. */
 #ifndef HWR10K_METRICS_H
 #define HWR10K_METRICS_H
 

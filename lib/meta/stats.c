@@ -1,4 +1,4 @@
-/* stats.c - mib/tables/stats.def as data, and the names of its inputs
+/* stats.c - lib/tables/stats.def as data, and the names of its inputs
  * resolved. */
 #include "meta/stats.h"
 

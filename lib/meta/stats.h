@@ -1,5 +1,5 @@
 /*
- * stats.h - the derived statistics of mib/tables/stats.def (stats.c): what the
+ * stats.h - the derived statistics of lib/tables/stats.def (stats.c): what the
  * generator writes into the MIB and what the agent computes (stat_eval.c).
  */
 #ifndef HWR10K_STATS_H

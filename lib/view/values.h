@@ -1,7 +1,7 @@
 /*
  * values.h - the value of every object tag (objects.h), read from the
  * cache and the alarm set.  The SNMP type comes from the object's declared
- * syntax (mib/tables/objects.def), never from the code that reads the value.
+ * syntax (lib/tables/objects.def), never from the code that reads the value.
  */
 #ifndef HWR10K_VALUES_H
 #define HWR10K_VALUES_H

@@ -14,7 +14,7 @@
 #include "alarm/alarm.h"
 #include "write/alarm_store.h"
 
-/* hwR10kEvCtrAlarmEntry's writable columns (mib/tables/objects.def). */
+/* hwR10kEvCtrAlarmEntry's writable columns (lib/tables/objects.def). */
 enum alarm_column {
 	AC_NAME = 2,
 	AC_METRIC = 3,

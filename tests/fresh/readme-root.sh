@@ -4,7 +4,7 @@
 # mirror) that holds nothing but the base system and the source tree (a
 # clone, with the work tree's changes).  Inside it, as root, the command
 # must install what it needs, build, and print the named walk; the walk's
-# numbers are checked against the sim's own definition (mib/tables/metrics.def's
+# numbers are checked against the sim's own definition (lib/tables/metrics.def's
 # rate of cycles, CPU n counting (n mod 8) + 1 times it).
 #   tests/fresh/readme-root.sh [--suite bookworm|trixie] [--then SCRIPT]...
 #     --suite  the Debian release of the root (default bookworm: Debian 12)
@@ -121,7 +121,7 @@ named=$(grep -c '^HW-R10KEVCTR-MIB::hwR10kEvCtr' "$TMP/first.out")
 grep -q '^HW-R10KEVCTR-MIB::hwR10kEvCtrCpurev.0 = STRING: ' "$TMP/first.out" || fail "no named hwR10kEvCtrCpurev.0"
 sum=$(val hwR10kEvCtrCycles.0) c0=$(val hwR10kEvCtrCpuCycles.0) c1=$(val hwR10kEvCtrCpuCycles.1)
 rate=$(val hwR10kEvCtrRateCycles.0)
-simrate=$(sed -n 's/^M(3, "cycles", .*, \([0-9]*\))$/\1/p' "$SRCDIR/mib/tables/metrics.def")
+simrate=$(sed -n 's/^M(3, "cycles", .*, \([0-9]*\))$/\1/p' "$SRCDIR/lib/tables/metrics.def")
 [ -n "$sum" ] && [ -n "$c0" ] && [ -n "$c1" ] && [ -n "$rate" ] && [ -n "$simrate" ] ||
     { cat "$TMP/first.out"; fail "the walk lacks the cycles counters or their rate"; }
 [ "$c0" -gt 0 ] && [ "$c1" -eq $((2 * c0)) ] && [ "$sum" -eq $((c0 + c1)) ] ||

@@ -77,7 +77,7 @@ nvalues=$(call item.get "{\"hostids\": [\"$HOST\"], \"output\": [\"lastclock\"]}
 rate=$(lastvalue 'hwr10k.cpu.events[1,cycles]')
 state=$(lastvalue hwr10k.state)
 [ "$state" = "$(snmpq snmpget hwR10kEvCtrState.0)" ] || fail "state $state"
-simrate=$(sed -n 's/^M(3, "cycles", .*, \([0-9]*\))$/\1/p' "$HWR_SRCDIR/mib/tables/metrics.def")
+simrate=$(sed -n 's/^M(3, "cycles", .*, \([0-9]*\))$/\1/p' "$HWR_SRCDIR/lib/tables/metrics.def")
 # CPU 1 counts twice the sim's rate (tests/fresh/readme-root.sh)
 within 0.1 "$rate" $((2 * simrate)) || fail "CPU 1's cycle rate $rate, the sim's 2 x $simrate"
 grate=$(lastvalue 'hwr10k.group.events[node1,cycles]')

@@ -50,7 +50,7 @@ grep -qx "hw.r10kevctr.tlb 1 120000 120000" "$TMP/dump.out" || fail "--dump tlb 
 [ "$(wc -l <"$TMP/dump.out")" = 95 ] || fail "--dump printed $(wc -l <"$TMP/dump.out") lines"
 [ -s "$TMP/dump.err" ] && { cat "$TMP/dump.err"; fail "--dump wrote to stderr"; }
 printf 'backend sim\npollInterval 1\nsimRate hw.r10kevctr.cycles off\n' >"$TMP/none.conf"
-for k in $(sed -n 's/^M([0-9]*, "\([a-z.]*\)", COUNTER.*/\1/p' "$HWR_SRCDIR/mib/tables/metrics.def"); do
+for k in $(sed -n 's/^M([0-9]*, "\([a-z.]*\)", COUNTER.*/\1/p' "$HWR_SRCDIR/lib/tables/metrics.def"); do
     echo "simRate hw.r10kevctr.$k off"
 done >>"$TMP/none.conf"
 if "$AGENT" --dump -C -c "$TMP/none.conf" >"$TMP/dump.out" 2>"$TMP/dump.err"; then

@@ -119,7 +119,7 @@ start_agent "$SCONF
 simCpurev 3.4"
 wait_until 20 agent_serving || fail "the subagent never answered (storm)"
 sleep 1.2
-rate=$(sed -n 's/^M([0-9]*, "cycles",.*, \([0-9]*\))$/\1/p' "$HWR_SRCDIR/mib/tables/metrics.def")
+rate=$(sed -n 's/^M([0-9]*, "cycles",.*, \([0-9]*\))$/\1/p' "$HWR_SRCDIR/lib/tables/metrics.def")
 [ -n "$rate" ] || rate=$(snmpq snmpget hwR10kEvCtrRateCycles.0)
 c0=$(snmpq snmpget hwR10kEvCtrCycles.0) p0=$(snmpq snmpget hwR10kEvCtrPolls.0)
 t0=$(date +%s%N)

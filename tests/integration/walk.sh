@@ -30,10 +30,10 @@ polls=$1
 # Counts come from the tables: the counters of metrics.def, of which one
 # (vcc) a 3.4 CPU does not have; the status columns and the agent's
 # readable scalars of objects.def.
-C=$(grep -c '^M([0-9]*, "[a-z.]*", COUNTER' "$HWR_SRCDIR/mib/tables/metrics.def")
+C=$(grep -c '^M([0-9]*, "[a-z.]*", COUNTER' "$HWR_SRCDIR/lib/tables/metrics.def")
 K=$((C - 1))
-STATUS=$(grep -c '^COLUMN("[A-Za-z0-9]*", "hwR10kEvCtrCpuStatusEntry"' "$HWR_SRCDIR/mib/tables/objects.def")
-AGENT=$(grep -A3 '^SCALAR("[A-Za-z0-9]*", "hwR10kEvCtrAgent"' "$HWR_SRCDIR/mib/tables/objects.def" | grep -c ACC_READ_ONLY)
+STATUS=$(grep -c '^COLUMN("[A-Za-z0-9]*", "hwR10kEvCtrCpuStatusEntry"' "$HWR_SRCDIR/lib/tables/objects.def")
+AGENT=$(grep -A3 '^SCALAR("[A-Za-z0-9]*", "hwR10kEvCtrAgent"' "$HWR_SRCDIR/lib/tables/objects.def" | grep -c ACC_READ_ONLY)
 [ "$8" = "$K" ] || fail "state $8 ($K counters on a 3.4 CPU)"
 [ "$9" = '"3.4"' ] || [ "$9" = 3.4 ] || fail "cpurev $9"
 ok "predicted sim values, sums equal the rows (polls=$polls)"
@@ -63,7 +63,7 @@ n=$(wc -l <"$TMP/walk")
 # + rate columns * 3 CPUs + statistics summed and * 3 CPUs (the sim at 3.4
 # counts every input of each) (no alarms configured) + the alarm table's
 # next free index
-STATS=$(grep -c '^S([0-9]*,' "$HWR_SRCDIR/mib/tables/stats.def")
+STATS=$(grep -c '^S([0-9]*,' "$HWR_SRCDIR/lib/tables/stats.def")
 want=$((K + 2 + K * 3 + STATUS * 3 + AGENT + K + K * 3 + STATS * 4 + 1))
 [ "$n" = "$want" ] || { cat "$TMP/walk"; fail "walk has $n lines, not $want"; }
 tail -n 2 "$TMP/walk" | head -n 1 | grep -q '^HW-R10KEVCTR-MIB::hwR10kEvCtrCpuStatScacheDmiss.2 = Gauge32: ' ||

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The checked-in HW-R10KEVCTR-MIB.txt, Zabbix template and snmp_exporter
 # generator.yml are exactly what
-# the generator makes from mib/tables/*.def and mib/hw.help.  'make update-mib'
+# the generator makes from lib/tables/*.def and mib/hw.help.  'make update-mib'
 # refreshes them.
 . "$(dirname "$0")/common.sh"
 if ! diff -u "$CHECKED_IN" "$GENERATED"; then

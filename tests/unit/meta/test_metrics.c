@@ -1,4 +1,4 @@
-/* test_metrics.c - the metrics table (mib/tables/metrics.def) and its rules. */
+/* test_metrics.c - the metrics table (lib/tables/metrics.def) and its rules. */
 #include "testenv.h"
 
 #include "meta/metrics.h"

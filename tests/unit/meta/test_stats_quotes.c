@@ -1,5 +1,5 @@
 /* test_stats_quotes.c - the passages a derived statistic of
- * mib/tables/stats.def quotes ('...') are hw.help's own words. */
+ * lib/tables/stats.def quotes ('...') are hw.help's own words. */
 #include "stats_fixture.h"
 
 /* Text squeezed to single spaces. */

@@ -1,4 +1,4 @@
-/* test_stats_values.c - the derived statistics of mib/tables/stats.def:
+/* test_stats_values.c - the derived statistics of lib/tables/stats.def:
  * predicted values on the sim and on a replay recording, differences and
  * their gaps, the revision rule, no instance without an input or a
  * denominator, and alarms that watch them. */
