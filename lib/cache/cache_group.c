@@ -2,10 +2,12 @@
  * cache_group.c - the CPU groups' sums, folded in the totals' pass
  * (cache_group.h).
  */
-#include "cache/cache.h"
+#include "cache/cache_group.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#include "cache/cache_data.h"
 
 void cache_groups_free(struct cache *c)
 {

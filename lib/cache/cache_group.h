@@ -17,30 +17,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "cache/cache_span.h"
 #include "cache/sample.h"
 #include "util/cpugroups.h"
 
 struct cache;
 struct cpu_row;
-
-struct group_sum {
-	uint64_t total[COUNTER_COUNT];
-	uint64_t delta[COUNTER_COUNT];
-	bool delta_valid;
-	struct span_set span;
-	counter_mask live; /* a CPU of it counting: its sums are known */
-	unsigned counting; /* its CPUs counting at the last poll */
-	uint32_t disc_time;
-};
-
-/* One pass's findings for a group. */
-struct group_pass {
-	uint64_t sum[COUNTER_COUNT];
-	bool whole; /* a CPU event: every delta of the group void */
-	bool event; /* a discontinuity of the group (whole, or a reset) */
-	counter_mask unread, reset, no_base;
-};
 
 /* The groups a poll folds: the config's cpuGroup lines when it has any,
  * else the backend's (NUMA nodes); NULL: none. */
@@ -75,5 +56,12 @@ struct group_end {
 };
 void cache_groups_end(struct cache *c, const struct group_end *e);
 void cache_groups_free(struct cache *c);
+/*
+ * The module's discontinuity time moved from old_disc to new_disc (put
+ * on another master's sysUpTime, agent/stamps.c): every CPU's and
+ * group's moves with it, keeping its distance before it (0 when that
+ * falls before the new master's re-initialization, or was 0).
+ */
+void cache_restamp(struct cache *c, uint32_t old_disc, uint32_t new_disc);
 
 #endif
