@@ -45,6 +45,10 @@ static void framing(void **state)
 	p.len = 16;
 	put32(&p, AX_PAYLOAD_MAX + 4); /* over the limit: no waiting for it */
 	assert_int_equal(ax_frame(p.b, p.len, &h), AX_FRAME_BAD);
+	p.len = 16;
+	put32(&p, AX_PAYLOAD_MAX); /* the limit itself: framed, waited for */
+	assert_int_equal(ax_frame(p.b, p.len, &h), AX_FRAME_SHORT);
+	assert_int_equal(h.length, AX_PAYLOAD_MAX);
 }
 
 static void getnext_both_orders(void **state)

@@ -4,6 +4,8 @@
  * OIDs, 5.3 octet strings, 5.4 varbinds), in network byte order. */
 #include "testenv.h"
 
+#include <string.h>
+
 #include "agentx/agentx_encode.h"
 
 static const unsigned long cell[] = {1,	   3,  6, 1, 4, 1, 8072, 9999,
@@ -206,6 +208,14 @@ static void name_too_long(void **state)
 	ax_free(&b);
 }
 
+/* A buffer whose bytes are not zero: a field the encoder leaves
+ * unwritten shows (a reserved byte, a reason). */
+static void fresh(struct ax_buf *b, unsigned char *st, size_t n)
+{
+	memset(st, 0xa5, n);
+	ax_init(b, st, n);
+}
+
 static void session_pdus(void **state)
 {
 	unsigned char st[512];
@@ -215,7 +225,7 @@ static void session_pdus(void **state)
 	const struct ax_ids ids = {5, 6, 7};
 
 	/* Open: timeout 4, reserved, the id OID (prefixed), "r10k" */
-	ax_init(&b, st, sizeof(st));
+	fresh(&b, st, sizeof(st));
 	ax_open(&b, &ids, 4, id, 10, "r10k");
 	assert_int_equal(ax_finish(&b), 0);
 	const unsigned char *p = b.p;
@@ -234,7 +244,7 @@ static void session_pdus(void **state)
 	ax_free(&b);
 
 	/* Register: timeout 0, priority 127, no range, the subtree */
-	ax_init(&b, st, sizeof(st));
+	fresh(&b, st, sizeof(st));
 	ax_register(&b, &ids, 127, id, 10);
 	assert_int_equal(ax_finish(&b), 0);
 	p = b.p;
@@ -248,7 +258,7 @@ static void session_pdus(void **state)
 	ax_free(&b);
 
 	/* AddAgentCaps: the OID and a description padded to 4 */
-	ax_init(&b, st, sizeof(st));
+	fresh(&b, st, sizeof(st));
 	ax_add_agent_caps(&b, &ids, id, 10, "abcde");
 	assert_int_equal(ax_finish(&b), 0);
 	assert_int_equal(b.p[1], 16);
@@ -258,14 +268,14 @@ static void session_pdus(void **state)
 	ax_free(&b);
 
 	/* Ping: a header alone; Close: the reason */
-	ax_init(&b, st, sizeof(st));
+	fresh(&b, st, sizeof(st));
 	ax_ping(&b, &ids);
 	assert_int_equal(ax_finish(&b), 0);
 	assert_int_equal(b.p[1], 13);
 	assert_int_equal(b.len, 20);
 	assert_int_equal(get32(b.p + 16), 0);
 	ax_free(&b);
-	ax_init(&b, st, sizeof(st));
+	fresh(&b, st, sizeof(st));
 	ax_close(&b, &ids, AX_CLOSE_SHUTDOWN);
 	assert_int_equal(ax_finish(&b), 0);
 	assert_int_equal(b.p[1], 2);
@@ -279,7 +289,7 @@ static void session_pdus(void **state)
 	static const unsigned long trapoid0[] = {1, 3, 6, 1, 6, 3, 1, 1, 4, 1, 0};
 	static const unsigned long trap[] = {1, 3, 6, 1, 4, 1, 8072, 9999,
 					     9999, 59, 0, 1};
-	ax_init(&b, st, sizeof(st));
+	fresh(&b, st, sizeof(st));
 	ax_notify(&b, &ids);
 	ax_varbind_timeticks(&b, uptime0, 9, 1234);
 	ax_varbind_oid(&b, trapoid0, 11, trap, 12);

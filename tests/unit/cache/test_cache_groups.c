@@ -228,6 +228,32 @@ static void restamp_moves_groups(void **state)
 	util_cpu_groups_free(&gs);
 }
 
+/* A CPU away when the master changes: its row, kept aside, moves with
+ * the module's TimeStamp too (it comes back with its distance kept). */
+static void restamp_moves_gone(void **state)
+{
+	(void)state;
+	struct cache c;
+	struct sample s = {0};
+	struct cpu_groups gs = two_groups();
+	const struct scenario sc = {.away_from = 3, .away_to = 3};
+
+	cache_init(&c);
+	for (unsigned t = 1; t <= 3; t++) {
+		assert_int_equal(cache_groups_use(&c, &gs), 0);
+		poll(&c, &s, t, &sc);
+	}
+	assert_int_equal(c.ngone, 1);
+	assert_int_equal(c.gone[0].row.cpu, 1);
+	uint32_t old = c.discontinuity_time, before = c.gone[0].row.disc_time;
+	assert_true(before > 0 && before <= old);
+	cache_restamp(&c, old, old + 5000);
+	assert_int_equal(c.gone[0].row.disc_time, before + 5000);
+	cache_free(&c);
+	cache_sample_free(&s);
+	util_cpu_groups_free(&gs);
+}
+
 /* The view serves the groups by index from 1: GET and GETNEXT at the
  * table's edges (index 0, past the last, the largest arc). */
 static void view_serves_groups(void **state)
@@ -342,6 +368,7 @@ int main(void)
 	    cmocka_unit_test(reset_stays_in_its_group),
 	    cmocka_unit_test(groups_change),
 	    cmocka_unit_test(restamp_moves_groups),
+	    cmocka_unit_test(restamp_moves_gone),
 	    cmocka_unit_test(view_serves_groups),
 	    cmocka_unit_test(cpu_names_its_group),
 	};

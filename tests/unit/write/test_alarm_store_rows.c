@@ -253,6 +253,15 @@ static void words(void **state)
 	assert_int_equal(write_parse_owner("abc", back, 3), -1); /* no room */
 	assert_int_equal(write_parse_owner("ab", back, 3), 0);
 	assert_string_equal(back, "ab");
+	/* a buffer too short: cut before an escape could be, never inside
+	 * one (room for "%XX" and the NUL is kept) */
+	char small[8];
+	write_format_owner("abcdefgh", small, sizeof(small));
+	assert_string_equal(small, "abcd");
+	write_format_owner("ab%c", small, sizeof(small));
+	assert_string_equal(small, "ab%25");
+	write_format_owner("abc", small, 4);
+	assert_string_equal(small, "");
 }
 
 int main(void)
