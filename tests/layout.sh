@@ -176,7 +176,11 @@ for root, dirs, files in os.walk(build):
                              capture_output=True, text=True).stdout
         for line in out.splitlines():
             p = line.split()
-            if len(p) != 3 or p[1] not in "TDBRCVW" or p[2] == "main":
+            # "__" names are the implementation's (C11 7.1.3), made by the
+            # compiler for a sanitizer or coverage (__odr_asan.NAME,
+            # __gcov_*), never ours
+            if len(p) != 3 or p[1] not in "TDBRCVW" or p[2] == "main" \
+                    or p[2].startswith("__"):
                 continue
             nsym += 1
             if not p[2].startswith(prefix[rel] + "_"):
