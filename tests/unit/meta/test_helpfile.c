@@ -90,6 +90,10 @@ static void value_table_header(void **state)
 	    meta_helpfile_find(&hf, "hw.r10kevctr.cycles"), 0);
 	assert_string_equal(d, "a\n\nThe values are small.");
 	free(d);
+	/* per CPU, a text without "NAME is the sum over all CPUs" has no
+	 * phrase to make a CPU's: none, rather than the sum's words */
+	assert_null(meta_metric_description(
+	    meta_helpfile_find(&hf, "hw.r10kevctr.cycles"), 1));
 	d = meta_metric_description(meta_helpfile_find(&hf, "hw.r10kevctr.tlb"),
 				    0);
 	assert_string_equal(d, "b\n\nThe values are\n  0     off");
