@@ -32,8 +32,7 @@ static int add_object(struct ax_buf *b, const struct mib_view *v,
 	if (!o || view_value(v, o, instance, &val) != MV_OK)
 		return -1;
 	size_t len = view_oid(o, instance, o_oid);
-	struct ax_value w = view_value_wire(&val);
-	ax_varbind(b, o_oid, len, &w);
+	view_varbind(b, o_oid, len, &val);
 	return 0;
 }
 

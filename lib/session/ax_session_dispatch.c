@@ -28,14 +28,6 @@ static int search(const struct mib_view *view, const struct ax_oid *start,
 	return 0;
 }
 
-/* A varbind of a value read from the view, in its wire type. */
-static void varbind(struct ax_buf *b, const unsigned long *name, size_t len,
-		    const struct mib_value *v)
-{
-	struct ax_value w = view_value_wire(v);
-	ax_varbind(b, name, len, &w);
-}
-
 static void answer_next(const struct mib_view *view, struct ax_buf *b,
 			const struct ax_range *g)
 {
@@ -47,7 +39,7 @@ static void answer_next(const struct mib_view *view, struct ax_buf *b,
 		   &v) != 0)
 		ax_exception(b, g->start.sub, g->start.len, AX_END_OF_MIB_VIEW);
 	else
-		varbind(b, name, len, &v);
+		view_varbind(b, name, len, &v);
 }
 
 static void answer_get(const struct mib_view *view, struct ax_buf *b,
@@ -58,7 +50,7 @@ static void answer_get(const struct mib_view *view, struct ax_buf *b,
 
 	switch (view_get(view, g->start.sub, g->start.len, &o, &v)) {
 	case MV_OK:
-		varbind(b, g->start.sub, g->start.len, &v);
+		view_varbind(b, g->start.sub, g->start.len, &v);
 		break;
 	case MV_NO_SUCH_INSTANCE:
 		ax_exception(b, g->start.sub, g->start.len,
@@ -96,7 +88,7 @@ static bool bulk_row(const struct mib_view *view, struct ax_buf *b,
 			ax_exception(b, c[k].at.sub, c[k].at.len,
 				     AX_END_OF_MIB_VIEW);
 		} else {
-			varbind(b, name, len, &v);
+			view_varbind(b, name, len, &v);
 			memcpy(c[k].name, name, len * sizeof(*name));
 			c[k].at = (struct ax_oid){c[k].name, len, false};
 		}

@@ -276,6 +276,13 @@ struct ax_value view_value_wire(const struct mib_value *v)
 	return (struct ax_value){t, v->v};
 }
 
+void view_varbind(struct ax_buf *b, const unsigned long *name, size_t len,
+		  const struct mib_value *v)
+{
+	struct ax_value w = view_value_wire(v);
+	ax_varbind(b, name, len, &w);
+}
+
 enum mibview_result view_value_read(const struct value_at *at,
 				    struct mib_value *v)
 {

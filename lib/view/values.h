@@ -52,6 +52,10 @@ enum mibview_result view_value_read(const struct value_at *at,
 /* The value as AgentX carries it: the syntax's wire type
  * (objects.h's SMI_TYPES); a type outside it is one the codec refuses. */
 struct ax_value view_value_wire(const struct mib_value *v);
+/* The varbind name = v into b, in v's wire type: how a Response and a
+ * Notify carry a value read from the view. */
+void view_varbind(struct ax_buf *b, const unsigned long *name, size_t len,
+		  const struct mib_value *v);
 /* Does the agent serve this tag?  (A unit test asks it of every object.) */
 bool view_value_has_source(enum obj_tag tag);
 
